@@ -1,0 +1,57 @@
+"""`pokerkiosk` command line: each subcommand lives in its own module.
+
+A subcommand module exposes `add_arguments(parser)` and `run(args) -> int`; it is
+imported only when chosen, so `pokerkiosk sim` never loads Kivy or aiohttp.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from kiosk import __version__
+from kiosk.errors import KioskError
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("kiosk.demo", "broker, director, dashboard and simulated tables on this machine"),
+    "director": ("kiosk.director.cli", "run the director service for one event"),
+    "table": ("kiosk.table.cli", "run one table kiosk"),
+    "sim": ("kiosk.sim.cli", "simulate whole tournaments through the core"),
+    "provision": ("kiosk.appliance.provision", "broker users, ACL, TLS and configs for a room"),
+    "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
+    "profiles": ("kiosk.rules.cli", "list rule profiles and blind structures, or check a file"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="pokerkiosk", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"pokerkiosk {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = next((a for a in argv if a in COMMANDS), None)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            mod = importlib.import_module(module)
+            mod.add_arguments(p)
+            p.set_defaults(_run=mod.run)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except KioskError as exc:
+        print(f"pokerkiosk {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The MQTT contract between director and tables (see docs/protocol.md)."""
