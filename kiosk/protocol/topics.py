@@ -2,6 +2,7 @@
 
     pk/v1/<event>/director/status      retained, LWT "offline"
     pk/v1/<event>/director/schedule    retained: structure, profile, clock anchor
+    pk/v1/<event>/director/seating     retained: card -> (table, seat, name) for check-in
     pk/v1/<event>/director/ack/<n>     QoS1: acknowledgements of table n's reports
     pk/v1/<event>/table/<n>/plan       retained: desired state of table n, revision
     pk/v1/<event>/table/<n>/report     QoS1: table -> director events
@@ -41,6 +42,10 @@ class Topics:
     @property
     def schedule(self) -> str:
         return f"{self.base}/director/schedule"
+
+    @property
+    def seating(self) -> str:
+        return f"{self.base}/director/seating"
 
     def ack(self, table: int) -> str:
         return f"{self.base}/director/ack/{table}"

@@ -1,0 +1,161 @@
+"""Button and blinds at one table, hand by hand.
+
+Dead button (TDA 32, Sheridan's r.9 diagrams): the big blind moves forward to the next
+occupied seat; the small blind is last hand's big-blind seat (dead when that seat is
+empty); the button is last hand's small-blind seat (dead when empty). Moving button
+(Roberts): button, small and big blind each go to the next occupied seat.
+New players are not dealt in between the small blind and the button (TDA 7A, 9).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+SUITS = "SHDC"  # spades > hearts > diamonds > clubs (Sheridan's r.4)
+RANKS = "23456789TJQKA"
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Who is where for one hand, as seats; a dead post keeps its (empty) seat."""
+
+    button: int
+    sb: int
+    bb: int
+    dealt: tuple[int, ...] = ()     # seats dealt in, in seat order
+    waiting: tuple[int, ...] = ()   # new players waiting for the button to pass
+
+    @property
+    def dead_button(self) -> bool:
+        return self.button not in self.dealt and self.button not in self.waiting
+
+    @property
+    def dead_sb(self) -> bool:
+        return self.sb not in self.dealt
+
+    def to_dict(self) -> dict:
+        return {"button": self.button, "sb": self.sb, "bb": self.bb, "dealt": list(self.dealt),
+                "waiting": list(self.waiting)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Positions:
+        return cls(int(d["button"]), int(d["sb"]), int(d["bb"]), tuple(d.get("dealt", ())),
+                   tuple(d.get("waiting", ())))
+
+
+def next_seat(occupied: Collection[int], after: int, seats: int) -> int:
+    """First occupied seat clockwise strictly after `after`."""
+    for step in range(1, seats + 1):
+        s = (after - 1 + step) % seats + 1
+        if s in occupied:
+            return s
+    raise ValueError("no occupied seat")
+
+
+def arc(start: int, end: int, seats: int) -> list[int]:
+    """Seats clockwise from `start` to `end`, both included."""
+    out = [start]
+    while out[-1] != end:
+        out.append(out[-1] % seats + 1)
+        if len(out) > seats:
+            break
+    return out
+
+
+def draw_button(occupied: Sequence[int], mode: str, rng: random.Random) -> tuple[int, dict]:
+    """First button of a table: seat 1 (or the first occupied), a random seat, or a
+    high-card draw (the cards are returned so the dealer can show them)."""
+    seats = sorted(occupied)
+    if mode == "seat1":
+        return seats[0], {}
+    if mode == "high_card":
+        deck = [r + s for r in RANKS for s in SUITS]
+        cards = dict(zip(seats, rng.sample(deck, len(seats)), strict=False))
+
+        def rank(c: str) -> tuple[int, int]:
+            return RANKS.index(c[0]), -SUITS.index(c[1])
+
+        return max(seats, key=lambda s: rank(cards[s])), cards
+    return rng.choice(seats), {}
+
+
+def first_hand(occupied: Collection[int], button: int, seats: int) -> Positions:
+    """Positions for a table's first hand once the button is placed."""
+    occ = set(occupied)
+    if len(occ) == 2:
+        other = next_seat(occ, button, seats)
+        return Positions(button, button, other, tuple(sorted(occ)))
+    sb = next_seat(occ, button, seats)
+    bb = next_seat(occ, sb, seats)
+    return Positions(button, sb, bb, tuple(sorted(occ)))
+
+
+def next_hand(prev: Positions, occupied: Collection[int], seats: int, *, dead_button: bool,
+              newcomers: Collection[int] = ()) -> Positions:
+    """Positions for the hand after `prev` with these seats occupied now."""
+    occ = set(occupied)
+    if len(occ) < 2:
+        raise ValueError("a hand needs two players")
+    waiting: set[int] = set()
+    for _ in range(seats):
+        live = occ - waiting
+        pos = _heads_up(prev, live, seats) if len(live) == 2 else (
+            _dead(prev, live, seats) if dead_button else _moving(prev, live, seats))
+        blocked = _between_button_and_sb(pos, seats) & (set(newcomers) & live)
+        if not blocked or len(live - blocked) < 2:
+            return Positions(pos.button, pos.sb, pos.bb, tuple(sorted(live)),
+                             tuple(sorted(waiting)))
+        waiting |= blocked
+    raise AssertionError("unreachable")
+
+
+def _between_button_and_sb(pos: Positions, seats: int) -> set[int]:
+    return set(arc(pos.button, pos.sb, seats))
+
+
+def _dead(prev: Positions, occ: set[int], seats: int) -> Positions:
+    return Positions(prev.sb, prev.bb, next_seat(occ, prev.bb, seats))
+
+
+def _moving(prev: Positions, occ: set[int], seats: int) -> Positions:
+    button = next_seat(occ, prev.button, seats)
+    sb = next_seat(occ, button, seats)
+    bb = next_seat(occ, sb, seats)
+    return Positions(button, sb, bb, (), ())
+
+
+def _heads_up(prev: Positions, occ: set[int], seats: int) -> Positions:
+    """TDA 34: the small blind is the button; nobody takes the big blind twice running."""
+    bb = next_seat(occ, prev.bb, seats)
+    button = next_seat(occ, bb, seats)
+    return Positions(button, button, bb)
+
+
+def next_big_blind(prev: Positions, occupied: Collection[int], seats: int) -> int | None:
+    """The seat due the big blind on the coming hand (the player TDA 10 moves)."""
+    occ = set(occupied)
+    if not occ:
+        return None
+    return next_seat(occ, prev.bb, seats)
+
+
+def worst_open_seat(prev: Positions | None, occupied: Collection[int], seats: int,
+                    rng: random.Random) -> int:
+    """TDA 10A: the open seat that takes the big blind soonest, never the small blind.
+
+    The seat just after last hand's big blind pays the big blind next; the big-blind
+    seat itself would be the small blind. With no hand played yet, any open seat.
+    """
+    occ = set(occupied)
+    open_seats = [s for s in range(1, seats + 1) if s not in occ]
+    if not open_seats:
+        raise ValueError("table is full")
+    if prev is None:
+        return rng.choice(open_seats)
+    for step in range(1, seats):
+        s = (prev.bb - 1 + step) % seats + 1
+        if s not in occ:
+            return s
+    return open_seats[0]

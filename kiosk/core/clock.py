@@ -1,0 +1,124 @@
+"""The tournament clock as an anchor: "period i (virtually) started at time T".
+
+Anyone holding the structure and the anchor computes the same level and time left,
+so a table that loses the network keeps an exact clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from kiosk.rules.structure import Period, Structure
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    period: int
+    remaining: float
+    paused: bool
+    finished: bool  # past the end of the last period
+
+
+@dataclass(frozen=True)
+class Clock:
+    period: int = 0
+    anchor: float = 0.0                   # time when `period` would have started
+    paused_remaining: float | None = None  # set while paused: time left in `period`
+
+    @classmethod
+    def start(cls, t: float, period: int = 0) -> Clock:
+        return cls(period=period, anchor=t)
+
+    @classmethod
+    def stopped(cls, structure: Structure, period: int = 0) -> Clock:
+        """A clock not yet started: paused with the full first period left."""
+        return cls(period=period, anchor=0.0,
+                   paused_remaining=structure.periods[period].seconds)
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_remaining is not None
+
+    def read(self, s: Structure, t: float) -> ClockReading:
+        if self.paused_remaining is not None:
+            return ClockReading(self.period, self.paused_remaining, True, False)
+        i, elapsed = self.period, t - self.anchor
+        periods = s.periods
+        while i < len(periods) - 1 and elapsed >= periods[i].seconds:
+            elapsed -= periods[i].seconds
+            i += 1
+        remaining = periods[i].seconds - elapsed
+        return ClockReading(i, max(0.0, remaining), False, remaining <= 0)
+
+    def current(self, s: Structure, t: float) -> Period:
+        return s.periods[self.read(s, t).period]
+
+    def normalized(self, s: Structure, t: float) -> Clock:
+        """The same clock re-anchored at the period running at `t` (a level change)."""
+        r = self.read(s, t)
+        if r.paused or r.period == self.period:
+            return self
+        return Clock(r.period, t - (s.periods[r.period].seconds - r.remaining))
+
+    def pause(self, s: Structure, t: float) -> Clock:
+        if self.paused:
+            return self
+        r = self.read(s, t)
+        return Clock(r.period, self.anchor, r.remaining)
+
+    def resume(self, s: Structure, t: float) -> Clock:
+        if self.paused_remaining is None:
+            return self
+        return Clock(self.period, t - (s.periods[self.period].seconds - self.paused_remaining))
+
+    def set_remaining(self, s: Structure, t: float, remaining: float) -> Clock:
+        """Set time left in the current period; below zero rolls into later periods."""
+        r = self.read(s, t)
+        i = r.period
+        while remaining <= 0 and i < len(s.periods) - 1:
+            i += 1
+            remaining += s.periods[i].seconds
+        remaining = max(0.0, min(remaining, s.periods[i].seconds * 10))
+        if r.paused:
+            return Clock(i, self.anchor, remaining)
+        return Clock(i, t - (s.periods[i].seconds - remaining))
+
+    def add_time(self, s: Structure, t: float, seconds: float) -> Clock:
+        return self.set_remaining(s, t, self.read(s, t).remaining + seconds)
+
+    def jump(self, s: Structure, t: float, period: int) -> Clock:
+        """Start period `period` afresh (paused clocks stay paused)."""
+        period = max(0, min(period, len(s.periods) - 1))
+        if self.paused:
+            return Clock(period, self.anchor, s.periods[period].seconds)
+        return Clock(period, t)
+
+    def run_off(self, s: Structure, t: float, seconds: float) -> Clock:
+        """Hand-for-hand (TDA RP-8): a paused clock loses `seconds` at each hand start."""
+        paused = self.pause(s, t)
+        return paused.set_remaining(s, t, paused.read(s, t).remaining - seconds)
+
+    def to_dict(self) -> dict:
+        return {"period": self.period, "anchor": self.anchor,
+                "paused_remaining": self.paused_remaining}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Clock:
+        return cls(int(d["period"]), float(d["anchor"]),
+                   None if d.get("paused_remaining") is None else float(d["paused_remaining"]))
+
+    def with_period(self, period: int) -> Clock:
+        return replace(self, period=period)
+
+
+def raises_so_far(s: Structure, period: int) -> int:
+    """How many times the blinds have gone up by period `period` (breaks do not count)."""
+    levels = [p for p in s.periods[: period + 1] if not p.is_break]
+    return sum(1 for a, b in zip(levels, levels[1:], strict=False) if (b.sb, b.bb) > (a.sb, a.bb))
+
+
+def format_clock(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"

@@ -1,0 +1,111 @@
+"""Load rule profiles from TOML, checking every key against the Profile dataclasses."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kiosk.errors import ConfigError
+from kiosk.rules import profile as model
+from kiosk.tomlfile import Section, read_toml
+
+PROFILE_DIR = Path(__file__).with_name("profiles")
+DEFAULT_PROFILE = "tda-2017"
+CHOICES: dict[str, tuple[str, ...]] = {
+    "called_by": ("player", "dealer"),
+    "start": ("random", "seat1", "high_card"),
+    "mode": ("tda", "minimum", "race", "round_up", "race_by_card"),
+    "stack": ("full", "docked"),
+    "same_table": ("stack", "tie"),
+    "across_tables": ("stack", "tie"),
+    "hand_for_hand_same_table": ("stack", "tie"),
+    "bubble_deal": ("secret_red_black", "unanimous"),
+    "player_leaves": ("removed", "removed_unless_money", "blinded"),
+    "dispute_window": ("next_hand", "next_deal"),
+    "odd_chip": ("left_of_button", "left_of_dealer_in_pot"),
+}
+
+
+def _build(cls: type, sec: Section) -> Any:
+    """Construct dataclass `cls` from a TOML section, field by field, with typed errors."""
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    sec.unknown(set(fields))
+    values: dict[str, Any] = {}
+    for name, f in fields.items():
+        has_default = f.default is not dataclasses.MISSING
+        if name not in sec.data:
+            if not has_default and f.default_factory is dataclasses.MISSING:
+                raise sec.fail(name, "missing (required)")
+            continue
+        values[name] = _value(hints[name], sec, name)
+    return cls(**values)
+
+
+def _value(hint: Any, sec: Section, name: str) -> Any:
+    optional = False
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional, hint = True, args[0]
+    raw = sec.data[name]
+    if optional and raw in ("none", "off"):
+        return None
+    if dataclasses.is_dataclass(hint):
+        return _build(hint, sec.section(name))
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        items = sec.get(name, list)
+        item_t = typing.get_args(hint)[0]
+        if dataclasses.is_dataclass(item_t):
+            return tuple(_build(item_t, Section(sec.source, it, f"{sec.prefix}{name}[{i}].")
+                                if isinstance(it, dict) else _bad(sec, name, i))
+                         for i, it in enumerate(items))
+        for i, it in enumerate(items):
+            if not isinstance(it, item_t) or isinstance(it, bool):
+                raise sec.fail(f"{name}[{i}]", f"expected {item_t.__name__}, got {it!r}")
+        return tuple(items)
+    if hint is int:
+        return sec.number(name, integer=True, minimum=0)
+    if hint is float:
+        return sec.number(name, minimum=0)
+    if hint is str and name in CHOICES:
+        return sec.choice(name, CHOICES[name])
+    return sec.get(name, hint)
+
+
+def _bad(sec: Section, name: str, i: int) -> Any:
+    raise sec.fail(f"{name}[{i}]", "expected a table")
+
+
+def load_profile_file(path: str | Path) -> model.Profile:
+    """Load and validate one profile file; errors name the file and key."""
+    sec = Section(str(path), read_toml(path))
+    prof = _build(model.Profile, sec)
+    if not prof.balance.tolerance:
+        raise sec.fail("balance.tolerance", "needs at least one entry")
+    if prof.end_of_day.hands and not 0 < prof.end_of_day.hands[0] <= prof.end_of_day.hands[1]:
+        raise sec.fail("end_of_day.hands", "expected [low, high] with 0 < low <= high")
+    return prof
+
+
+def profile_ids() -> list[str]:
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+
+
+@cache
+def load_profile(name_or_path: str = DEFAULT_PROFILE) -> model.Profile:
+    """A shipped profile by id (`tda-2017`) or any profile file by path."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = PROFILE_DIR / f"{name_or_path}.toml"
+        if not path.exists():
+            raise ConfigError(name_or_path, "", f"no such rule profile (known: "
+                              f"{', '.join(profile_ids())})")
+    prof = load_profile_file(path)
+    if path.parent == PROFILE_DIR and prof.id != path.stem:
+        raise ConfigError(str(path), "id", f"must equal the file name {path.stem!r}")
+    return prof

@@ -1,0 +1,141 @@
+"""A rule profile: every way the house rule sets differ, as plain data.
+
+The core reads these fields and never asks which profile it is running, so a sixth
+house profile is one more TOML file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ClockCallRules:
+    seconds: int               # time to act once the clock is on
+    countdown: int             # final count after `seconds`
+    min_wait: int = 0          # a call can start only this long after it is raised
+    needs_approval: bool = True  # a floor person approves before the countdown runs
+    called_by: str = "player"  # "player" (any player asks) or "dealer" (dealer/TD only)
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class ButtonRules:
+    dead_button: bool = True   # False: the button moves to the next occupied seat
+    start: str = "random"      # "random" | "seat1" | "high_card" (card by suit S>H>D>C)
+    redraw_new_fraction: float | None = None  # re-draw the button when this share is new
+    high_card_final_tables: int = 0  # draw the button at the last N tables' start
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    tables_at_least: int
+    spread: int
+
+
+@dataclass(frozen=True)
+class BalanceRules:
+    mode: str = "tda"          # "tda": keep spread within tolerance; "minimum": only top up
+    halt_short: int | None = 3  # short tables this many behind the longest halt
+    tolerance: tuple[Tolerance, ...] = (Tolerance(5, 2), Tolerance(1, 1))
+    min_players: int = 2       # "minimum" mode: a table plays down to this many
+    added_tables_break_first: bool = False
+    final_table_extra: int = 1
+    final_table_max: int = 10
+    rule: str = ""
+
+    def allowed_spread(self, tables: int) -> int:
+        for tol in self.tolerance:
+            if tables >= tol.tables_at_least:
+                return tol.spread
+        return self.tolerance[-1].spread
+
+    def final_table_size(self, seats: int) -> int:
+        """TDA 11: a full table plus one, at most ten; heads-up events excepted."""
+        if seats <= 2:
+            return seats
+        return min(seats + self.final_table_extra, self.final_table_max)
+
+
+@dataclass(frozen=True)
+class LateRegRules:
+    until_level: int | None = 6     # open through the end of this level (1-based)
+    until_raises: int | None = None  # or: until the blinds have gone up this many times
+    through_break: bool = False     # stay open over the break after `until_level`
+    stack: str = "full"             # "full" | "docked"
+    dock_big_blinds: int = 0        # docked stacks lose this many current big blinds
+    limited_by_stacks: bool = False  # no more entries than stacks carried
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class EntryRules:
+    reentry: bool = True
+    rebuy: bool = False
+    rebuy_levels: int = 0          # rebuys allowed through the end of this level
+    forfeited_chips_leave: bool = True
+    playing_behind: bool = True
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class BustRules:
+    same_table: str = "stack"      # several busts on one hand at one table: "stack" | "tie"
+    across_tables: str = "tie"     # busts on the same hand at different tables (H4H)
+    hand_for_hand_same_table: str = "tie"
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class HandForHandRules:
+    runoff_seconds: int | None = 120  # None: the clock runs as usual
+    players_stay_seated: bool = False
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class PenaltyRules:
+    kinds: tuple[str, ...] = ("warning", "hands", "rounds", "disqualify")
+    minutes_ladder: tuple[int, ...] = ()   # time penalties by strike: 10, 20, 40
+    strikes_out: int | None = None         # this strike disqualifies
+    leaving_live_hand_hands: int | None = None  # Irish r.30: 2 hands, repeat one round
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class ChipRaceRules:
+    mode: str = "race"          # "race" | "round_up" | "race_by_card"
+    start_seat: int = 1
+    max_one_chip: bool = True
+    nobody_raced_out: bool = True
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class EndOfDayRules:
+    minutes_before: int | None = None      # draw extra hands this long before the end
+    hands: tuple[int, int] | None = None   # inclusive range of extra hands
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    name: str
+    source: str
+    clock_call: ClockCallRules
+    button: ButtonRules
+    balance: BalanceRules
+    late_reg: LateRegRules
+    entries: EntryRules
+    busts: BustRules
+    hand_for_hand: HandForHandRules | None
+    penalties: PenaltyRules
+    chip_race: ChipRaceRules
+    end_of_day: EndOfDayRules
+    bubble_deal: str | None         # "secret_red_black" | "unanimous" | None
+    player_leaves: str | None       # "removed" | "removed_unless_money" | "blinded" | None
+    dispute_window: str             # "next_hand" | "next_deal"
+    dispute_break_seconds: int | None
+    odd_chip: str                   # "left_of_button" | "left_of_dealer_in_pot" | ...
