@@ -1,0 +1,134 @@
+"""Which table gives a player and which receives one, in well under a millisecond.
+
+Tables are kept in buckets by player count. Inside a bucket two lazy heaps order the
+tables by their place in the predetermined breaking order, so "the long table that
+breaks soonest" and "the short table that breaks last" are each a heap peek.
+Balancing moves come from the table next to break whenever it is long enough: its
+players would move when it breaks anyway, so those moves cost nothing extra.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable
+
+
+def break_order(tables: Iterable[tuple[int, bool]], added_first: bool) -> list[int]:
+    """Tables (id, added) in the order they break: highest number first; with
+    `added_first` (Irish r.72) every added table breaks before any original one."""
+    items = list(tables)
+    if added_first:
+        return [t for t, _ in sorted(items, key=lambda x: (not x[1], -x[0]))]
+    return [t for t, _ in sorted(items, key=lambda x: -x[0])]
+
+
+class Balancer:
+    """Counts of the tables that play on (not breaking), with fast extreme lookups."""
+
+    def __init__(self) -> None:
+        self.count: dict[int, int] = {}
+        self.rank: dict[int, int] = {}   # lower = breaks sooner
+        self._soonest: dict[int, list[tuple[int, int]]] = {}  # count -> heap (rank, t)
+        self._latest: dict[int, list[tuple[int, int]]] = {}   # count -> heap (-rank, t)
+        self._size = [0] * 12   # tables per count; counts run 0..10 (+ final-table headroom)
+
+    def __len__(self) -> int:
+        return len(self.count)
+
+    def __contains__(self, table: int) -> bool:
+        return table in self.count
+
+    def set_rank(self, table: int, rank: int) -> None:
+        self.rank[table] = rank
+
+    def set(self, table: int, count: int) -> None:
+        old = self.count.get(table)
+        if old == count:
+            return
+        if old is not None:
+            self._size[old] -= 1
+        self.count[table] = count
+        self._size[count] += 1
+        r = self.rank.get(table, 0)
+        heapq.heappush(self._soonest.setdefault(count, []), (r, table))
+        heapq.heappush(self._latest.setdefault(count, []), (-r, table))
+
+    def add(self, table: int, delta: int) -> None:
+        self.set(table, self.count[table] + delta)
+
+    def remove(self, table: int) -> None:
+        old = self.count.pop(table, None)
+        if old is not None:
+            self._size[old] -= 1
+
+    def max(self) -> int:
+        size = self._size
+        for c in range(len(size) - 1, -1, -1):
+            if size[c]:
+                return c
+        return 0
+
+    def min(self) -> int:
+        for c, n in enumerate(self._size):
+            if n:
+                return c
+        return 0
+
+    def _top(self, heaps: dict[int, list[tuple[int, int]]], count: int, sign: int) -> int | None:
+        heap = heaps.get(count)
+        while heap:
+            key, table = heap[0]
+            if self.count.get(table) == count and sign * key == self.rank.get(table, 0):
+                return table
+            heapq.heappop(heap)
+        return None
+
+    def soonest_with(self, count: int) -> int | None:
+        """Of the tables holding `count` players, the one that breaks soonest."""
+        return self._top(self._soonest, count, 1)
+
+    def latest_with(self, count: int) -> int | None:
+        """Of the tables holding `count` players, the one that breaks last."""
+        return self._top(self._latest, count, -1)
+
+    def candidates(self, count: int, limit: int) -> list[int]:
+        """Up to `limit` tables holding `count` players, soonest to break first."""
+        heap = self._soonest.get(count, [])
+        out: list[tuple[int, int]] = []
+        while heap and len(out) < limit:
+            item = heapq.heappop(heap)
+            if self.count.get(item[1]) == count and item[0] == self.rank.get(item[1], 0) \
+                    and item not in out:
+                out.append(item)
+        for item in out:
+            heapq.heappush(heap, item)
+        return [t for _, t in out]
+
+
+def choose_source(b: Balancer, next_to_break: int | None, min_count: int,
+                  moves_of_due_player: Callable[[int], int]) -> int:
+    """The table that gives a player.
+
+    The table next in the breaking order, whenever it holds at least two more than the
+    shortest; otherwise a longest table whose player due the big blind has moved the
+    least (TDA 10C predetermined procedure; ties go to the table breaking soonest).
+    """
+    if next_to_break is not None and b.count.get(next_to_break, -1) >= min_count + 2:
+        return next_to_break
+    top = b.max()
+    best: tuple[int, int] | None = None
+    for t in b.candidates(top, 6):
+        m = moves_of_due_player(t)
+        if best is None or m < best[0]:
+            best = (m, t)
+        if m == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def choose_target(b: Balancer) -> int:
+    """The shortest table; of several, the one that breaks last (so nobody moves twice)."""
+    t = b.latest_with(b.min())
+    assert t is not None
+    return t

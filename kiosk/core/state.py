@@ -1,0 +1,97 @@
+"""The records a tournament folds events into: players, tables and calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.core.button import Positions
+
+Event = dict[str, Any]
+
+# statuses a player moves through
+WAITING, SEATED, MOVING, BUSTED, OUT = "waiting", "seated", "moving", "busted", "out"
+IN_PLAY = (SEATED, MOVING)
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    card: str | None = None
+    status: str = WAITING
+    table: int | None = None
+    seat: int | None = None
+    from_table: int | None = None   # while moving: where the player comes from
+    from_seat: int | None = None
+    chips_bought: int = 0
+    entries: int = 1
+    rebuys: int = 0
+    moves: int = 0
+    absent: bool = False
+    penalty_hands: int = 0
+    penalty_until: float | None = None
+    penalty_text: str = ""
+    strikes: int = 0
+    left_live_hand: int = 0
+    bust_key: tuple | None = None   # the group of busts this player went out in
+
+
+@dataclass
+class Table:
+    id: int
+    seats: int
+    added: bool = False
+    seat_of: dict[int, str] = field(default_factory=dict)  # seat -> player (incl. arriving)
+    hand: int = 0
+    in_hand: bool = False
+    positions: Positions | None = None
+    breaking: bool = False
+    broken: bool = False
+    pending_out: list[int] = field(default_factory=list)  # target tables of ordered moves
+    pending_in: int = 0
+    new_seats: set[int] = field(default_factory=set)     # seated since the last hand began
+    all_in: set[int] = field(default_factory=set)
+    redraw_button: bool = False
+    balance_out: int = 0         # players sent away to balance
+    last_hand_at: float | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self.seat_of)
+
+    @property
+    def effective(self) -> int:
+        """Players once every ordered move is done: what balancing looks at."""
+        return len(self.seat_of) + self.pending_in - len(self.pending_out)
+
+    def open_seats(self) -> list[int]:
+        return [s for s in range(1, self.seats + 1) if s not in self.seat_of]
+
+
+@dataclass
+class FloorCall:
+    id: str
+    table: int
+    seat: int | None
+    raised_at: float
+    state: str = "open"          # open -> acked -> resolved | cancelled
+    acked_by: str | None = None
+    acked_at: float | None = None
+    resolved_at: float | None = None
+    note: str = ""
+
+
+@dataclass
+class ClockCall:
+    id: str
+    table: int
+    seat: int
+    raised_at: float
+    seconds: int
+    countdown: int
+    state: str = "requested"     # requested -> approved -> done
+    approved_at: float | None = None
+    approved_by: str | None = None
+    outcome: str | None = None
+    done_at: float | None = None

@@ -1,0 +1,1145 @@
+"""A tournament as the fold of its events, and the decisions that make new events.
+
+`execute(command, t)` decides and returns the events it appended (already applied);
+`apply(event)` folds one event and is all a replay needs. Decisions that draw at
+random seed their generator from the event count, so a replayed director continues
+exactly as the original would have.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from kiosk.core import button as btn
+from kiosk.core.balance import Balancer, break_order, choose_source, choose_target
+from kiosk.core.clock import Clock
+from kiosk.core.penalties import decide_penalty
+from kiosk.core.places import Bust, group_places
+from kiosk.core.registration import current_big_blind, late_reg_open, late_stack
+from kiosk.core.state import (
+    BUSTED,
+    IN_PLAY,
+    MOVING,
+    OUT,
+    SEATED,
+    WAITING,
+    ClockCall,
+    Event,
+    FloorCall,
+    Player,
+    Table,
+)
+from kiosk.errors import RuleError
+from kiosk.rules.loader import load_profile
+from kiosk.rules.profile import Profile
+from kiosk.rules.structure import Structure
+
+# table reports that cannot change who sits where: no balancing needed after them
+QUIET_REPORTS = frozenset({"hand_started", "all_in", "clock_call", "clock_done", "floor_call",
+                           "floor_cancel", "absent", "present", "checkin"})
+
+
+# events a table's "undo" can take back
+UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
+
+
+class Tournament:
+    """All state of one event; see the module docstring for how it changes."""
+
+    def __init__(self, created: Event, profile: Profile | None = None,
+                 structure: Structure | None = None) -> None:
+        if created.get("kind") != "created":
+            raise ValueError("the first event must be 'created'")
+        self.config = created
+        self.event: str = created["event"]
+        self.profile = profile or load_profile(created["profile"])
+        self.structure = structure or Structure.from_dict(created["structure"])
+        self.seats: int = created["seats"]
+        self.start_stack: int = created.get("start_stack") or self.structure.start_stack
+        self.buy_in: int = created.get("buy_in", 0)
+        self.seed: int = created.get("seed", 0)
+        self.max_entries: int | None = created.get("max_entries")
+        self.max_tables: int | None = created.get("max_tables")
+        self.payout_percent: float = created.get("payout_percent", 15.0)
+        self.players: dict[str, Player] = {}
+        self.by_card: dict[str, str] = {}
+        self.tables: dict[int, Table] = {}
+        self.clock = Clock.stopped(self.structure)
+        self.started = False
+        self.finished_at: float | None = None
+        self.n_events = 1
+        self.alive = 0
+        self.entries = 0
+        self.chips = 0
+        self.groups: dict[tuple, list[Bust]] = {}   # insertion order = bust order
+        self.seen_reports: dict[str, tuple[int, list[str]]] = {}  # id -> (table, kinds)
+        self.report_events: dict[str, list[Event]] = {}
+        self.floor_calls: dict[str, FloorCall] = {}
+        self.clock_calls: dict[str, ClockCall] = {}
+        self.h4h_on = False
+        self.h4h_round = 0
+        self.h4h_waiting: set[int] = set()
+        self.final_pending = False
+        self.final_table: int | None = None
+        self.extra_hands: int | None = None
+        self.balancer = Balancer()
+        self.stats = {"moves_balance": 0, "moves_break": 0, "moves_final": 0,
+                      "moves_floor": 0, "unavoidable": 0}
+        self.n_breaking = 0
+        self._order: list[int] = []   # tables in breaking order
+        self._cursor = 0              # first entry of _order that may still break
+        self.dirty: set[int] = set()       # tables whose plan changed
+        self.schedule_dirty = True
+        self.seating_dirty = True
+        self._out: list[Event] | None = None
+        self._handlers: dict[str, Any] = {}
+        self.on_penalty: set[str] = set()   # players with missed hands still to serve
+
+    # ---------------------------------------------------------------- creation
+    @classmethod
+    def create(cls, *, event: str, profile: str | Profile = "tda-2017",
+               structure: Structure, seats: int = 9, start_stack: int | None = None,
+               buy_in: int = 0, seed: int = 0, t: float = 0.0, max_entries: int | None = None,
+               max_tables: int | None = None, payout_percent: float = 15.0) -> Tournament:
+        prof = profile if isinstance(profile, Profile) else load_profile(profile)
+        if not 2 <= seats <= 10:
+            raise RuleError("tables seat 2 to 10 players")
+        created = {"kind": "created", "t": t, "event": event, "profile": prof.id,
+                   "structure": structure.to_dict(), "seats": seats,
+                   "start_stack": start_stack or structure.start_stack, "buy_in": buy_in,
+                   "seed": seed, "max_entries": max_entries, "max_tables": max_tables,
+                   "payout_percent": payout_percent}
+        return cls(created, prof, structure)
+
+    @classmethod
+    def replay(cls, events: Iterable[Event], profile: Profile | None = None) -> Tournament:
+        it = iter(events)
+        tour = cls(next(it), profile)
+        for ev in it:
+            tour.apply(ev)
+        return tour
+
+    # ---------------------------------------------------------------- folding
+    def apply(self, ev: Event) -> None:
+        """Fold one event into the state; events are trusted (they were decided here)."""
+        self.n_events += 1
+        kind = ev["kind"]
+        handler = self._handlers.get(kind)
+        if handler is None:
+            handler = self._handlers[kind] = getattr(self, "_on_" + kind)
+        handler(ev)
+        rid = ev.get("report")
+        if rid:
+            _table, kinds = self.seen_reports.setdefault(rid, (ev.get("table", 0), []))
+            kinds.append(kind)
+            if kind in UNDOABLE:
+                self.report_events.setdefault(rid, []).append(ev)
+
+    def _emit(self, kind: str, t: float, **fields: Any) -> Event:
+        ev = {"kind": kind, "t": t, **fields}
+        self.apply(ev)
+        if self._out is not None:
+            self._out.append(ev)
+        return ev
+
+    def _rng(self) -> random.Random:
+        return random.Random(f"{self.seed}:{self.n_events}")
+
+    def _touch(self, table: int | None, other: int | None = None) -> None:
+        if table is not None:
+            self.dirty.add(table)
+        if other is not None:
+            self.dirty.add(other)
+
+    def _on_registered(self, ev: Event) -> None:
+        p = Player(ev["player"], ev["name"], ev.get("card"), chips_bought=ev["stack"])
+        self.players[p.id] = p
+        if p.card:
+            self.by_card[p.card] = p.id
+        self.entries += 1
+        self.chips += ev["stack"]
+        self.seating_dirty = True
+
+    def _on_table_opened(self, ev: Event) -> None:
+        self.tables[ev["table"]] = Table(ev["table"], ev["seats"], ev.get("added", False))
+        self._rebuild_balancer()
+
+    def _on_seated(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        if p.status not in IN_PLAY:
+            self.alive += 1
+        p.status, p.table, p.seat = SEATED, ev["table"], ev["seat"]
+        p.from_table = p.from_seat = None
+        tab = self.tables[ev["table"]]
+        tab.seat_of[ev["seat"]] = p.id
+        tab.new_seats.add(ev["seat"])
+        self._recount(tab)
+        self._touch(tab.id)
+        self.seating_dirty = True
+
+    def _on_started(self, ev: Event) -> None:
+        self.started = True
+        self.schedule_dirty = True
+
+    def _on_clock_set(self, ev: Event) -> None:
+        self.clock = Clock.from_dict(ev["clock"])
+        self.schedule_dirty = True
+
+    def _on_hand_started(self, ev: Event) -> None:
+        tab = self.tables[ev["table"]]
+        tab.hand, tab.in_hand, tab.last_hand_at = ev["hand"], True, ev["t"]
+        tab.positions = btn.Positions.from_dict(ev)
+        tab.new_seats.clear()
+        tab.all_in.clear()
+        tab.redraw_button = False
+        if self.on_penalty:
+            for seat in ev["dealt"]:
+                p = self.players.get(tab.seat_of.get(seat, ""))
+                if p and p.penalty_hands:
+                    p.penalty_hands -= 1
+                    if not p.penalty_hands:
+                        self.on_penalty.discard(p.id)
+                        if p.penalty_until is None:
+                            p.penalty_text = ""
+        self.dirty.add(tab.id)
+
+    def _on_hand_ended(self, ev: Event) -> None:
+        tab = self.tables[ev["table"]]
+        tab.in_hand = False
+        tab.all_in.clear()
+        tab.last_hand_at = ev["t"]
+        self.h4h_waiting.discard(tab.id)
+        self._touch(tab.id)
+
+    def _on_all_in(self, ev: Event) -> None:
+        self.tables[ev["table"]].all_in.add(ev["seat"])
+        self._touch(ev["table"])
+
+    def _on_all_in_undone(self, ev: Event) -> None:
+        self.tables[ev["table"]].all_in.discard(ev["seat"])
+        self._touch(ev["table"])
+
+    def _unseat(self, p: Player) -> None:
+        if p.table is not None:
+            tab = self.tables[p.table]
+            if tab.seat_of.get(p.seat or 0) == p.id:
+                del tab.seat_of[p.seat or 0]
+                tab.new_seats.discard(p.seat or 0)
+            self._recount(tab)
+            self._touch(tab.id, p.from_table)
+        self.seating_dirty = True
+
+    def _on_busted(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        self._unseat(p)
+        p.status = OUT if ev.get("disqualified") else BUSTED
+        p.absent = False
+        key = tuple(ev["group"])
+        p.bust_key = key
+        self.groups.setdefault(key, []).append(Bust(p.id, ev["table"], ev.get("stack")))
+        self.alive -= 1
+
+    def _on_unbusted(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        self._drop_bust(p)
+        p.status = WAITING
+        p.table = p.seat = None
+
+    def _drop_bust(self, p: Player) -> None:
+        if p.bust_key is not None:
+            group = self.groups[p.bust_key]
+            group[:] = [b for b in group if b.player != p.id]
+            if not group:
+                del self.groups[p.bust_key]
+            p.bust_key = None
+
+    def _on_rebuy(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        self._drop_bust(p)
+        p.rebuys += 1
+        p.chips_bought += ev["stack"]
+        self.chips += ev["stack"]
+        self.entries += 1
+        p.status = WAITING
+
+    def _on_reentered(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        self._drop_bust(p)
+        p.entries += 1
+        p.chips_bought += ev["stack"]
+        self.chips += ev["stack"]
+        self.entries += 1
+        p.status = WAITING
+
+    def _on_move_ordered(self, ev: Event) -> None:
+        src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
+        src.pending_out.append(dst.id)
+        dst.pending_in += 1
+        self._recount(src)
+        self._recount(dst)
+
+    def _on_move_cancelled(self, ev: Event) -> None:
+        src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
+        src.pending_out.remove(dst.id)
+        dst.pending_in -= 1
+        self._recount(src)
+        self._recount(dst)
+
+    def _on_moved(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
+        if ev.get("ordered"):
+            src.pending_out.remove(dst.id)
+            dst.pending_in -= 1
+        self._unseat(p)
+        p.from_table, p.from_seat = src.id, ev["seat"]
+        p.status, p.table, p.seat = MOVING, dst.id, ev["to_seat"]
+        p.moves += 1
+        dst.seat_of[ev["to_seat"]] = p.id
+        dst.new_seats.add(ev["to_seat"])
+        if ev.get("redraw_button"):
+            dst.redraw_button = True
+        self._recount(dst)
+        self._touch(dst.id, src.id)
+        self.stats["moves_" + ev["reason"]] += 1
+        if ev["reason"] in ("break", "final"):
+            self.stats["unavoidable"] += 1
+        elif ev["reason"] == "balance":
+            src.balance_out += 1
+
+    def _on_arrived(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        prev = p.from_table
+        p.status = SEATED
+        p.from_table = p.from_seat = None
+        self._touch(p.table, prev)
+
+    def _on_checked_in(self, ev: Event) -> None:
+        pass  # kept in the log for the audit trail only
+
+    def _on_table_breaking(self, ev: Event) -> None:
+        tab = self.tables[ev["table"]]
+        tab.breaking = True
+        self.n_breaking += 1
+        self._recount(tab)
+        self._touch(tab.id)
+
+    def _on_table_broken(self, ev: Event) -> None:
+        tab = self.tables[ev["table"]]
+        if tab.breaking:
+            self.n_breaking -= 1
+        tab.broken, tab.breaking = True, False
+        self.balancer.remove(tab.id)
+        self.h4h_waiting.discard(tab.id)
+        self._touch(tab.id)
+        # players moved off this table to balance would have moved now anyway
+        self.stats["unavoidable"] += tab.balance_out
+
+    def _on_final_ordered(self, ev: Event) -> None:
+        self.final_pending = True
+        self.final_table = ev["final_table"]
+        for tab in self.active_tables():
+            self._touch(tab.id)
+
+    def _on_final_seated(self, ev: Event) -> None:
+        self.final_pending = False
+        tab = self.tables[ev["final_table"]]
+        tab.seats = ev["seats"]
+        tab.redraw_button = True
+        tab.positions = None
+        self._rebuild_balancer()
+
+    def _on_h4h(self, ev: Event) -> None:
+        self.h4h_on = ev["on"]
+        if not ev["on"]:
+            self.h4h_waiting.clear()
+        self.schedule_dirty = True
+        for tab in self.active_tables():
+            self._touch(tab.id)
+
+    def _on_h4h_go(self, ev: Event) -> None:
+        self.h4h_round = ev["round"]
+        self.h4h_waiting = set(ev["tables"])
+        self.schedule_dirty = True
+        for tab in self.active_tables():
+            self._touch(tab.id)
+
+    def _on_floor_call(self, ev: Event) -> None:
+        self.floor_calls[ev["call"]] = FloorCall(ev["call"], ev["table"], ev.get("seat"), ev["t"])
+        self._touch(ev["table"])
+
+    def _on_floor_acked(self, ev: Event) -> None:
+        c = self.floor_calls[ev["call"]]
+        c.state, c.acked_by, c.acked_at = "acked", ev.get("by"), ev["t"]
+        self._touch(c.table)
+
+    def _on_floor_resolved(self, ev: Event) -> None:
+        c = self.floor_calls[ev["call"]]
+        c.state, c.resolved_at, c.note = ev.get("state", "resolved"), ev["t"], ev.get("note", "")
+        self._touch(c.table)
+
+    def _on_clock_call(self, ev: Event) -> None:
+        c = ClockCall(ev["call"], ev["table"], ev["seat"], ev["t"], ev["seconds"], ev["countdown"])
+        if ev.get("approved"):
+            c.state, c.approved_at = "approved", ev["t"]
+        self.clock_calls[c.id] = c
+        self._touch(c.table)
+
+    def _on_clock_approved(self, ev: Event) -> None:
+        c = self.clock_calls[ev["call"]]
+        c.state, c.approved_at, c.approved_by = "approved", ev["t"], ev.get("by")
+        self._touch(c.table)
+
+    def _on_clock_done(self, ev: Event) -> None:
+        c = self.clock_calls[ev["call"]]
+        c.state, c.outcome, c.done_at = "done", ev["outcome"], ev["t"]
+        self._touch(c.table)
+
+    def _on_absent(self, ev: Event) -> None:
+        self.players[ev["player"]].absent = ev.get("absent", True)
+        self._touch(ev["table"])
+
+    def _on_penalty(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        p.penalty_hands += ev.get("hands", 0)
+        if p.penalty_hands:
+            self.on_penalty.add(p.id)
+        if ev.get("minutes"):
+            p.penalty_until = ev["t"] + 60 * ev["minutes"]
+            p.strikes += 1
+        if ev["type"] == "left_live_hand":
+            p.left_live_hand += 1
+        p.penalty_text = ev.get("text", "")
+        self._touch(p.table)
+
+    def _on_penalty_served(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        p.penalty_until = None
+        if not p.penalty_hands:
+            p.penalty_text = ""
+        self._touch(p.table)
+
+    def _on_end_of_day(self, ev: Event) -> None:
+        self.extra_hands = ev["hands"]
+        self.schedule_dirty = True
+
+    def _on_finished(self, ev: Event) -> None:
+        self.finished_at = ev["t"]
+        self.schedule_dirty = True
+
+    # --------------------------------------------------------------- balancer
+    def _rebuild_balancer(self) -> None:
+        b = Balancer()
+        live = [(t.id, t.added) for t in self.tables.values() if not t.broken]
+        self._order = break_order(live, self.profile.balance.added_tables_break_first)
+        self._cursor = 0
+        for rank, tid in enumerate(self._order):
+            b.set_rank(tid, rank)
+            tab = self.tables[tid]
+            if not tab.breaking:
+                b.set(tid, tab.effective)
+        self.balancer = b
+
+    def _recount(self, tab: Table) -> None:
+        if tab.broken:
+            return
+        if tab.breaking or (self.final_pending and tab.id != self.final_table):
+            self.balancer.remove(tab.id)
+        else:
+            self.balancer.set(tab.id, tab.effective)
+
+    def active_tables(self) -> list[Table]:
+        return [t for t in self.tables.values() if not t.broken]
+
+    def next_to_break(self) -> int | None:
+        """First table in the breaking order still playing (the last one never breaks)."""
+        order, b = self._order, self.balancer
+        while self._cursor < len(order) and order[self._cursor] not in b:
+            self._cursor += 1
+        for tid in order[self._cursor:]:
+            if tid in b:
+                return tid if len(b) > 1 else None
+        return None
+
+    def halted(self, tab: Table) -> bool:
+        """TDA 10D: a table this many players short of the longest halts."""
+        short = self.profile.balance.halt_short
+        if short is None or tab.id not in self.balancer or len(self.balancer) < 2:
+            return False
+        return self.balancer.max() - tab.count >= short
+
+    def holding(self, tab: Table) -> bool:
+        """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
+        if tab.broken or tab.breaking or self.final_pending or self.finished_at is not None:
+            return True
+        if self.h4h_on and tab.id not in self.h4h_waiting:
+            return True
+        return self.halted(tab)
+
+    # --------------------------------------------------------------- commands
+    def execute(self, cmd: dict[str, Any], t: float) -> list[Event]:
+        """Decide `cmd` at time `t`; returns the events appended (already applied).
+
+        Raises RuleError, with nothing changed, when the rules do not allow it.
+        """
+        kind = cmd.get("kind")
+        handler = getattr(self, "_do_" + str(kind), None)
+        if handler is None:
+            raise RuleError(f"unknown command {kind!r}")
+        self._out = []
+        try:
+            handler(cmd, t)
+            quiet = kind == "report" and cmd["report"].get("kind") in QUIET_REPORTS
+            if self.started and self.finished_at is None and not quiet:
+                self._rebalance(t)
+            return self._out
+        finally:
+            self._out = None
+
+    def _player(self, pid: Any) -> Player:
+        p = self.players.get(pid) if isinstance(pid, str) else None
+        if p is None:
+            raise RuleError(f"unknown player {pid!r}")
+        return p
+
+    def _table(self, tid: Any) -> Table:
+        tab = self.tables.get(tid) if isinstance(tid, int) else None
+        if tab is None or tab.broken:
+            raise RuleError(f"table {tid!r} is not in play")
+        return tab
+
+    def _do_register(self, cmd: dict[str, Any], t: float) -> None:
+        name = str(cmd.get("name", "")).strip()
+        if not name:
+            raise RuleError("a player needs a name")
+        card = cmd.get("card") or None
+        if card and card in self.by_card:
+            owner = self.players[self.by_card[card]].name
+            raise RuleError(f"card {card} already belongs to {owner}")
+        pid = cmd.get("player") or f"p{len(self.players) + 1}"
+        if pid in self.players:
+            raise RuleError(f"player id {pid} is taken")
+        if self.max_entries is not None and self.entries >= self.max_entries:
+            raise RuleError(f"no stacks left: all {self.max_entries} entries are sold")
+        period = self.clock.read(self.structure, t).period
+        rules = self.profile.late_reg
+        if not late_reg_open(rules, self.structure, period, self.started):
+            raise RuleError("late registration is closed")
+        stack = self.start_stack
+        if self.started:
+            stack = late_stack(rules, self.start_stack, current_big_blind(self.structure, period))
+        self._emit("registered", t, player=pid, name=name, card=card, stack=stack)
+        if self.started:
+            self._seat_new(pid, t, "late")
+
+    def _do_start(self, cmd: dict[str, Any], t: float) -> None:
+        if self.started:
+            raise RuleError("the tournament has already started")
+        waiting = [p.id for p in self.players.values() if p.status == WAITING]
+        if len(waiting) < 2:
+            raise RuleError("at least two players must be registered to start")
+        n_tables = math.ceil(len(waiting) / self.seats)
+        rng = self._rng()
+        pool: list[tuple[int, int]] = []
+        for i in range(n_tables):
+            size = len(waiting) // n_tables + (1 if i < len(waiting) % n_tables else 0)
+            pool += [(i + 1, s) for s in sorted(rng.sample(range(1, self.seats + 1), size))]
+        rng.shuffle(waiting)
+        for i in range(n_tables):
+            self._emit("table_opened", t, table=i + 1, seats=self.seats)
+        for pid, (table, seat) in zip(waiting, pool, strict=True):
+            self._emit("seated", t, player=pid, table=table, seat=seat, reason="draw")
+        self._emit("clock_set", t, clock=self.clock.resume(self.structure, t).to_dict(),
+                   why="start")
+        self._emit("started", t)
+
+    def _seat_new(self, pid: str, t: float, reason: str) -> None:
+        """TDA 7A: a random seat from the seat pool in place (the shortest tables)."""
+        b = self.balancer
+        candidates = [tid for tid, c in b.count.items() if c == b.min()
+                      and self.tables[tid].count < self.tables[tid].seats]
+        if not candidates:
+            if self.max_tables is not None and len(self.active_tables()) >= self.max_tables:
+                return  # an alternate: waits for a seat
+            tid = max(self.tables, default=0) + 1
+            self._emit("table_opened", t, table=tid, seats=self.seats, added=True)
+            candidates = [tid]
+        rng = self._rng()
+        tab = self.tables[rng.choice(sorted(candidates))]
+        self._emit("seated", t, player=pid, table=tab.id, seat=rng.choice(tab.open_seats()),
+                   reason=reason)
+
+    def _do_seat_waiting(self, cmd: dict[str, Any], t: float) -> None:
+        """Seat alternates (players registered but without a seat)."""
+        for p in list(self.players.values()):
+            if p.status == WAITING and self.started:
+                self._seat_new(p.id, t, "alternate")
+
+    # table reports --------------------------------------------------------
+    def _do_report(self, cmd: dict[str, Any], t: float) -> None:
+        rep = cmd["report"]
+        table = cmd.get("table", rep.get("table"))
+        if rep.get("table") != table:
+            raise RuleError(f"report {rep.get('id')} names table {rep.get('table')} but came "
+                            f"from table {table}")
+        tab = self._table(table)
+        rid = rep["id"]
+        if rid in self.seen_reports:
+            return  # a re-send: already applied once
+        data, kind = rep["data"], rep["kind"]
+        getattr(self, "_report_" + kind)(tab, data, t, rid)
+
+    def _seat_player(self, tab: Table, seat: Any) -> Player:
+        pid = tab.seat_of.get(seat) if isinstance(seat, int) else None
+        if pid is None:
+            raise RuleError(f"table {tab.id} seat {seat} is empty")
+        return self.players[pid]
+
+    def _report_hand_started(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        if d["hand"] <= tab.hand:
+            raise RuleError(f"table {tab.id} hand {d['hand']} is not after hand {tab.hand}")
+        if tab.in_hand:
+            raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
+        self._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
+                   sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
+                   waiting=list(d.get("waiting", [])), report=rid)
+
+    def _report_hand_ended(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        if not tab.in_hand or d["hand"] != tab.hand:
+            raise RuleError(f"table {tab.id} is not playing hand {d['hand']}")
+        self._emit("hand_ended", t, table=tab.id, hand=d["hand"], report=rid)
+        self._between_hands(tab, t)
+
+    def _report_all_in(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        self._seat_player(tab, d["seat"])
+        if d["seat"] in tab.all_in:
+            raise RuleError(f"table {tab.id} seat {d['seat']} is already all-in")
+        self._emit("all_in", t, table=tab.id, seat=d["seat"], hand=tab.hand, report=rid)
+
+    def _report_bust(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        p = self._seat_player(tab, d["seat"])
+        if p.id != d["player"]:
+            raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
+        self._bust(p, t, d.get("stack"), rid)
+
+    def _report_clock_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        self._seat_player(tab, d["seat"])
+        rules = self.profile.clock_call
+        self._emit("clock_call", t, call=f"c{len(self.clock_calls) + 1}", table=tab.id,
+                   seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
+                   approved=not rules.needs_approval, report=rid)
+
+    def _report_clock_done(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        c = self.clock_calls.get(d["call"])
+        if c is None or c.table != tab.id:
+            raise RuleError(f"no clock call {d['call']} at table {tab.id}")
+        if c.state == "done":
+            raise RuleError(f"clock call {c.id} is already done")
+        self._emit("clock_done", t, call=c.id, table=tab.id, outcome=d["outcome"], report=rid)
+
+    def _report_floor_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        open_here = [c for c in self.floor_calls.values()
+                     if c.table == tab.id and c.state in ("open", "acked")]
+        if open_here:
+            raise RuleError(f"table {tab.id} already has floor call {open_here[0].id} open")
+        self._emit("floor_call", t, call=f"f{len(self.floor_calls) + 1}", table=tab.id,
+                   seat=d.get("seat"), report=rid)
+
+    def _report_floor_cancel(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        c = self.floor_calls.get(d["call"])
+        if c is None or c.table != tab.id or c.state not in ("open", "acked"):
+            raise RuleError(f"no open floor call {d['call']} at table {tab.id}")
+        self._emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
+                   note="cancelled at the table", report=rid)
+
+    def _report_checkin(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        pid = self.by_card.get(d["card"])
+        if pid is None:
+            raise RuleError(f"unknown card {d['card']!r} at table {tab.id}")
+        p = self.players[pid]
+        right = p.table == tab.id and p.status in IN_PLAY
+        if right and p.status == MOVING:
+            self._emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
+        else:
+            self._emit("checked_in", t, player=pid, table=tab.id, seat=d.get("seat"),
+                       right_table=right, report=rid)
+
+    def _report_absent(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        p = self._seat_player(tab, d["seat"])
+        self._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=True,
+                   report=rid)
+
+    def _report_present(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        p = self._seat_player(tab, d["seat"])
+        if p.status == MOVING:
+            self._emit("arrived", t, player=p.id, table=tab.id, seat=p.seat, report=rid)
+        else:
+            self._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=False,
+                       report=rid)
+
+    def _report_undo(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        target = d["report"]
+        evs = self.report_events.get(target)
+        if not evs or self.seen_reports[target][0] != tab.id:
+            raise RuleError(f"table {tab.id} has no report {target!r} to undo")
+        if any(k.startswith("undone") for k in self.seen_reports[target][1]):
+            raise RuleError(f"report {target} is already undone")
+        for ev in evs:
+            k = ev["kind"]
+            if k == "all_in":
+                self._emit("all_in_undone", t, table=tab.id, seat=ev["seat"], report=rid)
+            elif k == "busted":
+                p = self.players[ev["player"]]
+                if p.status != BUSTED:
+                    raise RuleError(f"{p.name} is no longer out; nothing to undo")
+                self._unbust(p, t, rid, prefer=(ev["table"], ev["seat"]))
+            elif k == "absent":
+                self._emit("absent", t, player=ev["player"], table=tab.id, seat=ev["seat"],
+                           absent=not ev["absent"], report=rid)
+            elif k == "floor_call" and self.floor_calls[ev["call"]].state != "resolved":
+                self._emit("floor_resolved", t, call=ev["call"], table=tab.id,
+                           state="cancelled", note="undone at the table", report=rid)
+            elif k == "clock_call" and self.clock_calls[ev["call"]].state != "done":
+                self._emit("clock_done", t, call=ev["call"], table=tab.id, outcome="cancelled",
+                           report=rid)
+            else:
+                raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")
+        self._emit("undone", t, table=tab.id, target=target, report=rid)
+        self.seen_reports[target][1].append("undone")
+
+    def _on_undone(self, ev: Event) -> None:
+        pass
+
+    # floor actions ----------------------------------------------------------
+    def _do_floor_ack(self, cmd: dict[str, Any], t: float) -> None:
+        c = self.floor_calls.get(cmd.get("call", ""))
+        if c is None or c.state != "open":
+            raise RuleError(f"floor call {cmd.get('call')!r} is not waiting for the floor")
+        self._emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
+
+    def _do_floor_resolve(self, cmd: dict[str, Any], t: float) -> None:
+        c = self.floor_calls.get(cmd.get("call", ""))
+        if c is None or c.state not in ("open", "acked"):
+            raise RuleError(f"floor call {cmd.get('call')!r} is not open")
+        self._emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
+                   by=cmd.get("by"))
+
+    def _do_clock_approve(self, cmd: dict[str, Any], t: float) -> None:
+        c = self.clock_calls.get(cmd.get("call", ""))
+        if c is None or c.state != "requested":
+            raise RuleError(f"clock call {cmd.get('call')!r} is not waiting for approval")
+        wait = self.profile.clock_call.min_wait - (t - c.raised_at)
+        if wait > 0:
+            raise RuleError(f"a clock can be approved only after {self.profile.clock_call.min_wait}"
+                            f" s; {math.ceil(wait)} s to go")
+        self._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
+
+    def _do_clock_cancel(self, cmd: dict[str, Any], t: float) -> None:
+        c = self.clock_calls.get(cmd.get("call", ""))
+        if c is None or c.state == "done":
+            raise RuleError(f"clock call {cmd.get('call')!r} is not running")
+        self._emit("clock_done", t, call=c.id, table=c.table, outcome="cancelled")
+
+    def _do_move(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        if p.status not in IN_PLAY:
+            raise RuleError(f"{p.name} is not seated")
+        dst = self._table(cmd.get("table"))
+        seat = cmd.get("seat")
+        if seat is None:
+            seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats, self._rng()) \
+                if dst.count < dst.seats else None
+        if not isinstance(seat, int) or not 1 <= seat <= dst.seats or seat in dst.seat_of:
+            raise RuleError(f"table {dst.id} seat {seat} is not free")
+        src = self.tables[p.table or 0]
+        self._emit("moved", t, player=p.id, table=p.table, seat=p.seat, to_table=dst.id,
+                   to_seat=seat, reason="floor", due_bb=self._due_seat(src) == p.seat)
+
+    def _do_arrived(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        if p.status != MOVING:
+            raise RuleError(f"{p.name} is not moving")
+        self._emit("arrived", t, player=p.id, table=p.table, seat=p.seat)
+
+    def _do_bust(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        if p.status not in IN_PLAY:
+            raise RuleError(f"{p.name} is not in play")
+        self._bust(p, t, cmd.get("stack"), None)
+
+    def _bust(self, p: Player, t: float, stack: int | None, rid: str | None) -> None:
+        assert p.table is not None
+        tab = self.tables[p.table]
+        group = ("h4h", self.h4h_round) if self.h4h_on else ("hand", tab.id, tab.hand)
+        self._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
+                   stack=stack, group=list(group), report=rid)
+        if self.alive == 1:
+            winner = next(q for q in self.players.values() if q.status in IN_PLAY)
+            self._emit("finished", t, winner=winner.id)
+
+    def _do_unbust(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        if p.status != BUSTED:
+            raise RuleError(f"{p.name} is not out")
+        self._unbust(p, t, None, None)
+
+    def _unbust(self, p: Player, t: float, rid: str | None,
+                prefer: tuple[int, int] | None) -> None:
+        table, seat = prefer or (None, None)
+        self._emit("unbusted", t, player=p.id, report=rid)
+        tab = self.tables.get(table) if table else None
+        if tab and not tab.broken and seat not in tab.seat_of:
+            self._emit("seated", t, player=p.id, table=tab.id, seat=seat, reason="unbust",
+                       report=rid)
+        else:
+            self._seat_new(p.id, t, "unbust")
+
+    def _do_rebuy(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        e = self.profile.entries
+        period = self.clock.read(self.structure, t).period
+        if not e.rebuy:
+            raise RuleError("this profile has no rebuys")
+        if p.status != BUSTED:
+            raise RuleError(f"{p.name} still has chips: a rebuy needs an empty stack")
+        if period > self.structure.index_of_level(e.rebuy_levels):
+            raise RuleError(f"the rebuy period ended after level {e.rebuy_levels}")
+        self._emit("rebuy", t, player=p.id, stack=self.start_stack)
+        self._seat_new(p.id, t, "rebuy")
+
+    def _do_reenter(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        if not self.profile.entries.reentry:
+            raise RuleError("this profile has no re-entry")
+        if p.status != BUSTED:
+            raise RuleError(f"{p.name} is still in play")
+        period = self.clock.read(self.structure, t).period
+        if not late_reg_open(self.profile.late_reg, self.structure, period, self.started):
+            raise RuleError("late registration is closed; no re-entry")
+        stack = late_stack(self.profile.late_reg, self.start_stack,
+                           current_big_blind(self.structure, period))
+        self._emit("reentered", t, player=p.id, stack=stack)
+        self._seat_new(p.id, t, "reentry")
+
+    def _do_penalty(self, cmd: dict[str, Any], t: float) -> None:
+        p = self._player(cmd.get("player"))
+        if p.status not in IN_PLAY:
+            raise RuleError(f"{p.name} is not in play")
+        tab = self.tables[p.table or 0]
+        amount = cmd.get("amount", 1)
+        if not isinstance(amount, int):
+            raise RuleError("penalty amount must be a whole number")
+        d = decide_penalty(self.profile.penalties, str(cmd.get("type")), amount, tab.count,
+                           p.strikes, p.left_live_hand)
+        self._emit("penalty", t, player=p.id, table=tab.id, type=cmd.get("type"), hands=d.hands,
+                   minutes=d.minutes, text=d.text, by=cmd.get("by"))
+        if d.disqualify:
+            self._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
+                       stack=None, group=["dq", p.id], disqualified=True)
+            if self.alive == 1:
+                winner = next(q for q in self.players.values() if q.status in IN_PLAY)
+                self._emit("finished", t, winner=winner.id)
+
+    def _do_break_table(self, cmd: dict[str, Any], t: float) -> None:
+        tab = self._table(cmd.get("table"))
+        if len(self.active_tables()) < 2:
+            raise RuleError("the last table cannot break")
+        if not tab.breaking:
+            self._mark_breaking(tab, t)
+        if not tab.in_hand:
+            self._break(tab, t)
+
+    def _do_h4h(self, cmd: dict[str, Any], t: float) -> None:
+        on = bool(cmd.get("on"))
+        rules = self.profile.hand_for_hand
+        if on and rules is None:
+            raise RuleError(f"{self.profile.name} has no hand-for-hand procedure")
+        if on == self.h4h_on:
+            raise RuleError(f"hand-for-hand is already {'on' if on else 'off'}")
+        self._emit("h4h", t, on=on)
+        if rules and rules.runoff_seconds:
+            clock = self.clock.pause(self.structure, t) if on \
+                else self.clock.resume(self.structure, t)
+            self._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand")
+        if on:
+            self._h4h_next(t)
+
+    def _h4h_next(self, t: float) -> None:
+        """Start the next hand-for-hand round once every table has finished its hand."""
+        if not self.h4h_on or self.h4h_waiting or any(x.in_hand for x in self.active_tables()):
+            return
+        tables = [x.id for x in self.active_tables() if x.count >= 2]
+        rules = self.profile.hand_for_hand
+        if self.h4h_round and rules and rules.runoff_seconds:
+            # RP-8B: the run-off started with the hand in play at the announcement
+            clock = self.clock.run_off(self.structure, t, rules.runoff_seconds)
+            self._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
+        self._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
+
+    def _do_clock(self, cmd: dict[str, Any], t: float) -> None:
+        s, c = self.structure, self.clock
+        action = cmd.get("action")
+        if action == "pause":
+            new = c.pause(s, t)
+        elif action == "resume":
+            new = c.resume(s, t)
+        elif action in ("add", "set"):
+            secs = cmd.get("seconds")
+            if not isinstance(secs, int | float):
+                raise RuleError("clock add/set needs seconds")
+            new = c.add_time(s, t, secs) if action == "add" else c.set_remaining(s, t, secs)
+        elif action == "jump":
+            period = cmd.get("period")
+            if not isinstance(period, int) or not 0 <= period < len(s.periods):
+                raise RuleError(f"no period {period!r} in the structure")
+            new = c.jump(s, t, period)
+        else:
+            raise RuleError(f"unknown clock action {action!r}")
+        self._emit("clock_set", t, clock=new.to_dict(), why=action)
+
+    def _do_tick(self, cmd: dict[str, Any], t: float) -> None:
+        """Time-driven decisions: a level change re-anchors the clock; timed penalties end."""
+        new = self.clock.normalized(self.structure, t)
+        if new != self.clock:
+            self._emit("clock_set", t, clock=new.to_dict(), why="level")
+        for p in self.players.values():
+            if p.penalty_until is not None and p.penalty_until <= t:
+                self._emit("penalty_served", t, player=p.id)
+
+    def _do_end_of_day(self, cmd: dict[str, Any], t: float) -> None:
+        rules = self.profile.end_of_day
+        if not rules.hands:
+            raise RuleError(f"{self.profile.name} has no end-of-day hand draw")
+        lo, hi = rules.hands
+        self._emit("end_of_day", t, hands=self._rng().randint(lo, hi))
+
+    # ---------------------------------------------------------- balancing
+    def _between_hands(self, tab: Table, t: float) -> None:
+        """At a table's hand end: break it, or send the players it owes."""
+        if tab.breaking:
+            self._break(tab, t)
+            return
+        while tab.pending_out:
+            self._execute_order(tab, t)
+        self._h4h_next(t)
+        if self.final_pending:
+            self._final_draw(t)
+
+    def _execute_order(self, src: Table, t: float) -> None:
+        dst = self.tables[src.pending_out[0]]
+        if dst.broken or dst.breaking or src.count - dst.count < 2 or dst.count >= dst.seats:
+            self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
+            return
+        seat = self.due_big_blind(src)
+        if seat is None:
+            self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
+            return
+        to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats, self._rng())
+        self._emit("moved", t, player=src.seat_of[seat], table=src.id, seat=seat,
+                   to_table=dst.id, to_seat=to_seat, reason="balance", ordered=True,
+                   due_bb=src.positions is not None)
+
+    def due_big_blind(self, tab: Table) -> int | None:
+        """TDA 10A: the seat of the player due the big blind next (random before hand 1)."""
+        if not tab.seat_of:
+            return None
+        if tab.positions is None:
+            return self._rng().choice(sorted(tab.seat_of))
+        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
+
+    def _due_seat(self, tab: Table) -> int | None:
+        """The seat due the big blind next, or None before the table's first hand."""
+        if tab.positions is None or not tab.seat_of:
+            return None
+        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
+
+    def _moves_of_due(self, tid: int) -> int:
+        tab = self.tables[tid]
+        seat = btn.next_big_blind(tab.positions, tab.seat_of, tab.seats) \
+            if tab.positions and tab.seat_of else None
+        return self.players[tab.seat_of[seat]].moves if seat else 0
+
+    def _mark_breaking(self, tab: Table, t: float) -> None:
+        for dst_id in list(tab.pending_out):
+            self._emit("move_cancelled", t, table=tab.id, to_table=dst_id)
+        if tab.pending_in:
+            for src in self.active_tables():
+                for dst_id in list(src.pending_out):
+                    if dst_id == tab.id:
+                        self._emit("move_cancelled", t, table=src.id, to_table=dst_id)
+        self._emit("table_breaking", t, table=tab.id)
+
+    def _break(self, tab: Table, t: float) -> None:
+        """TDA 9: a 2-step random draw into the open seats of the shortest tables."""
+        rng = self._rng()
+        due = self._due_seat(tab)
+        movers = [tab.seat_of[s] for s in sorted(tab.seat_of)]
+        b = self.balancer
+        pool: list[tuple[int, int]] = []
+        taken: dict[int, set[int]] = {}
+        for _ in movers:
+            target = self._shortest_with_room(taken)
+            if target is None:
+                break
+            dst = self.tables[target]
+            free = [s for s in dst.open_seats() if s not in taken.get(target, set())]
+            seat = rng.choice(free)
+            taken.setdefault(target, set()).add(seat)
+            b.add(target, 1)  # provisional, so the next seat card goes elsewhere
+            pool.append((target, seat))
+        for target, _ in pool:
+            b.add(target, -1)
+        rng.shuffle(movers)
+        arriving: dict[int, int] = {}
+        for target, _ in pool:
+            arriving[target] = arriving.get(target, 0) + 1
+        share = self.profile.button.redraw_new_fraction
+        redraw = {tid: bool(share and n >= share * (self.tables[tid].count + n))
+                  for tid, n in arriving.items()}
+        for pid, (target, seat) in zip(movers, pool, strict=False):
+            from_seat = self.players[pid].seat
+            self._emit("moved", t, player=pid, table=tab.id, seat=from_seat,
+                       to_table=target, to_seat=seat, reason="break",
+                       redraw_button=redraw[target], due_bb=from_seat == due)
+        if not tab.seat_of:
+            self._emit("table_broken", t, table=tab.id)
+            left = len(self.active_tables())
+            if left <= self.profile.button.high_card_final_tables:
+                for other in self.active_tables():
+                    other.redraw_button = True
+
+    def _room(self, tid: int, taken: dict[int, set[int]]) -> bool:
+        tab = self.tables[tid]
+        return tab.count + len(taken.get(tid, ())) < tab.seats
+
+    def _shortest_with_room(self, taken: dict[int, set[int]]) -> int | None:
+        """Where the next seat card of a breaking table goes: the shortest table that
+        breaks last, sparing the table next to break unless it is far the shortest
+        (its players would only move again)."""
+        b = self.balancer
+        nxt = self.next_to_break()
+        spare = self.profile.balance.allowed_spread(len(b))
+        if nxt is not None:
+            nxt_count = b.count[nxt]
+            b.remove(nxt)
+        try:
+            lo = b.min()
+            tid = b.latest_with(lo) if len(b) else None
+            # within the tolerance, the table that breaks last takes the seat card
+            for c in range(lo + 1, min(lo + spare, self.seats)):
+                other = b.latest_with(c)
+                if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
+                    tid = other
+            if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
+                tid = nxt
+        finally:
+            if nxt is not None:
+                b.set(nxt, nxt_count)
+        if tid is not None and self._room(tid, taken):
+            return tid
+        best: tuple[int, int, int] | None = None
+        for tid, c in b.count.items():
+            if self._room(tid, taken):
+                key = (c, -b.rank.get(tid, 0), tid)
+                if best is None or key < best:
+                    best = key
+        return best[2] if best else None
+
+    def _final_draw(self, t: float) -> None:
+        """TDA 11: everyone left is redrawn at the final table once all hands are over."""
+        if any(x.in_hand for x in self.active_tables()):
+            return
+        final = self.tables[self.final_table or 0]
+        size = self.profile.balance.final_table_size(self.seats)
+        rng = self._rng()
+        players = sorted((p for p in self.players.values() if p.status in IN_PLAY),
+                         key=lambda p: p.id)
+        seats = rng.sample(range(1, size + 1), len(players))
+        self._emit("final_seated", t, final_table=final.id, seats=size)
+        here = {p.id for p in players if p.table == final.id}
+        due = {p.id for p in players
+               if p.table is not None and self._due_seat(self.tables[p.table]) == p.seat}
+        for pid in sorted(here):
+            self._emit("unseated", t, player=pid)
+        for p, seat in zip(players, seats, strict=True):
+            if p.id in here:
+                self._emit("seated", t, player=p.id, table=final.id, seat=seat, reason="final")
+            else:
+                self._emit("moved", t, player=p.id, table=p.table, seat=p.seat,
+                           to_table=final.id, to_seat=seat, reason="final",
+                           due_bb=p.id in due)
+        for x in self.active_tables():
+            if x.id != final.id:
+                self._emit("table_broken", t, table=x.id)
+
+    def _on_unseated(self, ev: Event) -> None:
+        p = self.players[ev["player"]]
+        self._unseat(p)
+        p.status, p.table, p.seat = WAITING, None, None
+        self.alive -= 1
+
+    def _rebalance(self, t: float) -> None:
+        """Decide breaks and balancing moves after any change in the field."""
+        rules = self.profile.balance
+        b = self.balancer
+        n_active = len(b) + self.n_breaking
+        if n_active > 1 and not self.final_pending \
+                and self.alive <= rules.final_table_size(self.seats):
+            active = self.active_tables()
+            final = min(x.id for x in active)
+            for x in active:
+                for dst_id in list(x.pending_out):
+                    self._emit("move_cancelled", t, table=x.id, to_table=dst_id)
+            self._emit("final_ordered", t, final_table=final)
+            self._final_draw(t)
+            return
+        if self.final_pending or n_active < 2:
+            return
+        # breaks: keep only as many tables as the field needs
+        needed = max(1, math.ceil(self.alive / self.seats))
+        while len(b) > needed:
+            nxt = self.next_to_break()
+            if nxt is None:
+                break
+            tab = self.tables[nxt]
+            self._mark_breaking(tab, t)
+            if not tab.in_hand:
+                self._break(tab, t)
+        # balancing between the tables that play on
+        for _ in range(2 * len(b) + 2):
+            if len(b) < 2:
+                return
+            hi, lo = b.max(), b.min()
+            if rules.mode == "minimum":
+                need = lo < rules.min_players and hi - lo >= 2
+            else:
+                need = hi - lo > rules.allowed_spread(len(b))
+            if not need:
+                return
+            src = choose_source(b, self.next_to_break(), lo, self._moves_of_due)
+            dst = choose_target(b)
+            self._emit("move_ordered", t, table=src, to_table=dst)
+            if not self.tables[src].in_hand:
+                self._execute_order(self.tables[src], t)
+
+    # ---------------------------------------------------------------- views
+    def places(self) -> dict[str, int]:
+        """Finishing place of everyone out (and of the winner once finished)."""
+        out: dict[str, int] = {}
+        busted = sum(len(g) for g in self.groups.values())
+        alive_before = self.alive + busted
+        h4h_rules = self.profile.busts
+        for key, group in self.groups.items():
+            out.update(group_places(group, alive_before, h4h_rules, key[0] == "h4h"))
+            alive_before -= len(group)
+        if self.finished_at is not None:
+            for p in self.players.values():
+                if p.status in IN_PLAY:
+                    out[p.id] = 1
+        return out
+
+    def period(self, t: float) -> int:
+        return self.clock.read(self.structure, t).period

@@ -1,0 +1,1 @@
+"""Tournament simulator: virtual tables playing through the core."""

@@ -1,0 +1,58 @@
+"""`pokerkiosk sim`: play a whole tournament through the core and summarise it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from kiosk.rules.loader import profile_ids
+from kiosk.sim.engine import Simulator
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=1000, help="entrants (default 1000)")
+    p.add_argument("--seats", type=int, default=9, help="seats per table (default 9)")
+    p.add_argument("--profile", default="tda-2017", help=f"one of {', '.join(profile_ids())}")
+    p.add_argument("--structure", default="standard", help="turbo, standard, deep or a file")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _bar(done: int, total: int) -> None:
+    width = 40
+    filled = int(width * done / max(total, 1))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} out")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.players < 2:
+        print("pokerkiosk sim: error: --players must be at least 2", file=sys.stderr)
+        return 2
+    if not 2 <= args.seats <= 10:
+        print("pokerkiosk sim: error: --seats must be 2 to 10", file=sys.stderr)
+        return 2
+    sim = Simulator(args.players, args.seats, args.profile, args.seed, args.structure)
+    res = sim.run(progress=_bar if sys.stderr.isatty() else None)
+    out = res.to_dict()
+    if args.json:
+        out.pop("wall_seconds")
+        print(json.dumps(out))
+        return 0 if res.invariant_violations == 0 else 1
+    moves = res.moves_balance + res.moves_break
+    print(f"{res.players} players, profile {res.profile}, seed {res.seed}")
+    print(f"winner {res.places[0]}; {res.hands} hands over {res.sim_hours} h of play, "
+          f"level {res.levels_reached} reached, {res.tables_max} tables at the start")
+    print(f"moves: {moves} ({moves / res.players:.3f} per entrant): {res.moves_balance} to "
+          f"balance, {res.moves_break} from broken tables; unavoidable {res.moves_unavoidable}")
+    print(f"halts {res.halts}, widest spread at a hand start {res.max_spread_at_hand_start}, "
+          f"most moves for one player {res.max_moves_one_player}")
+    print(f"moved players who skipped a big blind {res.moved_skipped_bb}, "
+          f"took it twice {res.moved_bb_twice}")
+    print(f"invariant violations {res.invariant_violations}; {res.wall_seconds} s")
+    for v in res.violations[:5]:
+        print(f"  ! {v}")
+    return 0 if res.invariant_violations == 0 else 1
