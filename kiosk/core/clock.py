@@ -7,6 +7,7 @@ so a table that loses the network keeps an exact clock.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from kiosk.rules.structure import Period, Structure
 
@@ -114,7 +115,7 @@ class Clock:
 def raises_so_far(s: Structure, period: int) -> int:
     """How many times the blinds have gone up by period `period` (breaks do not count)."""
     levels = [p for p in s.periods[: period + 1] if not p.is_break]
-    return sum(1 for a, b in zip(levels, levels[1:], strict=False) if (b.sb, b.bb) > (a.sb, a.bb))
+    return sum(1 for a, b in pairwise(levels) if (b.sb, b.bb) > (a.sb, a.bb))
 
 
 def format_clock(seconds: float) -> str:

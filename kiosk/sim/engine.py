@@ -297,9 +297,9 @@ class Simulator:
         tour = self.tour
         b = tour.balancer
         rules = tour.profile.balance
-        if len(b) > 1 and rules.mode == "tda" and not tour.final_pending:
-            if b.max() - b.min() > rules.allowed_spread(len(b)):
-                self._violation(f"tables out of tolerance: {b.min()}..{b.max()}")
+        if len(b) > 1 and rules.mode == "tda" and not tour.final_pending \
+                and b.max() - b.min() > rules.allowed_spread(len(b)):
+            self._violation(f"tables out of tolerance: {b.min()}..{b.max()}")
         if not full:
             return
         seen: dict[tuple[int, int], str] = {}
