@@ -2,8 +2,9 @@
 
 `execute(command, t)` decides and returns the events it appended (already applied);
 `apply(event)` folds one event and is all a replay needs. Decisions that draw at
-random seed their generator from the event count, so a replayed director continues
-exactly as the original would have.
+random seed their generator from the event's seed and the decision's own identity
+(which table breaks, with how many players left), so the same play gives the same
+draws whatever else happened in between, and a replayed director carries on alike.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class Tournament:
         self.entries = 0
         self.chips = 0
         self.groups: dict[tuple, list[Bust]] = {}   # insertion order = bust order
-        self.seen_reports: dict[str, tuple[int, list[str]]] = {}  # id -> (table, kinds)
+        self.seen_reports: dict[str, int] = {}   # report id -> table it came from
+        self.undone: set[str] = set()            # report ids taken back by "undo"
         self.report_events: dict[str, list[Event]] = {}
         self.floor_calls: dict[str, FloorCall] = {}
         self.clock_calls: dict[str, ClockCall] = {}
@@ -97,6 +99,8 @@ class Tournament:
         self._out: list[Event] | None = None
         self._handlers: dict[str, Any] = {}
         self.on_penalty: set[str] = set()   # players with missed hands still to serve
+        self.movers_from: dict[int, set[str]] = {}  # table -> players walking away from it
+        self.moving: set[str] = set()               # players between two tables
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -133,8 +137,7 @@ class Tournament:
         handler(ev)
         rid = ev.get("report")
         if rid:
-            _table, kinds = self.seen_reports.setdefault(rid, (ev.get("table", 0), []))
-            kinds.append(kind)
+            self.seen_reports[rid] = ev.get("table", 0)
             if kind in UNDOABLE:
                 self.report_events.setdefault(rid, []).append(ev)
 
@@ -145,8 +148,10 @@ class Tournament:
             self._out.append(ev)
         return ev
 
-    def _rng(self) -> random.Random:
-        return random.Random(f"{self.seed}:{self.n_events}")
+    def _rng(self, *what: object) -> random.Random:
+        """A generator seeded by the decision itself, not by how many events came before,
+        so clock ticks or floor calls in between never change a draw."""
+        return random.Random(":".join(map(str, (self.seed, *what))))
 
     def _touch(self, table: int | None, other: int | None = None) -> None:
         if table is not None:
@@ -223,6 +228,9 @@ class Tournament:
         self._touch(ev["table"])
 
     def _unseat(self, p: Player) -> None:
+        if p.from_table is not None:
+            self.movers_from.get(p.from_table, set()).discard(p.id)
+            self.moving.discard(p.id)
         if p.table is not None:
             tab = self.tables[p.table]
             if tab.seat_of.get(p.seat or 0) == p.id:
@@ -296,6 +304,8 @@ class Tournament:
             dst.pending_in -= 1
         self._unseat(p)
         p.from_table, p.from_seat = src.id, ev["seat"]
+        self.movers_from.setdefault(src.id, set()).add(p.id)
+        self.moving.add(p.id)
         p.status, p.table, p.seat = MOVING, dst.id, ev["to_seat"]
         p.moves += 1
         dst.seat_of[ev["to_seat"]] = p.id
@@ -313,6 +323,9 @@ class Tournament:
     def _on_arrived(self, ev: Event) -> None:
         p = self.players[ev["player"]]
         prev = p.from_table
+        if prev is not None:
+            self.movers_from.get(prev, set()).discard(p.id)
+        self.moving.discard(p.id)
         p.status = SEATED
         p.from_table = p.from_seat = None
         self._touch(p.table, prev)
@@ -542,7 +555,7 @@ class Tournament:
         if len(waiting) < 2:
             raise RuleError("at least two players must be registered to start")
         n_tables = math.ceil(len(waiting) / self.seats)
-        rng = self._rng()
+        rng = self._rng("start")
         pool: list[tuple[int, int]] = []
         for i in range(n_tables):
             size = len(waiting) // n_tables + (1 if i < len(waiting) % n_tables else 0)
@@ -567,7 +580,7 @@ class Tournament:
             tid = max(self.tables, default=0) + 1
             self._emit("table_opened", t, table=tid, seats=self.seats, added=True)
             candidates = [tid]
-        rng = self._rng()
+        rng = self._rng("seat", pid, self.players[pid].entries, self.players[pid].rebuys)
         tab = self.tables[rng.choice(sorted(candidates))]
         self._emit("seated", t, player=pid, table=tab.id, seat=rng.choice(tab.open_seats()),
                    reason=reason)
@@ -683,9 +696,9 @@ class Tournament:
     def _report_undo(self, tab: Table, d: dict, t: float, rid: str) -> None:
         target = d["report"]
         evs = self.report_events.get(target)
-        if not evs or self.seen_reports[target][0] != tab.id:
+        if not evs or self.seen_reports[target] != tab.id:
             raise RuleError(f"table {tab.id} has no report {target!r} to undo")
-        if any(k.startswith("undone") for k in self.seen_reports[target][1]):
+        if target in self.undone:
             raise RuleError(f"report {target} is already undone")
         for ev in evs:
             k = ev["kind"]
@@ -708,10 +721,10 @@ class Tournament:
             else:
                 raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")
         self._emit("undone", t, table=tab.id, target=target, report=rid)
-        self.seen_reports[target][1].append("undone")
+
 
     def _on_undone(self, ev: Event) -> None:
-        pass
+        self.undone.add(ev["target"])
 
     # floor actions ----------------------------------------------------------
     def _do_floor_ack(self, cmd: dict[str, Any], t: float) -> None:
@@ -750,7 +763,8 @@ class Tournament:
         dst = self._table(cmd.get("table"))
         seat = cmd.get("seat")
         if seat is None:
-            seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats, self._rng()) \
+            seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
+                                       self._rng("floor-move", p.id, p.moves)) \
                 if dst.count < dst.seats else None
         if not isinstance(seat, int) or not 1 <= seat <= dst.seats or seat in dst.seat_of:
             raise RuleError(f"table {dst.id} seat {seat} is not free")
@@ -914,7 +928,8 @@ class Tournament:
         if not rules.hands:
             raise RuleError(f"{self.profile.name} has no end-of-day hand draw")
         lo, hi = rules.hands
-        self._emit("end_of_day", t, hands=self._rng().randint(lo, hi))
+        rng = self._rng("end-of-day", self.extra_hands)
+        self._emit("end_of_day", t, hands=rng.randint(lo, hi))
 
     # ---------------------------------------------------------- balancing
     def _between_hands(self, tab: Table, t: float) -> None:
@@ -937,7 +952,8 @@ class Tournament:
         if seat is None:
             self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
             return
-        to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats, self._rng())
+        to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
+                                      self._rng("balance", src.id, src.hand, dst.id))
         self._emit("moved", t, player=src.seat_of[seat], table=src.id, seat=seat,
                    to_table=dst.id, to_seat=to_seat, reason="balance", ordered=True,
                    due_bb=src.positions is not None)
@@ -947,7 +963,7 @@ class Tournament:
         if not tab.seat_of:
             return None
         if tab.positions is None:
-            return self._rng().choice(sorted(tab.seat_of))
+            return self._rng("due", tab.id, tab.hand, tab.count).choice(sorted(tab.seat_of))
         return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
 
     def _due_seat(self, tab: Table) -> int | None:
@@ -974,7 +990,7 @@ class Tournament:
 
     def _break(self, tab: Table, t: float) -> None:
         """TDA 9: a 2-step random draw into the open seats of the shortest tables."""
-        rng = self._rng()
+        rng = self._rng("break", tab.id, self.alive)
         due = self._due_seat(tab)
         movers = [tab.seat_of[s] for s in sorted(tab.seat_of)]
         b = self.balancer
@@ -1054,7 +1070,7 @@ class Tournament:
             return
         final = self.tables[self.final_table or 0]
         size = self.profile.balance.final_table_size(self.seats)
-        rng = self._rng()
+        rng = self._rng("final", self.alive)
         players = sorted((p for p in self.players.values() if p.status in IN_PLAY),
                          key=lambda p: p.id)
         seats = rng.sample(range(1, size + 1), len(players))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,18 @@ class Structure:
     start_stack: int
     periods: tuple[Period, ...]
 
+    @cached_property
+    def _level_numbers(self) -> tuple[int | None, ...]:
+        out: list[int | None] = []
+        n = 0
+        for p in self.periods:
+            n += not p.is_break
+            out.append(None if p.is_break else n)
+        return tuple(out)
+
     def level_number(self, index: int) -> int | None:
         """1-based level number of period `index`, or None for a break."""
-        if self.periods[index].is_break:
-            return None
-        return sum(1 for p in self.periods[: index + 1] if not p.is_break)
+        return self._level_numbers[index]
 
     def index_of_level(self, level: int) -> int:
         """Period index of 1-based play level `level`."""

@@ -14,16 +14,81 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from kiosk.core import button as btn
-from kiosk.core.state import IN_PLAY, MOVING
+from kiosk.core.clock import Clock
+from kiosk.core.state import IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 
 HAND_SECONDS = 120.0
+
+
+class Field(Protocol):
+    """What the virtual dealers see and how they report: the tables' plans and the
+    director. The in-process field reads the Tournament; the MQTT field reads the
+    retained plans the director publishes, so both drive identical play."""
+
+    def seats(self, table: int) -> dict[int, str]: ...
+    def newcomers(self, table: int) -> set[int]: ...
+    def redraw(self, table: int) -> bool: ...
+    def holding(self, table: int) -> bool: ...
+    def halted(self, table: int) -> bool: ...
+    def broken(self, table: int) -> bool: ...
+    def tables(self) -> list[int]: ...
+    def spread(self) -> int: ...
+    def finished(self) -> bool: ...
+    def arriving(self) -> list[tuple[int, int, str]]: ...
+    def report(self, rep: dict[str, Any], t: float) -> None: ...
+
+
+class LocalField:
+    """The tournament in this process: reports go straight to `execute`."""
+
+    def __init__(self, tour: Tournament, sim: Simulator) -> None:
+        self.tour, self.sim = tour, sim
+
+    def seats(self, table: int) -> dict[int, str]:
+        return self.tour.tables[table].seat_of
+
+    def newcomers(self, table: int) -> set[int]:
+        return self.tour.tables[table].new_seats
+
+    def redraw(self, table: int) -> bool:
+        return self.tour.tables[table].redraw_button
+
+    def holding(self, table: int) -> bool:
+        return self.tour.holding(self.tour.tables[table])
+
+    def halted(self, table: int) -> bool:
+        return self.tour.halted(self.tour.tables[table])
+
+    def broken(self, table: int) -> bool:
+        tab = self.tour.tables.get(table)
+        return tab is None or tab.broken
+
+    def tables(self) -> list[int]:
+        return sorted(t.id for t in self.tour.tables.values() if not t.broken)
+
+    def spread(self) -> int:
+        b = self.tour.balancer
+        return b.max() - b.min() if len(b) > 1 else 0
+
+    def finished(self) -> bool:
+        return self.tour.finished_at is not None
+
+    def arriving(self) -> list[tuple[int, int, str]]:
+        if not self.tour.moving:
+            return []
+        players = self.tour.players
+        return sorted((players[pid].table or 0, players[pid].seat or 0, pid)
+                      for pid in self.tour.moving)
+
+    def report(self, rep: dict[str, Any], t: float) -> None:
+        self.sim.execute({"kind": "report", "table": rep["table"], "report": rep}, t)
 
 
 @dataclass
@@ -49,32 +114,49 @@ class SimResult:
     sim_hours: float = 0.0
     wall_seconds: float = 0.0
     decision_times: list[float] = field(default_factory=list)
+    decision_tables: list[int] = field(default_factory=list)  # tables open at each decision
 
     def to_dict(self) -> dict[str, Any]:
-        d = {k: v for k, v in self.__dict__.items() if k != "decision_times"}
+        d = {k: v for k, v in self.__dict__.items()
+             if k not in ("decision_times", "decision_tables")}
         d["violations"] = self.violations[:20]
         return d
 
 
 class Simulator:
-    """Plays one tournament to a winner. `timer` is injectable for benchmarks."""
+    """Plays one tournament to a winner through a Field.
+
+    Without a field it runs the tournament in this process (registering and starting
+    it); with one, the tournament lives in a director and only reports cross over.
+    """
 
     def __init__(self, players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,
                  structure: str | Structure = "standard", check_every: int = 2000,
-                 timer: Callable[[], float] = time.perf_counter) -> None:
+                 timer: Callable[[], float] = time.perf_counter,
+                 field: Field | None = None, hand_seconds: float = HAND_SECONDS) -> None:
         self.rng = random.Random(seed)
         prof = load_profile(profile)
-        st = structure if isinstance(structure, Structure) else load_structure(structure)
-        self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
-                                      seed=seed, t=0.0)
+        self.profile = prof
+        self.structure = st = structure if isinstance(structure, Structure) \
+            else load_structure(structure)
+        self.clock = Clock.start(0.0)
+        self.tour: Tournament | None = None
+        if field is None:
+            self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
+                                          seed=seed, t=0.0)
+            field = LocalField(self.tour, self)
+        self.field = field
         self.n = players
+        self.hand_seconds = hand_seconds
         self.res = SimResult(players, prof.id, seed)
         self.check_every = max(check_every, players)  # a full check costs O(players)
         self.timer = timer
-        self.chips: dict[str, int] = {}
+        self.chips: dict[str, int] = {f"p{i + 1}": st.start_stack for i in range(players)}
         self.queue: list[tuple[float, int, int]] = []   # (time, seq, table): hand ends
         self.waiting: set[int] = set()                  # tables that could not start
         self.prev: dict[int, btn.Positions] = {}
+        self.hand: dict[int, int] = {}                  # last hand number dealt per table
+        self.in_hand: set[int] = set()
         self.seq = 0
         self.rid = 0
         self.posted_bb_last: dict[str, bool] = {}
@@ -82,36 +164,43 @@ class Simulator:
         self.halted_now: set[int] = set()
         self.in_hand_stack: dict[int, dict[int, int]] = {}
         self.pots: dict[int, int] = {}
+        self.now = 0.0
 
     # ------------------------------------------------------------------ driving
-    def _exec(self, cmd: dict[str, Any], t: float) -> list[dict[str, Any]]:
+    def execute(self, cmd: dict[str, Any], t: float) -> list[dict[str, Any]]:
+        """In-process only: one command to the tournament, timed and observed."""
+        assert self.tour is not None
         start = self.timer()
         evs = self.tour.execute(cmd, t)
         elapsed = self.timer() - start
         if any(e["kind"] in ("moved", "move_ordered", "table_breaking") for e in evs):
             self.res.decision_times.append(elapsed)
+            self.res.decision_tables.append(len(self.tour.balancer) + self.tour.n_breaking)
         self.res.events += len(evs)
         for ev in evs:
             if ev["kind"] == "moved":
-                self._on_moved(ev, t)
+                self.moved(ev["player"], bool(ev.get("due_bb")), ev["to_table"])
         return evs
 
-    def _report(self, table: int, t: float, kind: str, **data: Any) -> list[dict[str, Any]]:
-        self.rid += 1
-        rep = {"table": table, "id": f"s{self.rid}", "seq": self.rid, "ts": t, "kind": kind,
-               "data": data}
-        return self._exec({"kind": "report", "table": table, "report": rep}, t)
+    def moved(self, pid: str, due_bb: bool, to_table: int) -> None:
+        """A player changed tables: watch their first hand at the new one."""
+        self.first_hand[pid] = due_bb
+        self.waiting.add(to_table)
+        if self.tour is not None:
+            moves = self.tour.players[pid].moves
+            if moves > self.res.max_moves_one_player:
+                self.res.max_moves_one_player = moves
 
-    def _on_moved(self, ev: dict[str, Any], t: float) -> None:
-        tour = self.tour
-        pid = ev["player"]
-        self.first_hand[pid] = bool(ev.get("due_bb"))
-        p = tour.players[pid]
-        if p.moves > self.res.max_moves_one_player:
-            self.res.max_moves_one_player = p.moves
-        if p.status == MOVING:
-            tour.execute({"kind": "arrived", "player": pid}, t)
-        self.waiting.add(ev["to_table"])
+    def _report(self, table: int, t: float, kind: str, **data: Any) -> None:
+        self.rid += 1
+        rep = {"v": 1, "table": table, "id": f"s{self.rid}", "seq": self.rid, "ts": t,
+               "kind": kind, "data": data}
+        self.field.report(rep, t)
+        for tid, seat, _pid in self.field.arriving():  # moved players sit down at once
+            self.rid += 1
+            self.field.report({"v": 1, "table": tid, "id": f"s{self.rid}", "seq": self.rid,
+                               "ts": t, "kind": "present", "data": {"seat": seat}}, t)
+            self.waiting.add(tid)
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> SimResult:
         # the tournament holds many long-lived objects and makes no reference cycles worth
@@ -124,41 +213,49 @@ class Simulator:
             if enabled:
                 gc.enable()
 
+    def setup(self) -> None:
+        """Register everyone and draw seats (in-process only; a director does its own)."""
+        tour = self.tour
+        assert tour is not None
+        for i in range(self.n):
+            tour.execute({"kind": "register", "name": f"Player {i + 1}"}, 0.0)
+        self.execute({"kind": "start"}, 0.0)
+
     def _run(self, progress: Callable[[int, int], None] | None) -> SimResult:
         wall = time.perf_counter()
-        tour, t = self.tour, 0.0
-        for i in range(self.n):
-            tour.execute({"kind": "register", "name": f"Player {i + 1}"}, t)
-        for pid in tour.players:
-            self.chips[pid] = tour.start_stack
-        self._exec({"kind": "start"}, t)
-        self.res.tables_max = len(tour.tables)
-        for tid in sorted(tour.tables):
+        if self.tour is not None:
+            self.setup()
+        t = 0.0
+        tables = self.field.tables()
+        self.res.tables_max = len(tables)
+        for tid in tables:
             self._try_start(tid, t)
         steps = 0
         last_busts = -1
-        while self.queue and tour.finished_at is None:
+        while self.queue and not self.field.finished():
             t, _, tid = heapq.heappop(self.queue)
+            self.now = t
             self._end_hand(tid, t)
             steps += 1
             for w in sorted(self.waiting):
                 self._try_start(w, t)
             if steps % self.check_every == 0:
                 self._check(full=True)
-                busts = self.n - tour.alive
+                busts = sum(1 for c in self.chips.values() if c == 0)
                 if progress and busts != last_busts:
                     progress(busts, self.n)
                     last_busts = busts
-        if tour.finished_at is None:
+        if not self.field.finished():
             self._violation("tournament ended without a winner")
         self._check(full=True)
-        places = tour.places()
-        self.res.places = sorted(places, key=lambda pid: (places[pid], pid))
-        self._check_places(places)
-        st = tour.stats
-        self.res.moves_balance = st["moves_balance"]
-        self.res.moves_break = st["moves_break"] + st["moves_final"]
-        self.res.moves_unavoidable = st["unavoidable"]
+        if self.tour is not None:
+            places = self.tour.places()
+            self.res.places = sorted(places, key=lambda pid: (places[pid], pid))
+            self._check_places(places)
+            st = self.tour.stats
+            self.res.moves_balance = st["moves_balance"]
+            self.res.moves_break = st["moves_break"] + st["moves_final"]
+            self.res.moves_unavoidable = st["unavoidable"]
         self.res.sim_hours = round(t / 3600, 2)
         self.res.wall_seconds = round(time.perf_counter() - wall, 3)
         if progress:
@@ -167,54 +264,60 @@ class Simulator:
 
     # ------------------------------------------------------------------ hands
     def _try_start(self, tid: int, t: float) -> None:
-        tour = self.tour
-        tab = tour.tables.get(tid)
-        if tab is None or tab.broken or tab.in_hand:
+        f = self.field
+        if f.broken(tid) or tid in self.in_hand:
             self.waiting.discard(tid)
             return
-        if tour.holding(tab) or tab.count < 2:
-            if tour.halted(tab) and tid not in self.halted_now:
+        seat_of = f.seats(tid)
+        if f.holding(tid) or len(seat_of) < 2:
+            if f.halted(tid) and tid not in self.halted_now:
                 self.halted_now.add(tid)
                 self.res.halts += 1
             self.waiting.add(tid)
             return
         self.halted_now.discard(tid)
-        reading = tour.clock.read(tour.structure, t)
-        if reading.period != tour.clock.period:  # the level changed: re-anchor, as the
-            self._exec({"kind": "tick"}, t)      # director's clock does
-        period = tour.structure.periods[reading.period]
+        reading = self.clock.read(self.structure, t)
+        if reading.period != self.clock.period:  # the level changed: re-anchor
+            self.clock = self.clock.normalized(self.structure, t)
+            if self.tour is not None:
+                self.execute({"kind": "tick"}, t)  # as the director's clock does
+        period = self.structure.periods[reading.period]
         if period.is_break:  # play resumes when the break is over
             heapq.heappush(self.queue, (t + reading.remaining + 0.001, self._next(), -tid))
             self.waiting.discard(tid)
             return
         self.waiting.discard(tid)
-        occupied = set(tab.seat_of)
-        prev = self.prev.get(tid) if not tab.redraw_button else None
+        occupied = set(seat_of)
+        prev = self.prev.get(tid) if not f.redraw(tid) else None
         if prev is None:
-            button, _ = btn.draw_button(sorted(occupied), tour.profile.button.start, self.rng)
-            pos = btn.first_hand(occupied, button, tab.seats)
+            button, _ = btn.draw_button(sorted(occupied), self.profile.button.start, self.rng)
+            pos = btn.first_hand(occupied, button, self._seats(tid))
         else:
-            pos = btn.next_hand(prev, occupied, tab.seats,
-                                dead_button=tour.profile.button.dead_button,
-                                newcomers=tab.new_seats)
+            pos = btn.next_hand(prev, occupied, self._seats(tid),
+                                dead_button=self.profile.button.dead_button,
+                                newcomers=f.newcomers(tid))
         self.prev[tid] = pos
-        level = tour.structure.level_number(reading.period) or 1
+        level = self.structure.level_number(reading.period) or 1
         self.res.levels_reached = max(self.res.levels_reached, level)
-        b = tour.balancer
-        if len(b) > 1:
-            self.res.max_spread_at_hand_start = max(self.res.max_spread_at_hand_start,
-                                                    b.max() - b.min())
-        self._post_blinds(tab.id, tab.seat_of, pos, period)
-        self._report(tid, t, "hand_started", hand=tab.hand + 1, button=pos.button, sb=pos.sb,
+        self.res.max_spread_at_hand_start = max(self.res.max_spread_at_hand_start, f.spread())
+        self._post_blinds(tid, seat_of, pos, period)
+        hand = self.hand.get(tid, 0) + 1
+        self.hand[tid] = hand
+        self.in_hand.add(tid)
+        self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
                      bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
         self.res.hands += 1
-        length = HAND_SECONDS * self.rng.uniform(0.6, 1.4)
+        length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
         heapq.heappush(self.queue, (t + length, self._next(), tid))
+
+    def _seats(self, tid: int) -> int:
+        if self.tour is not None:
+            return self.tour.tables[tid].seats
+        return self.field.seat_count(tid)  # type: ignore[attr-defined]
 
     def _next(self) -> int:
         self.seq += 1
         return self.seq
-
     def _post_blinds(self, tid: int, seat_of: dict[int, str], pos: btn.Positions,
                      period: Any) -> None:
         chips = self.chips
@@ -250,22 +353,22 @@ class Simulator:
         if tid < 0:  # a break ended: deal again
             self._try_start(-tid, t)
             return
-        tour, rng, chips = self.tour, self.rng, self.chips
-        tab = tour.tables[tid]
+        rng, chips = self.rng, self.chips
+        seat_of = self.field.seats(tid)
         start = self.in_hand_stack.pop(tid, {})
-        dealt = [s for s in start if s in tab.seat_of]
+        dealt = [s for s in start if s in seat_of]
         pot = self.pots.pop(tid, 0)
         busted: list[int] = []
         if len(dealt) >= 2:
             stacks = [start[s] for s in dealt]
-            bb = max(1, tour.clock.current(tour.structure, t).bb)
+            bb = max(1, self.clock.current(self.structure, t).bb)
             avg_bbs = sum(stacks) / len(stacks) / bb
-            broke = [s for s in dealt if chips[tab.seat_of[s]] == 0]
+            broke = [s for s in dealt if chips[seat_of[s]] == 0]
             p_allin = min(0.6, 0.05 + 3.0 / max(avg_bbs, 1.0))
             if broke or rng.random() < p_allin:
                 a = broke[0] if broke else rng.choice(dealt)
                 b = rng.choice([s for s in dealt if s != a])
-                pa, pb = tab.seat_of[a], tab.seat_of[b]
+                pa, pb = seat_of[a], seat_of[b]
                 self._report(tid, t, "all_in", seat=a)
                 risk = min(chips[pa], chips[pb])
                 winner, loser = (pa, pb) if rng.random() < 0.5 else (pb, pa)
@@ -275,16 +378,17 @@ class Simulator:
                 if chips[loser] == 0:
                     busted.append(a if loser == pa else b)
             if pot:
-                chips[tab.seat_of[rng.choice(dealt)]] += pot
+                chips[seat_of[rng.choice(dealt)]] += pot
             for seat in dealt:  # a player blinded to nothing is out too
-                if chips[tab.seat_of[seat]] == 0 and seat not in busted:
+                if chips[seat_of[seat]] == 0 and seat not in busted:
                     busted.append(seat)
         for seat in busted:
-            pid = tab.seat_of[seat]
+            pid = seat_of[seat]
             self._report(tid, t, "bust", seat=seat, player=pid, stack=start.get(seat))
-            if tour.finished_at is not None:
+            if self.field.finished():
                 return
-        self._report(tid, t, "hand_ended", hand=tab.hand)
+        self.in_hand.discard(tid)
+        self._report(tid, t, "hand_ended", hand=self.hand[tid])
         self._try_start(tid, t)
 
     # ------------------------------------------------------------------ checks
@@ -295,6 +399,8 @@ class Simulator:
 
     def _check(self, full: bool) -> None:
         tour = self.tour
+        if tour is None:
+            return
         b = tour.balancer
         rules = tour.profile.balance
         if len(b) > 1 and rules.mode == "tda" and not tour.final_pending \
@@ -318,7 +424,7 @@ class Simulator:
         if held != alive or alive != tour.alive:
             self._violation(f"{alive} players alive, tables hold {held}, count says {tour.alive}")
         total = sum(self.chips.values()) + sum(self.pots.values())
-        if total != self.n * tour.start_stack:
+        if total != self.n * self.structure.start_stack:
             self._violation(f"chips not conserved: {total}")
 
     def _check_places(self, places: dict[str, int]) -> None:

@@ -1,0 +1,81 @@
+"""What the director publishes, computed from the tournament state alone.
+
+A plan is a table's desired state (docs/protocol.md). It is derived, never stored:
+the same state always gives the same plan, so a restarted director republishes
+exactly what the tables had.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.core.state import MOVING, Table
+from kiosk.core.tournament import Tournament
+
+
+def plan(tour: Tournament, table: int) -> dict[str, Any]:
+    """The retained plan body for `table` (without version and revision)."""
+    tab = tour.tables[table]
+    seats: dict[str, dict[str, Any]] = {}
+    moves_in: list[dict[str, Any]] = []
+    for seat, pid in sorted(tab.seat_of.items()):
+        p = tour.players[pid]
+        seats[str(seat)] = {
+            "player": pid, "name": p.name, "card": p.card,
+            "status": "arriving" if p.status == MOVING else "seated",
+            "absent": p.absent, "penalty_hands": p.penalty_hands,
+            "penalty_until": p.penalty_until, "penalty": p.penalty_text,
+            "new": seat in tab.new_seats,
+        }
+        if p.status == MOVING:
+            moves_in.append({"player": pid, "name": p.name, "seat": seat,
+                             "from_table": p.from_table, "from_seat": p.from_seat})
+    moves_out = [
+        {"player": p.id, "name": p.name, "seat": p.from_seat, "to_table": p.table,
+         "to_seat": p.seat}
+        for p in _movers_from(tour, tab)
+    ]
+    h4h = {"on": tour.h4h_on, "round": tour.h4h_round,
+           "go": tour.h4h_on and tab.id in tour.h4h_waiting}
+    floor = {c.id: {"state": c.state, "seat": c.seat, "since": c.raised_at, "note": c.note}
+             for c in tour.floor_calls.values() if c.table == table and c.state != "cancelled"
+             and (c.state != "resolved" or (c.resolved_at or 0) >= (tab.last_hand_at or 0))}
+    clocks = {c.id: {"state": c.state, "seat": c.seat, "approved_at": c.approved_at,
+                     "seconds": c.seconds, "countdown": c.countdown, "outcome": c.outcome}
+              for c in tour.clock_calls.values() if c.table == table and c.state != "done"}
+    return {
+        "table": table, "seats": seats, "moves_out": moves_out, "moves_in": moves_in,
+        "halt": tour.halted(tab), "hold": tour.holding(tab) and not tab.broken,
+        "breaking": tab.breaking, "broken": tab.broken, "redraw_button": tab.redraw_button,
+        "final_table": tour.final_table == table and not tour.final_pending,
+        "seat_count": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
+        "floor_calls": floor, "clock_calls": clocks,
+    }
+
+
+def _movers_from(tour: Tournament, tab: Table) -> list[Any]:
+    """Players still walking away from `tab` (shown on its screen until they arrive)."""
+    movers = tour.movers_from.get(tab.id, ())
+    return [tour.players[pid] for pid in sorted(movers)]
+
+
+def schedule(tour: Tournament) -> dict[str, Any]:
+    """The retained schedule body: structure, profile and the clock anchor."""
+    places = tour.places() if tour.finished_at is not None else {}
+    return {
+        "event": tour.event, "profile": tour.profile.id, "profile_name": tour.profile.name,
+        "structure": tour.structure.to_dict(), "clock": tour.clock.to_dict(),
+        "started": tour.started, "seats": tour.seats,
+        "hand_for_hand": {"on": tour.h4h_on, "round": tour.h4h_round},
+        "extra_hands": tour.extra_hands, "finished": tour.finished_at is not None,
+        "winner": next((pid for pid, pl in places.items() if pl == 1), None),
+    }
+
+
+def seating(tour: Tournament) -> dict[str, list[Any]]:
+    """Card -> [table, seat, name] for every player in play: check-in works offline."""
+    out: dict[str, list[Any]] = {}
+    for p in tour.players.values():
+        if p.card and p.table is not None and p.status in ("seated", "moving"):
+            out[p.card] = [p.table, p.seat, p.name]
+    return out
