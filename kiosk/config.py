@@ -21,6 +21,7 @@ class BrokerConfig:
     username: str | None = None
     password: str | None = None
     ca_file: str | None = None
+    mqtt_version: int = 5      # 5, or 3 for MQTT 3.1.1 brokers (the embedded demo broker)
 
     @property
     def url(self) -> str:
@@ -35,7 +36,8 @@ class BrokerConfig:
         return cls(host=u.hostname, port=u.port or (8883 if tls else 1883), tls=tls,
                    username=u.username or kw.get("username"),  # type: ignore[arg-type]
                    password=u.password or kw.get("password"),  # type: ignore[arg-type]
-                   ca_file=kw.get("ca_file"))  # type: ignore[arg-type]
+                   ca_file=kw.get("ca_file"),  # type: ignore[arg-type]
+                   mqtt_version=3 if "mqtt311" in (u.query or "") else 5)
 
 
 def _broker(sec: Section) -> BrokerConfig:

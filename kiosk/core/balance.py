@@ -48,6 +48,10 @@ class Balancer:
         if old is not None:
             self._size[old] -= 1
         self.count[table] = count
+        if count >= len(self._size):
+            # players ordered in count before they arrive, so a table filled by a break
+            # can briefly count more than its seats
+            self._size.extend([0] * (count + 1 - len(self._size)))
         self._size[count] += 1
         r = self.rank.get(table, 0)
         heapq.heappush(self._soonest.setdefault(count, []), (r, table))

@@ -101,6 +101,9 @@ class Tournament:
         self.on_penalty: set[str] = set()   # players with missed hands still to serve
         self.movers_from: dict[int, set[str]] = {}  # table -> players walking away from it
         self.moving: set[str] = set()               # players between two tables
+        self._halt_top: tuple | None = None  # what halts depended on when last checked
+        self._halted: set[int] = set()
+        self.n_pending = 0                          # balancing moves ordered, not yet made
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -286,6 +289,7 @@ class Tournament:
         src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
         src.pending_out.append(dst.id)
         dst.pending_in += 1
+        self.n_pending += 1
         self._recount(src)
         self._recount(dst)
 
@@ -293,6 +297,7 @@ class Tournament:
         src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
         src.pending_out.remove(dst.id)
         dst.pending_in -= 1
+        self.n_pending -= 1
         self._recount(src)
         self._recount(dst)
 
@@ -302,6 +307,7 @@ class Tournament:
         if ev.get("ordered"):
             src.pending_out.remove(dst.id)
             dst.pending_in -= 1
+            self.n_pending -= 1
         self._unseat(p)
         p.from_table, p.from_seat = src.id, ev["seat"]
         self.movers_from.setdefault(src.id, set()).add(p.id)
@@ -354,6 +360,13 @@ class Tournament:
     def _on_final_ordered(self, ev: Event) -> None:
         self.final_pending = True
         self.final_table = ev["final_table"]
+        for tab in self.active_tables():
+            self._touch(tab.id)
+
+    def _on_final_cancelled(self, ev: Event) -> None:
+        self.final_pending = False
+        self.final_table = None
+        self._rebuild_balancer()
         for tab in self.active_tables():
             self._touch(tab.id)
 
@@ -442,6 +455,7 @@ class Tournament:
     def _on_finished(self, ev: Event) -> None:
         self.finished_at = ev["t"]
         self.schedule_dirty = True
+        self.dirty.update(t.id for t in self.active_tables())
 
     # --------------------------------------------------------------- balancer
     def _rebuild_balancer(self) -> None:
@@ -477,12 +491,33 @@ class Tournament:
                 return tid if len(b) > 1 else None
         return None
 
+    def _refresh_halts(self) -> None:
+        """A halt depends on the longest table anywhere, so when that changes every
+        table whose halt flips must republish its plan, touched or not."""
+        b = self.balancer
+        top = (b.max(), self.n_pending,
+               max((self.tables[tid].count for tid in b.count), default=0)
+               if self.n_pending else None)
+        if top == self._halt_top:
+            return
+        self._halt_top = top
+        now = {tid for tid in b.count if self.halted(self.tables[tid])}
+        for tid in now ^ self._halted:
+            self.dirty.add(tid)
+        self._halted = now
+
     def halted(self, tab: Table) -> bool:
         """TDA 10D: a table this many players short of the longest halts."""
         short = self.profile.balance.halt_short
-        if short is None or tab.id not in self.balancer or len(self.balancer) < 2:
+        b = self.balancer
+        if short is None or tab.id not in b or len(b) < 2:
             return False
-        return self.balancer.max() - tab.count >= short
+        top = b.max()
+        if self.n_pending:
+            # players ordered away still sit at their tables until their hand ends:
+            # the rule counts the players there now, not the counts after the moves
+            top = max(self.tables[tid].count for tid in b.count)
+        return top - tab.count >= short
 
     def holding(self, tab: Table) -> bool:
         """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
@@ -508,6 +543,7 @@ class Tournament:
             quiet = kind == "report" and cmd["report"].get("kind") in QUIET_REPORTS
             if self.started and self.finished_at is None and not quiet:
                 self._rebalance(t)
+                self._refresh_halts()
             return self._out
         finally:
             self._out = None
@@ -881,13 +917,13 @@ class Tournament:
         if on:
             self._h4h_next(t)
 
-    def _h4h_next(self, t: float) -> None:
+    def _h4h_next(self, t: float, after_hand: bool = False) -> None:
         """Start the next hand-for-hand round once every table has finished its hand."""
         if not self.h4h_on or self.h4h_waiting or any(x.in_hand for x in self.active_tables()):
             return
         tables = [x.id for x in self.active_tables() if x.count >= 2]
         rules = self.profile.hand_for_hand
-        if self.h4h_round and rules and rules.runoff_seconds:
+        if after_hand and rules and rules.runoff_seconds:
             # RP-8B: the run-off started with the hand in play at the announcement
             clock = self.clock.run_off(self.structure, t, rules.runoff_seconds)
             self._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
@@ -935,22 +971,31 @@ class Tournament:
     def _between_hands(self, tab: Table, t: float) -> None:
         """At a table's hand end: break it, or send the players it owes."""
         if tab.breaking:
-            self._break(tab, t)
-            return
-        while tab.pending_out:
-            self._execute_order(tab, t)
-        self._h4h_next(t)
+            if not self.final_pending:  # the final draw seats this table's players
+                self._break(tab, t)
+        else:
+            for dst_id in list(tab.pending_out):
+                self._execute_order(tab, dst_id, t)
+        # a breaking table's hand may be the last one a H4H round or the final draw awaits
+        self._h4h_next(t, after_hand=True)
         if self.final_pending:
             self._final_draw(t)
 
-    def _execute_order(self, src: Table, t: float) -> None:
-        dst = self.tables[src.pending_out[0]]
-        if dst.broken or dst.breaking or src.count - dst.count < 2 or dst.count >= dst.seats:
+    def _execute_order(self, src: Table, dst_id: int, t: float) -> None:
+        """Carry out one ordered move between hands at the source table.
+
+        The order was decided on counts that include every pending move; it is
+        cancelled only when, on those same counts, it no longer helps (the source is now
+        the shorter), so deciding again never re-orders what was just cancelled. A
+        target that is physically full (its own movers have not left yet) keeps the
+        order waiting for the source's next hand end.
+        """
+        dst = self.tables[dst_id]
+        seat = self.due_big_blind(src)
+        if dst.broken or dst.breaking or seat is None or src.effective < dst.effective:
             self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
             return
-        seat = self.due_big_blind(src)
-        if seat is None:
-            self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
+        if dst.count >= dst.seats:
             return
         to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
                                       self._rng("balance", src.id, src.hand, dst.id))
@@ -990,6 +1035,13 @@ class Tournament:
 
     def _break(self, tab: Table, t: float) -> None:
         """TDA 9: a 2-step random draw into the open seats of the shortest tables."""
+        if self.n_pending:
+            # orders decided before this table's players come in are stale: cancel them
+            # (balancing decides again right after), or a filled table keeps counting
+            # players who can no longer reach it
+            for src in self.active_tables():
+                for dst_id in list(src.pending_out):
+                    self._emit("move_cancelled", t, table=src.id, to_table=dst_id)
         rng = self._rng("break", tab.id, self.alive)
         due = self._due_seat(tab)
         movers = [tab.seat_of[s] for s in sorted(tab.seat_of)]
@@ -1066,10 +1118,10 @@ class Tournament:
 
     def _final_draw(self, t: float) -> None:
         """TDA 11: everyone left is redrawn at the final table once all hands are over."""
-        if any(x.in_hand for x in self.active_tables()):
+        size = self.profile.balance.final_table_size(self.seats)
+        if self.alive > size or any(x.in_hand for x in self.active_tables()):
             return
         final = self.tables[self.final_table or 0]
-        size = self.profile.balance.final_table_size(self.seats)
         rng = self._rng("final", self.alive)
         players = sorted((p for p in self.players.values() if p.status in IN_PLAY),
                          key=lambda p: p.id)
@@ -1101,6 +1153,9 @@ class Tournament:
         """Decide breaks and balancing moves after any change in the field."""
         rules = self.profile.balance
         b = self.balancer
+        if self.final_pending and self.alive > rules.final_table_size(self.seats):
+            # a bust was taken back: the field no longer fits the final table
+            self._emit("final_cancelled", t)
         n_active = len(b) + self.n_breaking
         if n_active > 1 and not self.final_pending \
                 and self.alive <= rules.final_table_size(self.seats):
@@ -1139,7 +1194,7 @@ class Tournament:
             dst = choose_target(b)
             self._emit("move_ordered", t, table=src, to_table=dst)
             if not self.tables[src].in_hand:
-                self._execute_order(self.tables[src], t)
+                self._execute_order(self.tables[src], dst, t)
 
     # ---------------------------------------------------------------- views
     def places(self) -> dict[str, int]:

@@ -133,7 +133,8 @@ class Simulator:
     def __init__(self, players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,
                  structure: str | Structure = "standard", check_every: int = 2000,
                  timer: Callable[[], float] = time.perf_counter,
-                 field: Field | None = None, hand_seconds: float = HAND_SECONDS) -> None:
+                 field: Field | None = None, hand_seconds: float = HAND_SECONDS,
+                 pace: Callable[[float], None] | None = None) -> None:
         self.rng = random.Random(seed)
         prof = load_profile(profile)
         self.profile = prof
@@ -148,6 +149,7 @@ class Simulator:
         self.field = field
         self.n = players
         self.hand_seconds = hand_seconds
+        self.pace = pace          # called with each event's time before it happens (demo)
         self.res = SimResult(players, prof.id, seed)
         self.check_every = max(check_every, players)  # a full check costs O(players)
         self.timer = timer
@@ -234,6 +236,8 @@ class Simulator:
         last_busts = -1
         while self.queue and not self.field.finished():
             t, _, tid = heapq.heappop(self.queue)
+            if self.pace is not None:
+                self.pace(t)
             self.now = t
             self._end_hand(tid, t)
             steps += 1
@@ -369,7 +373,7 @@ class Simulator:
                 a = broke[0] if broke else rng.choice(dealt)
                 b = rng.choice([s for s in dealt if s != a])
                 pa, pb = seat_of[a], seat_of[b]
-                self._report(tid, t, "all_in", seat=a)
+                self._report(tid, t, "all_in", seat=a, hand=self.hand[tid])
                 risk = min(chips[pa], chips[pb])
                 winner, loser = (pa, pb) if rng.random() < 0.5 else (pb, pa)
                 chips[winner] += risk + pot

@@ -1,0 +1,111 @@
+"""Benchmark of the tournament core: whole tournaments through kiosk.sim.engine.
+
+Prints figures, asserts nothing. Targets from the issue: a 10,000-entrant 9-max
+tournament to a winner in under 10 s on a 2-core machine, one balancing decision under
+1 ms at p99 (also while more than 1000 tables are open), and total moves within 10 %
+of the unavoidable ones (players whose table broke, counting balancing moves off
+tables that broke later).
+
+    /work/venv/bin/python bench/core_bench.py [--players 10000] [--seed 1] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+
+from kiosk.rules.loader import profile_ids
+from kiosk.sim.engine import SimResult, Simulator
+
+WIDE_TABLES = 1000
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+def _p99(xs: list[float]) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+
+
+def _peak_mb() -> float:
+    """Peak resident memory of this process so far (ru_maxrss is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run(players: int, profile: str, seed: int) -> tuple[SimResult, float]:
+    sim = Simulator(players, seats=9, profile=profile, seed=seed)
+    start = time.perf_counter()
+    res = sim.run()
+    return res, time.perf_counter() - start
+
+
+def report(res: SimResult, wall: float, *, wide: bool) -> None:
+    moves = res.moves_balance + res.moves_break
+    busts = res.players - 1
+    times = res.decision_times
+    print(f"  wall time              {wall:.2f} s  ({res.events:,} events, "
+          f"{res.sim_hours} h of play)")
+    print(f"  hands                  {res.hands:,}")
+    print(f"  busts per second       {busts / wall:,.0f}")
+    print(f"  balancing decisions    {len(times):,}: median {_ms(statistics.median(times))}, "
+          f"p99 {_ms(_p99(times))}, max {_ms(max(times))}" if times else
+          "  balancing decisions    none")
+    if wide:
+        at_wide = [t for t, n in zip(times, res.decision_tables, strict=True)
+                   if n > WIDE_TABLES]
+        if at_wide:
+            print(f"  ... with >{WIDE_TABLES} tables {len(at_wide):,}: median "
+                  f"{_ms(statistics.median(at_wide))}, p99 {_ms(_p99(at_wide))}, "
+                  f"max {_ms(max(at_wide))}")
+        else:
+            print(f"  ... never more than {WIDE_TABLES} tables open")
+    ratio = moves / res.moves_unavoidable if res.moves_unavoidable else float("nan")
+    print(f"  moves                  {moves:,} ({moves / res.players:.3f} per entrant; "
+          f"{res.moves_balance} balance, {res.moves_break} break/final); unavoidable "
+          f"{res.moves_unavoidable:,} ({res.moves_unavoidable / res.players:.3f} per "
+          f"entrant): {100 * (ratio - 1):+.1f} %")
+    print(f"  tables at the start    {res.tables_max:,}; halts {res.halts}, widest spread "
+          f"at a hand start {res.max_spread_at_hand_start}")
+    print(f"  moved: skipped a BB {res.moved_skipped_bb}, BB twice {res.moved_bb_twice}, "
+          f"most moves for one player {res.max_moves_one_player}")
+    print(f"  invariant violations   {res.invariant_violations}")
+    for v in res.violations[:3]:
+        print(f"    ! {v}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="skip the per-profile runs")
+    args = ap.parse_args(argv)
+
+    print(f"== {args.players:,} entrants, 9-max, tda-2017, seed {args.seed}")
+    res, wall = run(args.players, "tda-2017", args.seed)
+    report(res, wall, wide=True)
+    print(f"  peak memory (RSS)      {_peak_mb():.0f} MB")
+    targets = [("whole run < 10 s", wall < 10),
+               ("decision p99 < 1 ms", _p99(res.decision_times) < 1e-3),
+               ("moves within 10 % of unavoidable",
+                res.moves_balance + res.moves_break <= 1.10 * res.moves_unavoidable)]
+    print("  targets: " + ", ".join(f"{name} {'met' if ok else 'MISSED'}"
+                                    for name, ok in targets))
+    if args.quick:
+        return 0
+    for profile in profile_ids():
+        print(f"\n== 1,000 entrants, 9-max, {profile}, seed {args.seed}")
+        res, wall = run(1000, profile, args.seed)
+        report(res, wall, wide=False)
+    print(f"\npeak memory of the whole benchmark (RSS) {_peak_mb():.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

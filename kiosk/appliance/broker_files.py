@@ -1,0 +1,97 @@
+"""Mosquitto's password file, ACL and room config, derived from the one topic tree."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from kiosk.appliance.passwords import hash_line
+from kiosk.protocol.topics import Topics
+
+DIRECTOR_USER = "director"
+
+
+def table_user(n: int) -> str:
+    return f"table-{n}"
+
+
+def password_file(users: Mapping[str, str]) -> str:
+    """Hashed lines for every user; a fresh salt each time is harmless (same passwords)."""
+    return "".join(hash_line(user, pw) + "\n" for user, pw in sorted(users.items()))
+
+
+def table_rules(topics: Topics, n: int) -> list[tuple[str, str]]:
+    """(access, topic) for table n: write its own leaves, read its plan and the director's."""
+    return [
+        ("write", topics.report(n)),
+        ("write", topics.live(n)),
+        ("write", topics.table_status(n)),   # also the topic of its last will
+        ("read", topics.plan(n)),
+        ("read", topics.ack(n)),
+        ("read", topics.director_status),
+        ("read", topics.schedule),
+        ("read", topics.seating),            # card check-in looks seats up here
+    ]
+
+
+def acl_file(event: str, tables: Iterable[int]) -> str:
+    """Mosquitto ACL: with an acl_file, anything not granted here is denied."""
+    topics = Topics(event)
+    lines = [f"# pokerkiosk broker ACL for event {event!r}; anything not listed is denied.",
+             "",
+             f"user {DIRECTOR_USER}",
+             f"topic readwrite {topics.base}/#"]
+    for n in sorted(tables):
+        lines += ["", f"user {table_user(n)}"]
+        lines += [f"topic {access} {topic}" for access, topic in table_rules(topics, n)]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class BrokerLayout:
+    """Where the broker's files live on the director Pi, and which ports it serves."""
+
+    broker_dir: str = "/etc/mosquitto/pokerkiosk"
+    persistence_dir: str = "/var/lib/mosquitto/"
+    port: int = 1883
+    tls_port: int = 8883
+
+
+def mosquitto_conf(layout: BrokerLayout, *, tls: bool) -> str:
+    """A complete mosquitto.conf for the room (replaces Debian's /etc/mosquitto/mosquitto.conf)."""
+    d = layout.broker_dir
+    lines = [
+        "# pokerkiosk room broker: written by `pokerkiosk provision`.",
+        "# Install as /etc/mosquitto/mosquitto.conf on the director Pi.",
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"password_file {d}/passwd",
+        f"acl_file {d}/acl",
+        "",
+        "# Retained plans and schedules must survive a broker restart.",
+        "persistence true",
+        f"persistence_location {layout.persistence_dir}",
+        "autosave_interval 60",
+        "",
+        "log_dest syslog",
+        "log_type error",
+        "log_type warning",
+        "log_type notice",
+        "connection_messages true",
+        "",
+    ]
+    if tls:
+        lines += [
+            "# TLS only: table passwords never cross the room's network in clear.",
+            f"listener {layout.tls_port}",
+            f"cafile {d}/ca.crt",
+            f"certfile {d}/server.crt",
+            f"keyfile {d}/server.key",
+            "tls_version tlsv1.2",
+        ]
+    else:
+        lines += [
+            "# Plain MQTT: use `provision --tls` when the room network is shared.",
+            f"listener {layout.port}",
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,268 @@
+"""The individual checks behind `pokerkiosk doctor`: each returns one Check, never raises.
+
+Each check names the thing it looked at and, when it fails, what to do about it, in
+words a person setting up a room at 7 pm can act on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import BrokerConfig, EventConfig, GpioConfig, TableConfig
+
+DEV = Path("/dev")
+MAX_OFFSET_S = 0.5   # tables more than half a second apart show different countdowns
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report."""
+
+    status: str          # OK, WARN, FAIL or SKIP
+    name: str
+    message: str
+    fix: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "FAIL"
+
+    def line(self) -> str:
+        text = f"{self.status:<4} {self.name}: {self.message}"
+        return f"{text} — fix: {self.fix}" if self.fix else text
+
+
+def ok(name: str, message: str) -> Check:
+    return Check("OK", name, message)
+
+
+def fail(name: str, message: str, fix: str) -> Check:
+    return Check("FAIL", name, message, fix)
+
+
+# ------------------------------------------------------------------------- broker
+_REFUSED = {
+    # Mosquitto answers a wrong password with "not authorized" (135), not 134.
+    134: "bad user name or password", 135: "not authorized (wrong user name or password)",
+    4: "bad user name or password", 5: "not authorized (wrong user name or password)",
+}
+
+
+def broker(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
+    """Log in exactly as the service will: same url, user, password and CA.
+
+    Topic permissions are not probed: Mosquitto grants every SUBSCRIBE and drops what
+    the ACL forbids silently, and a test publish would disturb the live tournament.
+    """
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    name, url = "broker", cfg.url
+    as_user = f" as {cfg.username}" if cfg.username else " anonymously"
+    if cfg.tls and cfg.ca_file and not Path(cfg.ca_file).is_file():
+        return fail(name, f"CA file {cfg.ca_file} not found",
+                    f"copy ca.crt from the provision output to {cfg.ca_file}")
+    client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                         protocol=mqtt.MQTTv311 if getattr(cfg, "mqtt_version", 5) == 3
+                         else mqtt.MQTTv5,
+                         client_id=f"pokerkiosk-doctor-{socket.gethostname()}-{os.getpid()}")
+    client.connect_timeout = timeout
+    if cfg.username:
+        client.username_pw_set(cfg.username, cfg.password)
+    if cfg.tls:
+        client.tls_set(ca_certs=cfg.ca_file, cert_reqs=ssl.CERT_REQUIRED)
+    result: dict[str, Any] = {}
+    client.on_connect = lambda _c, _u, _f, rc, _p: result.setdefault("rc", rc)
+    try:
+        client.connect(cfg.host, cfg.port, keepalive=10)
+    except ConnectionRefusedError:
+        return fail(name, f"nothing listening on {cfg.host}:{cfg.port} ({url})",
+                    "start the broker on the director (systemctl status mosquitto) "
+                    "and check the port in [broker] url")
+    except socket.gaierror:
+        return fail(name, f"cannot resolve host {cfg.host!r} ({url})",
+                    "check the director's name or address in [broker] url and that "
+                    "this Pi is on the room network")
+    except ssl.SSLCertVerificationError as exc:
+        return fail(name, f"TLS certificate of {url} rejected ({exc.verify_message})",
+                    "use the ca.crt from the same provision run, and a host name the "
+                    "certificate lists (provision --director-host)")
+    except TimeoutError:
+        return fail(name, f"no answer from {cfg.host}:{cfg.port} within {timeout:g} s",
+                    "check the network and any firewall between this Pi and the director")
+    except (ssl.SSLError, OSError) as exc:
+        return fail(name, f"cannot connect to {url} ({exc})",
+                    "check [broker] url; mqtts:// needs the broker's TLS port (8883)")
+    try:
+        deadline = time.monotonic() + timeout
+        while "rc" not in result and time.monotonic() < deadline:
+            client.loop(timeout=0.1)
+        rc = result.get("rc")
+        if rc is None:
+            return fail(name, f"{url} accepted the connection but sent no MQTT answer "
+                              f"within {timeout:g} s",
+                        "the port is in use by something other than Mosquitto; check "
+                        "[broker] url and `ss -ltnp` on the director")
+        if rc.is_failure:
+            reason = _REFUSED.get(rc.value, str(rc))
+            return fail(name, f"{url} refused{as_user}: {reason}",
+                        "copy this machine's config again from the provision output, and "
+                        "install that run's broker/passwd and acl on the director")
+        return ok(name, f"connected to {url}{as_user}")
+    finally:
+        client.disconnect()
+
+
+# -------------------------------------------------------------------------- clock
+def parse_tracking(text: str) -> tuple[bool, float | None]:
+    """(synchronised, offset seconds) from `chronyc tracking` output."""
+    leap = re.search(r"^Leap status\s*:\s*(.+)$", text, re.M)
+    off = re.search(r"^System time\s*:\s*([0-9.]+) seconds (fast|slow)", text, re.M)
+    synced = bool(leap) and leap.group(1).strip() != "Not synchronised"  # type: ignore[union-attr]
+    offset = float(off.group(1)) * (1 if off.group(2) == "fast" else -1) if off else None
+    return synced, offset
+
+
+def clock(chronyc: str | None = None) -> Check:
+    exe = chronyc or shutil.which("chronyc")
+    if exe is None:
+        return Check("WARN", "clock", "sync unknown: chronyc not installed",
+                     "install chrony (the images do) so tables and director agree on time")
+    try:
+        proc = subprocess.run([exe, "-n", "tracking"], capture_output=True, text=True,
+                              timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("WARN", "clock", f"sync unknown: chronyc failed ({exc})",
+                     "systemctl status chrony")
+    if proc.returncode != 0:
+        return Check("WARN", "clock", "sync unknown: chronyd not answering",
+                     "systemctl start chrony")
+    synced, offset = parse_tracking(proc.stdout)
+    if not synced:
+        return fail("clock", "not synchronised",
+                    "check that chrony reaches the director: chronyc sources")
+    if offset is None:
+        return Check("WARN", "clock", "synchronised, offset unknown", "chronyc tracking")
+    if abs(offset) > MAX_OFFSET_S:
+        return fail("clock", f"{offset:+.3f} s from the reference",
+                    "wait a minute for chrony to step, or run chronyc makestep")
+    return ok("clock", f"synchronised, offset {offset * 1000:+.1f} ms")
+
+
+# --------------------------------------------------------------------------- gpio
+def gpio(cfg: GpioConfig | None) -> Check:
+    if cfg is None:
+        return ok("gpio", "disabled in config")
+    try:
+        from gpiozero import Button, OutputDevice
+        from gpiozero.exc import GPIOPinInUse
+    except ImportError:
+        return fail("gpio", "gpiozero is not installed",
+                    "install the table extra: pip install 'poker-kiosk[table]'")
+    pins = {"allin": cfg.allin, "clock": cfg.clock, "floor": cfg.floor,
+            "floor_led": cfg.floor_led, "clock_led": cfg.clock_led, "buzzer": cfg.buzzer}
+    opened: list[Any] = []
+    try:
+        for role, pin in pins.items():
+            kind = Button if role in ("allin", "clock", "floor") else OutputDevice
+            try:
+                opened.append(kind(pin, pull_up=True) if kind is Button else kind(pin))
+            except GPIOPinInUse:
+                return fail("gpio", f"pin {pin} ({role}) is in use",
+                            "stop the kiosk first (systemctl stop pokerkiosk-table) or move "
+                            f"[gpio] {role} to a free pin")
+            except Exception as exc:   # BadPinFactory, PinInvalidPin, permission errors...
+                return fail("gpio", f"cannot open pin {pin} ({role}): "
+                                    f"{type(exc).__name__}: {exc}",
+                            "run on the Pi as a member of group gpio, or set "
+                            "[gpio] enabled = false")
+    finally:
+        for dev in opened:
+            dev.close()
+    listing = ", ".join(f"{k} {v}" for k, v in pins.items())
+    return ok("gpio", f"pins free: {listing}")
+
+
+# ------------------------------------------------------------------------- reader
+def reader(port: str | None, baud: int) -> Check:
+    if not port:
+        return ok("reader", "no card reader configured")
+    try:
+        import serial
+    except ImportError:
+        return fail("reader", "pyserial is not installed",
+                    "install the table extra: pip install 'poker-kiosk[table]'")
+    try:
+        s = serial.serial_for_url(port, baudrate=baud, timeout=0)
+    except serial.SerialException as exc:
+        cause = exc.__cause__ or exc.__context__
+        why = getattr(cause, "strerror", None) or str(exc)
+        fix = ("add the service user to group dialout" if "ermission" in str(why) else
+               "enable the UART (firmware_cfg/config.txt), plug the reader in, or set "
+               "[reader] port")
+        return fail("reader", f"cannot open {port} ({why})", fix)
+    except ValueError as exc:
+        return fail("reader", f"bad port {port!r} ({exc})", "set [reader] port")
+    s.close()
+    return ok("reader", f"{port} opens at {baud} baud")
+
+
+# ------------------------------------------------------------------------ display
+def display(env: dict[str, str] | None = None) -> Check:
+    env = dict(os.environ) if env is None else env
+    for var in ("WAYLAND_DISPLAY", "DISPLAY"):
+        if env.get(var):
+            return ok("display", f"{var}={env[var]}")
+    cards = sorted(DEV.glob("dri/card*"))
+    for node in [*cards, DEV / "fb0"]:
+        if node.exists():
+            if not os.access(node, os.R_OK | os.W_OK):
+                return fail("display", f"{node} exists but is not writable by this user",
+                            "add the service user to groups video and render")
+            return ok("display", f"{node} ({'KMS' if 'dri' in str(node) else 'framebuffer'})")
+    return fail("display", "no DISPLAY, WAYLAND_DISPLAY, /dev/dri/card* or /dev/fb0",
+                "connect the display and keep dtoverlay=vc4-kms-v3d in config.txt")
+
+
+# ----------------------------------------------------------------------- director
+def http_port(host: str, port: int) -> Check:
+    """The dashboard's port must be free before the director starts."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            return fail("http", f"cannot listen on {host}:{port} ({exc.strerror})",
+                        "another program holds the port (if it is pokerkiosk-director "
+                        "itself, stop it first), or change [director] http")
+    return ok("http", f"{host}:{port} is free for the dashboard")
+
+
+def database(db: str) -> Check:
+    folder = Path(db).parent
+    if not folder.is_dir():
+        return fail("db", f"folder {folder} does not exist",
+                    "create it (the director unit's StateDirectory does) or change "
+                    "[director] db")
+    if not os.access(folder, os.W_OK):
+        return fail("db", f"{folder} is not writable by this user",
+                    "run as the pokerkiosk user or fix the folder's owner")
+    return ok("db", f"event log {db}" + (" (exists)" if Path(db).exists() else " (new)"))
+
+
+def table_checks(cfg: TableConfig, timeout: float) -> list[Check]:
+    return [broker(cfg.broker, timeout=timeout),
+            clock(), gpio(cfg.gpio), reader(cfg.reader_port, cfg.reader_baud), display()]
+
+
+def director_checks(cfg: EventConfig, timeout: float) -> list[Check]:
+    return [broker(cfg.broker, timeout=timeout),
+            clock(), http_port(cfg.http_host, cfg.http_port), database(cfg.db)]

@@ -1,0 +1,156 @@
+"""`pokerkiosk provision`: everything a room needs before the SD cards are written.
+
+One broker user per table plus the director, the broker's password file and ACL
+(table n may only write its own topics), a mosquitto.conf, optionally a private CA
+and server certificate, and the config file each Pi reads. Re-running keeps every
+existing password and the CA, so adding tables never touches the tables already set up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk.appliance import broker_files, credentials, tls, tomlwrite
+from kiosk.appliance.files import PUBLIC, SECRET, write
+from kiosk.errors import KioskError
+from kiosk.protocol.topics import check_event_name
+
+STATE_DIR = "/var/lib/pokerkiosk"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tables", type=int, required=True, help="number of tables (1..N)")
+    p.add_argument("--event", required=True, help="event name, as used in the MQTT topics")
+    p.add_argument("--out", required=True, help="directory for the room's files (kept secret)")
+    p.add_argument("--tls", action="store_true", help="broker on TLS only, with a private CA")
+    p.add_argument("--director-host",
+                   help="name or address the tables use to reach the director's broker "
+                        "(default pk-director.local, or the one used last time)")
+    p.add_argument("--port", type=int, help="broker port (default 1883, or 8883 with --tls)")
+    p.add_argument("--config-dir", default="/etc/pokerkiosk",
+                   help="where the Pis keep their config and ca.crt (default %(default)s)")
+    p.add_argument("--broker-dir", default="/etc/mosquitto/pokerkiosk",
+                   help="where the broker's passwd, acl and certificates go "
+                        "(default %(default)s)")
+    p.add_argument("--state-dir", default=STATE_DIR,
+                   help="where tables keep their outbox and the director its event log "
+                        "(default %(default)s)")
+    p.add_argument("--reader-port", default="/dev/ttyAMA0",
+                   help="card reader serial port on the tables, or 'none' (default %(default)s)")
+
+
+@dataclass(frozen=True)
+class Room:
+    """What one provisioning run decided; returned for tests and the summary."""
+
+    out: Path
+    event: str
+    tables: list[int]
+    added: list[str]
+    tls: bool
+    broker_url: str
+
+
+def run(args: argparse.Namespace) -> int:
+    room = provision(Path(args.out), event=args.event, tables=args.tables, use_tls=args.tls,
+                     director_host=args.director_host, port=args.port,
+                     config_dir=args.config_dir, broker_dir=args.broker_dir,
+                     state_dir=args.state_dir,
+                     reader_port=None if args.reader_port == "none" else args.reader_port)
+    print(f"provisioned event {room.event!r}: tables {_ranges(room.tables)}, "
+          f"broker {room.broker_url}")
+    print(f"new users: {', '.join(room.added)}" if room.added
+          else "no new users: existing passwords kept")
+    print(f"  {room.out}/broker/    -> director Pi {args.broker_dir}/ "
+          "(mosquitto.conf -> /etc/mosquitto/mosquitto.conf)")
+    print(f"  {room.out}/director/  -> director Pi {args.config_dir}/")
+    print(f"  {room.out}/tables/table-N.toml -> table N {args.config_dir}/table.toml"
+          + (" (with ca.crt)" if room.tls else ""))
+    print(f"  {room.out}/secrets.toml: every password in clear; keep it off the Pis")
+    return 0
+
+
+def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
+              director_host: str | None = None, port: int | None = None,
+              config_dir: str = "/etc/pokerkiosk",
+              broker_dir: str = "/etc/mosquitto/pokerkiosk", state_dir: str = STATE_DIR,
+              reader_port: str | None = "/dev/ttyAMA0") -> Room:
+    """Write (or bring up to date) every file of a room in `out`."""
+    try:
+        check_event_name(event)
+    except ValueError as exc:
+        raise KioskError(str(exc)) from None
+    if tables < 1:
+        raise KioskError("--tables must be at least 1")
+    out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o700)
+    secrets = credentials.load(out, event, director_host)
+    added = secrets.ensure(tables)
+    credentials.save(out, secrets)
+
+    port = port or (8883 if use_tls else 1883)
+    layout = broker_files.BrokerLayout(broker_dir=broker_dir, port=port, tls_port=port)
+    broker = out / "broker"
+    write(broker / "passwd", broker_files.password_file(secrets.users), SECRET)
+    write(broker / "acl", broker_files.acl_file(event, secrets.tables), PUBLIC)
+    write(broker / "mosquitto.conf", broker_files.mosquitto_conf(layout, tls=use_tls), PUBLIC)
+
+    ca_file = None
+    if use_tls:
+        pki = tls.TlsFiles(ca_key=out / "ca" / "ca.key", ca_cert=out / "ca" / "ca.crt",
+                           server_key=broker / "server.key", server_cert=broker / "server.crt")
+        tls.ensure_pki(pki, event, secrets.director_host)
+        for dest in (broker, out / "director", out / "tables"):
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(pki.ca_cert, dest / "ca.crt")
+        ca_file = f"{config_dir}/ca.crt"
+    else:
+        for stale in (broker / "server.key", broker / "server.crt", broker / "ca.crt"):
+            stale.unlink(missing_ok=True)   # a plain room must not look half-TLS
+
+    scheme = "mqtts" if use_tls else "mqtt"
+    table_url = f"{scheme}://{secrets.director_host}:{port}"
+    write(out / "director" / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
+                                                       ca_file, state_dir), SECRET)
+    for n in secrets.tables:
+        write(out / "tables" / f"table-{n}.toml",
+              _table_toml(secrets, n, table_url, ca_file, reader_port, state_dir), SECRET)
+    return Room(out=out, event=event, tables=secrets.tables, added=added, tls=use_tls,
+                broker_url=table_url)
+
+
+def _event_toml(s: credentials.RoomSecrets, url: str, ca_file: str | None,
+                state_dir: str) -> str:
+    return tomlwrite.dumps({
+        "event": {"name": s.event},
+        "broker": {"url": url, "username": broker_files.DIRECTOR_USER,
+                   "password": s.users[broker_files.DIRECTOR_USER], "ca_file": ca_file},
+        "director": {"db": f"{state_dir}/event.db", "http": "0.0.0.0:8080",
+                     "floor_users": s.floor_users},
+    }, "Director config for this room (pokerkiosk provision). Contains passwords: mode 0600.\n"
+       "Add profile, structure, seats, start_stack ... under [event] as needed.")
+
+
+def _table_toml(s: credentials.RoomSecrets, n: int, url: str, ca_file: str | None,
+                reader_port: str | None, state_dir: str) -> str:
+    user = broker_files.table_user(n)
+    doc: dict[str, dict[str, object]] = {
+        "table": {"number": n, "event": s.event, "state_dir": state_dir},
+        "broker": {"url": url, "username": user, "password": s.users[user], "ca_file": ca_file},
+        "ui": {"size": "800x480", "fullscreen": True},
+    }
+    if reader_port:
+        doc["reader"] = {"port": reader_port, "baud": 9600}
+    return tomlwrite.dumps(doc, f"Table {n} of {s.event} (pokerkiosk provision). "
+                                "Contains its broker password: mode 0600.")
+
+
+def _ranges(nums: list[int]) -> str:
+    """1-12 rather than a list of twelve numbers."""
+    if not nums:
+        return "none"
+    return f"{nums[0]}-{nums[-1]}" if nums == list(range(nums[0], nums[-1] + 1)) \
+        else ", ".join(map(str, nums))

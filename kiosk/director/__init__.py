@@ -1,0 +1,1 @@
+"""The director: owns the tournament, logs every decision, publishes plans."""

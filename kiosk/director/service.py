@@ -1,0 +1,389 @@
+"""The director service: MQTT in and out, the event log, and the tournament.
+
+Threading: paho runs its network loop in its own thread and only hands messages over
+to the asyncio loop; every change to the tournament happens on that one loop thread.
+Incoming reports are handled in batches: decide each, append all resulting events in
+one fsynced transaction, then publish plans and acknowledge the reports. Nothing is
+published or acknowledged before it is on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import logging
+import os
+import ssl
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from kiosk.config import BrokerConfig, EventConfig
+from kiosk.core import plans
+from kiosk.core.tournament import Tournament
+from kiosk.director.hub import Hub
+from kiosk.director.store import EventLog
+from kiosk.errors import RuleError
+from kiosk.protocol.messages import ProtocolError, decode, encode
+from kiosk.protocol.topics import Topics
+from kiosk.rules.loader import load_profile
+from kiosk.rules.structure_files import load_structure
+
+log = logging.getLogger("kiosk.director")
+SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
+
+
+def mqtt_client(client_id: str, broker: BrokerConfig, *, will_topic: str | None = None,
+                will_payload: bytes | None = None) -> mqtt.Client:
+    """A paho 2 client (MQTT 5) with credentials, TLS and a retained last will."""
+    client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+                         client_id=client_id,
+                         protocol=mqtt.MQTTv5 if broker.mqtt_version == 5 else mqtt.MQTTv311)
+    if broker.username:
+        client.username_pw_set(broker.username, broker.password)
+    if broker.tls:
+        client.tls_set(ca_certs=broker.ca_file, cert_reqs=ssl.CERT_REQUIRED)
+    if will_topic:
+        client.will_set(will_topic, will_payload, qos=1, retain=True)
+    client.reconnect_delay_set(min_delay=1, max_delay=8)
+    return client
+
+
+class Director:
+    """One event's director. `act` is the only way anything changes."""
+
+    def __init__(self, config: EventConfig, clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        self.clock = clock
+        self.topics = Topics(config.name)
+        self.log = EventLog(config.db)
+        self.tour = self._load()
+        self.hub = Hub()
+        self.live: dict[int, dict[str, Any]] = {}
+        self.online: dict[int, bool] = {}
+        self.client: mqtt.Client | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.connected = asyncio.Event()
+        self._inbox: deque[tuple[str, bytes]] = deque()
+        self._draining = False
+        self._seating_at = 0.0
+        self._seating_due = True
+        self.rejected = 0
+
+    # ----------------------------------------------------------------- state
+    def _load(self) -> Tournament:
+        started = time.perf_counter()
+        if self.log.last_seq == 0:
+            c = self.config
+            tour = Tournament.create(
+                event=c.name, profile=load_profile(c.profile),
+                structure=load_structure(c.structure), seats=c.seats,
+                start_stack=c.start_stack, buy_in=c.buy_in,
+                seed=c.seed if c.seed is not None else int.from_bytes(os.urandom(4), "big"),
+                t=self.clock(), payout_percent=c.payout_percent)
+            self.log.append([tour.config])
+            log.info("new event %s (%s, %s)", c.name, c.profile, c.structure)
+            return tour
+        tour = Tournament.replay(self.log.read())
+        log.info("replayed %d events in %.2f s", self.log.last_seq, time.perf_counter() - started)
+        return tour
+
+    def now(self) -> float:
+        return self.clock()
+
+    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[dict[str, Any]]:
+        """Decide a command, log its events, publish what changed. RuleError if refused."""
+        if user:
+            cmd = {**cmd, "by": user}
+        events = self.tour.execute(cmd, self.now())
+        self._commit(events)
+        self._publish_changes()
+        return events
+
+    def _commit(self, events: list[dict[str, Any]]) -> None:
+        if not events:
+            return
+        try:
+            self.log.append(events)
+        except Exception:  # the state is now ahead of the log: only a replay can fix that
+            log.critical("cannot write the event log %s; stopping", self.log.path,
+                         exc_info=True)
+            os._exit(70)
+
+    def import_csv(self, text: str) -> tuple[int, list[str]]:
+        """Register players from CSV with a `name` column (optional `card`, `id`)."""
+        rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+        if not rows or "name" not in (rows[0].keys() if rows else ()):
+            return 0, ["line 1: the header needs a 'name' column"]
+        added, errors = 0, []
+        for n, row in enumerate(rows, start=2):
+            cmd = {"kind": "register", "name": (row.get("name") or "").strip(),
+                   "card": (row.get("card") or "").strip() or None}
+            if (row.get("id") or "").strip():
+                cmd["player"] = row["id"].strip()
+            try:
+                self.act(cmd)
+                added += 1
+            except RuleError as exc:
+                errors.append(f"line {n}: {exc}")
+        return added, errors
+
+    # ------------------------------------------------------------ publishing
+    def _publish(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+        if self.client is not None:
+            self.client.publish(topic, encode(body), qos=1, retain=retain)
+
+    def _plan_msg(self, table: int) -> dict[str, Any]:
+        return {"rev": self.log.last_seq, "ts": self.now(), **plans.plan(self.tour, table)}
+
+    def _publish_changes(self) -> None:
+        tour = self.tour
+        changed = sorted(tour.dirty)
+        tour.dirty.clear()
+        for n in changed:
+            if n in tour.tables:
+                self._publish(self.topics.plan(n), self._plan_msg(n))
+        if tour.schedule_dirty:
+            tour.schedule_dirty = False
+            self._publish(self.topics.schedule, self._schedule_msg())
+            self.hub.publish({"type": "summary"})
+        if tour.seating_dirty:
+            self._seating_due = True
+        if changed:
+            self.hub.publish({"type": "tables", "tables": changed})
+            self.hub.publish({"type": "summary"})
+
+    def _schedule_msg(self) -> dict[str, Any]:
+        return {"rev": self.log.last_seq, "ts": self.now(), **plans.schedule(self.tour)}
+
+    def _publish_seating(self, force: bool = False) -> None:
+        now = self.now()
+        if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
+            self.tour.seating_dirty = False
+            self._seating_due = False
+            self._seating_at = now
+            self._publish(self.topics.seating,
+                          {"rev": self.log.last_seq, "cards": plans.seating(self.tour)})
+
+    def republish_all(self) -> None:
+        """Everything retained, again: after a (re)connect the broker may have lost it."""
+        self._publish(self.topics.director_status, {"state": "online", "ts": self.now()})
+        self._publish(self.topics.schedule, self._schedule_msg())
+        self._publish_seating(force=True)
+        for n in sorted(self.tour.tables):
+            self._publish(self.topics.plan(n), self._plan_msg(n))
+
+    # -------------------------------------------------------------- incoming
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    props: Any = None) -> None:
+        if reason.is_failure:
+            log.error("broker refused the director: %s", reason)
+            return
+        t = self.topics
+        client.subscribe([(t.all_reports, 1), (t.all_live, 0), (t.all_status, 1)])
+        if self.loop:
+            self.loop.call_soon_threadsafe(self._connected)
+
+    def _connected(self) -> None:
+        log.info("connected to %s", self.config.broker.url)
+        self.republish_all()
+        self.connected.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       props: Any = None) -> None:
+        log.warning("broker connection lost (%s); retrying", reason)
+        if self.loop:
+            self.loop.call_soon_threadsafe(self.connected.clear)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        if self.loop:
+            self.loop.call_soon_threadsafe(self._enqueue, msg.topic, msg.payload)
+
+    def _enqueue(self, topic: str, payload: bytes) -> None:
+        self._inbox.append((topic, payload))
+        if not self._draining:
+            self._draining = True
+            assert self.loop is not None
+            self.loop.call_soon(self.drain)
+
+    def drain(self) -> None:
+        """Handle every waiting message, commit once, then publish and acknowledge."""
+        self._draining = False
+        events: list[dict[str, Any]] = []
+        acks: dict[int, list[str]] = {}
+        rejected: dict[int, dict[str, str]] = {}
+        tables_changed: set[int] = set()
+        while self._inbox:
+            topic, payload = self._inbox.popleft()
+            parsed = self.topics.parse_table_topic(topic)
+            if parsed is None:
+                log.warning("ignored message on unexpected topic %s", topic)
+                continue
+            table, leaf = parsed
+            if leaf == "report":
+                self._report(table, payload, events, acks, rejected)
+            elif leaf == "live":
+                self._live(table, payload, tables_changed)
+            elif leaf == "status":
+                self._status(table, payload, tables_changed)
+        self._commit(events)
+        self._publish_changes()
+        for table, ids in acks.items():
+            body: dict[str, Any] = {"ids": ids}
+            if rejected.get(table):
+                body["rejected"] = rejected[table]
+            self._publish(self.topics.ack(table), body, retain=False)
+        if tables_changed:
+            self.hub.publish({"type": "tables", "tables": sorted(tables_changed)})
+
+    def _report(self, table: int, payload: bytes, events: list[dict[str, Any]],
+                acks: dict[int, list[str]], rejected: dict[int, dict[str, str]]) -> None:
+        try:
+            msg = decode("report", payload)
+        except ProtocolError as exc:
+            self.rejected += 1
+            rid = report_id(payload)
+            log.warning("table %d: dropped report %s: %s", table, rid or "(no id)", exc)
+            if rid:  # a broken report never gets better: acknowledge it as rejected
+                acks.setdefault(table, []).append(rid)
+                rejected.setdefault(table, {})[rid] = str(exc)
+            return
+        if msg["table"] != table:
+            self.rejected += 1
+            log.warning("table %d: report %s names table %s; dropped", table, msg["id"],
+                        msg["table"])
+            return
+        rid = msg["id"]
+        duplicate = rid in self.tour.seen_reports
+        try:
+            events += self.tour.execute({"kind": "report", "table": table, "report": msg},
+                                        self.now())
+        except RuleError as exc:
+            self.rejected += 1
+            log.warning("table %d: report %s (%s) rejected: %s", table, rid, msg["kind"], exc)
+            rejected.setdefault(table, {})[rid] = str(exc)
+        else:
+            if duplicate:
+                log.info("table %d: report %s was already applied; acknowledged again",
+                         table, rid)
+        acks.setdefault(table, []).append(rid)
+
+    def _live(self, table: int, payload: bytes, changed: set[int]) -> None:
+        if not payload:
+            return
+        try:
+            msg = decode("live", payload)
+        except ProtocolError as exc:
+            log.warning("table %d: dropped a live snapshot: %s", table, exc)
+            return
+        if msg["table"] != table:
+            log.warning("table %d: live snapshot names table %s; dropped", table, msg["table"])
+            return
+        self.live[table] = msg
+        changed.add(table)
+
+    def _status(self, table: int, payload: bytes, changed: set[int]) -> None:
+        if not payload:
+            return
+        try:
+            msg = decode("status", payload)
+        except ProtocolError as exc:
+            log.warning("table %d: dropped a status: %s", table, exc)
+            return
+        online = msg["state"] == "online"
+        if self.online.get(table) != online:
+            log.info("table %d is %s", table, msg["state"])
+        self.online[table] = online
+        changed.add(table)
+
+    # ------------------------------------------------------------------ run
+    def start_mqtt(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        b = self.config.broker
+        offline = encode({"state": "offline", "ts": 0})
+        self.client = mqtt_client(f"director-{self.config.name}", b,
+                                  will_topic=self.topics.director_status, will_payload=offline)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.max_queued_messages_set(0)
+        self.client.connect_async(b.host, b.port, keepalive=15)
+        self.client.loop_start()
+
+    def stop_mqtt(self) -> None:
+        if self.client is not None:
+            self._publish(self.topics.director_status, {"state": "offline", "ts": self.now()})
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.client = None
+
+    async def tick_forever(self, every: float = 0.25) -> None:
+        """Level changes, timed penalties, seating directory, watchdog."""
+        notifier = _notifier()
+        while True:
+            if self.tour.started and self.tour.finished_at is None:
+                try:
+                    self.act({"kind": "tick"})
+                except RuleError as exc:  # pragma: no cover - tick decides, never refuses
+                    log.error("tick refused: %s", exc)
+            self._publish_seating()
+            notifier.watchdog()
+            await asyncio.sleep(every)
+
+    async def serve(self, web: bool = True) -> None:
+        """Run until cancelled: MQTT, the ticker and (optionally) the dashboard."""
+        loop = asyncio.get_running_loop()
+        self.start_mqtt(loop)
+        runner = None
+        if web:
+            from aiohttp import web as aioweb
+
+            from kiosk.director.web.app import make_app
+
+            runner = aioweb.AppRunner(make_app(self), access_log=None)
+            await runner.setup()
+            site = aioweb.TCPSite(runner, self.config.http_host, self.config.http_port)
+            await site.start()
+            log.info("dashboard on http://%s:%d/ and clock on /clock",
+                     self.config.http_host, self.config.http_port)
+        notifier = _notifier()
+        notifier.ready()
+        notifier.status(f"event {self.config.name}: {self.tour.alive} players in play")
+        try:
+            await self.tick_forever()
+        finally:
+            notifier.stopping()
+            self.stop_mqtt()
+            if runner is not None:
+                await runner.cleanup()
+            self.log.close()
+
+
+def report_id(payload: bytes) -> str | None:
+    """The id of a report that failed validation, if one can be read at all."""
+    try:
+        msg = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    rid = msg.get("id") if isinstance(msg, dict) else None
+    return rid if isinstance(rid, str) and 0 < len(rid) <= 64 else None
+
+
+class _NoNotifier:
+    def ready(self) -> None: ...
+    def watchdog(self) -> None: ...
+    def status(self, text: str) -> None: ...
+    def stopping(self) -> None: ...
+
+
+def _notifier() -> Any:
+    try:
+        from kiosk.appliance.sdnotify import Notifier
+    except ImportError:  # the appliance package is optional off a Pi
+        return _NoNotifier()
+    return Notifier()

@@ -1,0 +1,155 @@
+"""Virtual tables over MQTT: they see only the retained plans and talk only in reports.
+
+Used by `pokerkiosk demo` and by the integration tests: the same dealers as the
+in-process simulator, but every report travels through the broker to a running
+director and waits for its acknowledgement, exactly as a table kiosk's outbox does.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from kiosk.config import BrokerConfig
+from kiosk.director.service import mqtt_client
+from kiosk.protocol.messages import ProtocolError, decode, encode
+from kiosk.protocol.topics import Topics
+
+log = logging.getLogger("kiosk.sim")
+
+
+class MqttField:
+    """A Field (see kiosk.sim.engine) backed by a broker and a director."""
+
+    def __init__(self, broker: BrokerConfig, event: str, client_id: str = "sim-tables",
+                 ack_timeout: float = 120.0, resend_every: float = 2.0) -> None:
+        self.topics = Topics(event)
+        self.plans: dict[int, dict[str, Any]] = {}
+        self.schedule: dict[str, Any] = {}
+        self.ack_timeout = ack_timeout
+        self.resend_every = resend_every
+        self.resent = 0
+        self.live: dict[int, dict[str, Any]] = {}   # table -> live snapshot we publish
+        self._acked: dict[str, threading.Event] = {}
+        self.rejected: dict[str, str] = {}
+        self._ready = threading.Event()
+        self.client = mqtt_client(client_id, broker)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.connect_async(broker.host, broker.port, keepalive=15)
+        self.client.loop_start()
+
+    def wait_ready(self, timeout: float = 15.0) -> None:
+        if not self._ready.wait(timeout):
+            raise TimeoutError("no schedule from the director")
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    props: Any = None) -> None:
+        base = self.topics.base
+        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.schedule, 1),
+                          (f"{base}/director/ack/+", 1)])
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            if msg.topic == self.topics.schedule:
+                self.schedule = decode("schedule", msg.payload)
+                self._ready.set()
+            elif "/director/ack/" in msg.topic:
+                body = decode("ack", msg.payload)
+                self.rejected.update(body.get("rejected", {}))
+                for rid in body["ids"]:
+                    ev = self._acked.get(rid)
+                    if ev:
+                        ev.set()
+            else:
+                body = decode("plan", msg.payload)
+                old = self.plans.get(body["table"])
+                if old is None or body["rev"] >= old["rev"]:
+                    self.plans[body["table"]] = body
+        except ProtocolError as exc:
+            log.warning("dropped %s: %s", msg.topic, exc)
+
+    # ------------------------------------------------------------- the Field
+    def _plan(self, table: int) -> dict[str, Any]:
+        return self.plans.get(table, {})
+
+    def seats(self, table: int) -> dict[int, str]:
+        return {int(s): v["player"] for s, v in self._plan(table).get("seats", {}).items()}
+
+    def newcomers(self, table: int) -> set[int]:
+        return {int(s) for s, v in self._plan(table).get("seats", {}).items() if v.get("new")}
+
+    def redraw(self, table: int) -> bool:
+        return bool(self._plan(table).get("redraw_button"))
+
+    def holding(self, table: int) -> bool:
+        return bool(self._plan(table).get("hold", True))
+
+    def halted(self, table: int) -> bool:
+        return bool(self._plan(table).get("halt"))
+
+    def broken(self, table: int) -> bool:
+        return bool(self._plan(table).get("broken", True))
+
+    def seat_count(self, table: int) -> int:
+        return int(self._plan(table).get("seat_count", 10))
+
+    def tables(self) -> list[int]:
+        return sorted(t for t, p in self.plans.items() if not p.get("broken"))
+
+    def spread(self) -> int:
+        counts = [len(p["seats"]) for p in self.plans.values()
+                  if not p.get("broken") and not p.get("breaking")]
+        return max(counts) - min(counts) if len(counts) > 1 else 0
+
+    def finished(self) -> bool:
+        return bool(self.schedule.get("finished"))
+
+    def arriving(self) -> list[tuple[int, int, str]]:
+        return sorted((t, m["seat"], m["player"]) for t, p in self.plans.items()
+                      if not p.get("broken") for m in p.get("moves_in", ()))
+
+    def report(self, rep: dict[str, Any], t: float) -> None:
+        """Publish a report and re-send it until the director acknowledges it, as a
+        table's outbox does: a director or broker restart in between loses nothing."""
+        done = self._acked[rep["id"]] = threading.Event()
+        payload, topic = encode(rep), self.topics.report(rep["table"])
+        waited = 0.0
+        self.client.publish(topic, payload, qos=1)
+        while not done.wait(self.resend_every):
+            waited += self.resend_every
+            if waited >= self.ack_timeout:
+                raise TimeoutError(f"no acknowledgement for report {rep['id']}")
+            self.resent += 1
+            self.client.publish(topic, payload, qos=1)
+        del self._acked[rep["id"]]
+        self._publish_live(rep)
+
+    def _publish_live(self, rep: dict[str, Any]) -> None:
+        """Keep each virtual table's retained status and live snapshot current, as a
+        kiosk does, so the floor dashboard shows them like real tables."""
+        table, kind, data = rep["table"], rep["kind"], rep["data"]
+        snap = self.live.get(table)
+        if snap is None:
+            snap = self.live[table] = {"table": table, "hand": 0, "in_hand": False,
+                                       "all_in": [], "clock_call": None, "floor_call": None}
+            self.client.publish(self.topics.table_status(table),
+                                encode({"state": "online", "ts": rep["ts"]}), qos=1,
+                                retain=True)
+        if kind == "hand_started":
+            snap.update(hand=data["hand"], in_hand=True, all_in=[])
+        elif kind == "hand_ended":
+            snap.update(in_hand=False, all_in=[])
+        elif kind == "all_in":
+            snap["all_in"] = [*snap["all_in"], data["seat"]]
+        else:
+            return
+        snap["ts"] = rep["ts"]
+        self.client.publish(self.topics.live(table), encode(snap), qos=0, retain=True)

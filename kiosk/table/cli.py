@@ -1,0 +1,130 @@
+"""`pokerkiosk table --config table.toml [--headless]`: run one table kiosk.
+
+`--headless` runs the same service without Kivy (tests, the simulator, a bench) and
+reads one command per line from stdin: new, end, allin N, bust N [stack], absent N,
+present N, clock N, done OUTCOME, floor, cancel-floor, card ID, undo, view, quit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from dataclasses import asdict
+from typing import Any
+
+from kiosk.config import load_table_config
+from kiosk.table.service import TableService
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.2
+COMMANDS: dict[str, tuple[str, tuple[type, ...]]] = {
+    "new": ("new_hand", ()), "end": ("end_hand", ()), "allin": ("all_in", (int,)),
+    "bust": ("bust", (int, int)), "absent": ("set_absent", (int,)),
+    "clock": ("call_clock", (int,)), "done": ("clock_done", (str,)),
+    "floor": ("press_floor", ()), "cancel-floor": ("hold_floor", ()),
+    "card": ("card", (str,)), "undo": ("undo", ()),
+}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", required=True, help="table.toml")
+    p.add_argument("--headless", action="store_true",
+                   help="no screen: same controller and link, commands on stdin")
+    p.add_argument("--gpio", action="store_true", help="use the buttons even when headless")
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = load_table_config(args.config)
+    if not args.headless:
+        from kiosk.table.ui.env import prepare
+        prepare(cfg.ui_size, fullscreen=cfg.fullscreen)
+        from kiosk.table.ui.app import run_ui
+        return run_ui(cfg)
+    service = TableService(cfg)
+    extras = start_devices(service, gpio=args.gpio)
+    service.start()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    threading.Thread(target=_stdin_loop, args=(service, stop), daemon=True,
+                     name="stdin").start()
+    print(f"table {cfg.table} ready ({service.outbox.pending_count()} report(s) queued)",
+          flush=True)
+    notifier = _notifier()
+    try:
+        while not stop.wait(TICK_S):
+            service.tick()
+            for dev in extras:
+                if hasattr(dev, "sync"):
+                    dev.sync()
+            if notifier is not None:
+                notifier.watchdog()
+    finally:
+        for dev in extras:
+            (dev.close if hasattr(dev, "close") else dev.stop)()
+        service.stop()
+    return 0
+
+
+def start_devices(service: TableService, *, gpio: bool) -> list[Any]:
+    """GPIO buttons and the card reader, each optional; a missing device is a warning."""
+    cfg, out = service.cfg, []
+    if gpio and cfg.gpio is not None:
+        try:
+            from kiosk.table.gpio import TableGpio
+            out.append(TableGpio(service, cfg.gpio))
+        except Exception as exc:   # gpiozero raises many kinds when no pins exist
+            log.warning("table %s: no GPIO buttons (%s)", cfg.table, exc)
+    if cfg.reader_port:
+        from kiosk.table.reader import CardReader
+        reader = CardReader(cfg.reader_port, lambda card: service.act("card", card),
+                            baud=cfg.reader_baud)
+        reader.start()
+        out.append(reader)
+    return out
+
+
+def _notifier() -> Any:
+    try:
+        from kiosk.appliance.sdnotify import Notifier
+    except ImportError:
+        return None
+    n = Notifier()
+    n.ready()
+    return n
+
+
+def _stdin_loop(service: TableService, stop: threading.Event) -> None:
+    """Commands until `quit`; end of input just leaves the kiosk running."""
+    for line in sys.stdin:
+        words = line.split()
+        if words[:1] == ["quit"]:
+            stop.set()
+            return
+        if words:
+            print(json.dumps(command(service, words), default=str), flush=True)
+
+
+def command(service: TableService, words: list[str]) -> dict[str, Any]:
+    """Run one stdin command; the reply is a JSON-able dict."""
+    name, *rest = words
+    if name == "view":
+        return asdict(service.view())
+    if name == "present":
+        res = service.act("set_absent", int(rest[0]), False)
+    elif name in COMMANDS:
+        action, types = COMMANDS[name]
+        try:
+            values = [kind(v) for kind, v in zip(types, rest, strict=False)]
+        except ValueError:
+            return {"error": f"bad arguments for {name}: {' '.join(rest)}"}
+        res = service.act(action, *values)
+    else:
+        return {"error": f"unknown command {name!r}"}
+    return {"ok": not res.refused, "message": res.message,
+            "report": res.report["id"] if res.report else None}
+

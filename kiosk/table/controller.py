@@ -1,0 +1,706 @@
+"""The table as a pure state machine: no I/O, no threads, time passed in.
+
+The UI, the GPIO adapter, the card reader, the headless runner and the tests all
+drive this one object. Each action returns a `Result`: the report to queue (if
+any) and a message for the dealer. Refused actions (a duplicate press, a new hand
+while one is running) return `refused=True` and no report, so nothing reaches the
+director twice.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.core.button import Positions, draw_button, first_hand, next_hand
+from kiosk.core.clock import Clock, ClockReading, format_clock
+from kiosk.errors import KioskError
+from kiosk.protocol.messages import report
+from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
+from kiosk.rules.profile import Profile
+from kiosk.rules.structure import Period, Structure
+from kiosk.table.calls import ClockCall, FloorCall
+from kiosk.table.view import ClockCallView, SeatView, TableView
+
+log = logging.getLogger(__name__)
+
+RING = 10              # seat numbers wrap at 10 (the protocol's largest table)
+DEBOUNCE_S = 0.8       # a second press of the same button inside this window is ignored
+MESSAGE_S = 6.0        # how long an outcome message stays on screen
+RESOLVED_S = 8.0       # how long "floor: resolved" stays before the banner clears
+PENDING_S = 30.0       # a "tap the seat" prompt expires after this
+UNDO_DEPTH = 20
+SEAT_ACTIONS = ("all_in", "clock", "bust", "absent", "present")
+PROMPTS = {"all_in": "ALL-IN: tap the seat", "clock": "CLOCK: tap the seat on the clock",
+           "bust": "BUST: tap the busted seat", "absent": "ABSENT: tap the seat",
+           "present": "PRESENT: tap the seat"}
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one action did: the report to queue (None when refused or local only)."""
+
+    report: dict[str, Any] | None = None
+    message: str = ""
+    refused: bool = False
+
+    @property
+    def reports(self) -> list[dict[str, Any]]:
+        return [self.report] if self.report else []
+
+
+@dataclass
+class _Local:
+    """The table's own hand state: what undo restores and what survives a restart."""
+
+    hand: int = 0
+    in_hand: bool = False
+    positions: Positions | None = None
+    period: int | None = None                # clock period the running hand started in
+    all_in: list[int] = field(default_factory=list)
+    dealt_players: dict[int, str] = field(default_factory=dict)  # seat -> player dealt in
+    busted: dict[int, str] = field(default_factory=dict)         # seat -> player, until plan
+    absent: dict[int, list] = field(default_factory=dict)        # seat -> [player, absent]
+    checked_in: dict[int, str] = field(default_factory=dict)     # arriving seat -> player
+    h4h_round: int | None = None             # hand-for-hand round of the running hand
+    h4h_played: int | None = None            # last hand-for-hand round this table played
+    redraw_rev: int = -1                     # plan rev whose redraw_button we honoured
+    redraw_pending: bool = False
+    draw_note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items() if k != "positions"}
+        d["positions"] = self.positions.to_dict() if self.positions else None
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> _Local:
+        loc = cls()
+        for key in ("hand", "in_hand", "period", "all_in", "h4h_round", "h4h_played",
+                    "redraw_rev", "redraw_pending", "draw_note"):
+            if key in d:
+                setattr(loc, key, d[key])
+        for key in ("dealt_players", "busted", "absent", "checked_in"):
+            setattr(loc, key, {int(k): v for k, v in d.get(key, {}).items()})
+        if d.get("positions"):
+            loc.positions = Positions.from_dict(d["positions"])
+        return loc
+
+
+class TableController:
+    """One table's kiosk logic; see the module docstring."""
+
+    def __init__(self, table: int, *, rng: random.Random | None = None, seq: int = 0,
+                 boot: str | None = None, debounce_s: float = DEBOUNCE_S) -> None:
+        self.table = table
+        self.rng = rng or random.Random()
+        self.seq = seq
+        self.boot = boot or f"{self.rng.getrandbits(32):08x}"
+        self.debounce_s = debounce_s
+        self.profile: Profile = load_profile(DEFAULT_PROFILE)
+        self.schedule: dict[str, Any] | None = None
+        self.structure: Structure | None = None
+        self.clock: Clock | None = None
+        self.plan: dict[str, Any] = {"rev": -1, "seats": {}, "moves_out": [], "moves_in": []}
+        self.seating: dict[str, Any] = {"rev": -1, "cards": {}}
+        self.local = _Local()
+        self.clock_call: ClockCall | None = None
+        self.floor_call: FloorCall | None = None
+        self.closed_calls: set[str] = set()   # plan call ids this table has finished
+        self.pending: str | None = None
+        self.pending_by = "dealer"
+        self.pending_at = 0.0
+        self.online = False
+        self.queued = 0
+        self.checkin_text = ""
+        self.checkin_at = 0.0
+        self._message = ("", 0.0, False)
+        self._last_press: dict[str, float] = {}
+        self._undo: list[tuple[str, str, _Local]] = []
+
+    # ------------------------------------------------------------------ inputs
+    def apply_schedule(self, msg: dict[str, Any]) -> bool:
+        """Take a (validated) schedule; older revisions are ignored."""
+        if self.schedule is not None and msg.get("rev", 0) < self.schedule.get("rev", 0):
+            return False
+        try:
+            structure = Structure.from_dict(msg["structure"])
+            clock = Clock.from_dict(msg["clock"])
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("table %s: schedule rev %s unusable: %s", self.table, msg.get("rev"), exc)
+            return False
+        if not structure.periods:
+            return False
+        try:
+            self.profile = load_profile(str(msg.get("profile") or DEFAULT_PROFILE))
+        except KioskError as exc:
+            log.warning("table %s: %s; keeping profile %s", self.table, exc, self.profile.id)
+        self.schedule, self.structure, self.clock = msg, structure, clock
+        return True
+
+    def apply_plan(self, msg: dict[str, Any], t: float | None = None) -> bool:
+        """Take this table's plan; a lower revision than the one held is ignored."""
+        if msg.get("table", self.table) != self.table or msg.get("rev", 0) < self.plan["rev"]:
+            return False
+        self.plan = msg
+        when = float(t if t is not None else msg.get("ts", 0.0))
+        seats = self._plan_seats()
+        loc = self.local
+        for seat, (player, absent) in list(loc.absent.items()):
+            who = seats.get(seat, {})
+            if who.get("player") != player or bool(who.get("absent")) == absent:
+                del loc.absent[seat]   # the director has it (or the seat changed hands)
+        for seat, player in list(loc.busted.items()):
+            if seats.get(seat, {}).get("player") != player:
+                del loc.busted[seat]
+        for seat, player in list(loc.checked_in.items()):
+            who = seats.get(seat, {})
+            if who.get("player") != player or who.get("status", "seated") == "seated":
+                del loc.checked_in[seat]
+        if msg.get("redraw_button") and msg["rev"] > loc.redraw_rev:
+            loc.redraw_rev, loc.redraw_pending = msg["rev"], True
+        self._reconcile_clock_calls(msg.get("clock_calls") or {}, when)
+        self._reconcile_floor_calls(msg.get("floor_calls") or {}, when)
+        return True
+
+    def apply_seating(self, msg: dict[str, Any]) -> bool:
+        """Take the seating directory used for card check-ins."""
+        if msg.get("rev", 0) < self.seating.get("rev", -1):
+            return False
+        self.seating = msg
+        return True
+
+    def set_link(self, online: bool, queued: int = 0) -> None:
+        """The link tells the controller whether it is connected and how much is queued."""
+        self.online, self.queued = online, queued
+
+    def export_state(self) -> dict[str, Any]:
+        """Local hand state for the on-disk store, so a restart keeps the hand count."""
+        return {"local": self.local.to_dict(), "seq": self.seq}
+
+    def import_state(self, d: dict[str, Any]) -> None:
+        self.local = _Local.from_dict(d.get("local", {}))
+        self.seq = max(self.seq, int(d.get("seq", 0)))
+
+    # ------------------------------------------------------------------ hands
+    def new_hand(self, t: float) -> Result:
+        """Start the next hand: button and blinds per the profile, level fixed for the hand."""
+        if r := self._debounced("new_hand", t):
+            return r
+        loc = self.local
+        if loc.in_hand:
+            return self._refuse(t, f"Hand {loc.hand} is still running - end it first")
+        if self.plan.get("halt"):
+            return self._refuse(t, "Table halted by the floor - do not deal")
+        if self.plan.get("breaking"):
+            return self._refuse(t, "This table is breaking - do not deal")
+        if self._h4h_waiting():
+            return self._refuse(t, "Hand-for-hand: wait for the other tables")
+        occupied = self._occupied()
+        if len(occupied) < 2:
+            return self._refuse(t, "A hand needs two players at the table")
+        before = copy.deepcopy(loc)
+        note = ""
+        if loc.positions is None or loc.redraw_pending:
+            button, cards = draw_button(sorted(occupied), self.profile.button.start, self.rng)
+            pos = first_hand(occupied, button, RING)
+            note = f"Button drawn: seat {button}"
+            if cards:
+                note += f" (high card {cards[button]})"
+            loc.redraw_pending = False
+        else:
+            players = self._players()
+            newcomers = {s for s in occupied if loc.dealt_players.get(s) != players.get(s)}
+            pos = next_hand(loc.positions, occupied, RING,
+                            dead_button=self.profile.button.dead_button, newcomers=newcomers)
+        players = self._players()
+        loc.hand += 1
+        loc.in_hand, loc.positions, loc.all_in, loc.draw_note = True, pos, [], note
+        for seat in pos.dealt:
+            loc.dealt_players[seat] = players.get(seat, "")
+        reading = self.reading(t)
+        loc.period = reading.period if reading else None
+        hh = self._h4h()
+        loc.h4h_round = int(hh.get("round", 0)) if hh.get("on") else None
+        data: dict[str, Any] = {"hand": loc.hand, "button": pos.button, "sb": pos.sb,
+                                "bb": pos.bb, "dealt": list(pos.dealt)}
+        if pos.waiting:
+            data["waiting"] = list(pos.waiting)
+        msg = f"Hand {loc.hand}: button {pos.button}, SB {pos.sb}, BB {pos.bb}"
+        return self._emit(t, "hand_started", data, msg if not note else f"{note}. {msg}", before)
+
+    def end_hand(self, t: float) -> Result:
+        if r := self._debounced("end_hand", t):
+            return r
+        loc = self.local
+        if not loc.in_hand:
+            return self._refuse(t, "No hand is running")
+        before = copy.deepcopy(loc)
+        loc.in_hand = False
+        if loc.h4h_round is not None:
+            loc.h4h_played = loc.h4h_round
+        return self._emit(t, "hand_ended", {"hand": loc.hand}, f"Hand {loc.hand} ended", before)
+
+    def all_in(self, t: float, seat: int) -> Result:
+        loc = self.local
+        if not loc.in_hand:
+            return self._refuse(t, "ALL-IN needs a running hand")
+        if seat in loc.all_in:
+            return self._refuse(t, f"Seat {seat} is already all-in")
+        if loc.positions and seat not in loc.positions.dealt:
+            return self._refuse(t, f"Seat {seat} is not in this hand")
+        before = copy.deepcopy(loc)
+        loc.all_in = [*loc.all_in, seat]
+        return self._emit(t, "all_in", {"seat": seat, "hand": loc.hand}, f"Seat {seat} all-in",
+                          before)
+
+    def bust(self, t: float, seat: int, stack: int | None = None) -> Result:
+        """Mark a seat busted; `stack` is the hand's starting stack when the dealer knows it."""
+        player = self._players().get(seat)
+        if player is None or seat not in self._occupied():
+            return self._refuse(t, f"Seat {seat} has no player to bust")
+        before = copy.deepcopy(self.local)
+        self.local.busted[seat] = player
+        data: dict[str, Any] = {"seat": seat, "player": player}
+        if stack is not None:
+            data["stack"] = int(stack)
+        return self._emit(t, "bust", data, f"Seat {seat} busted", before)
+
+    def set_absent(self, t: float, seat: int, absent: bool = True) -> Result:
+        player = self._players().get(seat)
+        if player is None:
+            return self._refuse(t, f"Seat {seat} is empty")
+        if self._is_absent(seat) == absent:
+            return self._refuse(t, f"Seat {seat} is already {'absent' if absent else 'present'}")
+        before = copy.deepcopy(self.local)
+        self.local.absent[seat] = [player, absent]
+        kind = "absent" if absent else "present"
+        return self._emit(t, kind, {"seat": seat}, f"Seat {seat} {kind}", before)
+
+    def undo(self, t: float) -> Result:
+        """Take back the last dealer action: local state returns, the director is told."""
+        if r := self._debounced("undo", t):
+            return r
+        if not self._undo:
+            return self._refuse(t, "Nothing to undo")
+        rid, kind, before = self._undo.pop()
+        self.local = before
+        return self._emit(t, "undo", {"report": rid}, f"Undone: {kind.replace('_', ' ')}")
+
+    # ------------------------------------------------------------------ buttons
+    def press_allin(self, t: float) -> Result:
+        """Physical ALL-IN: the dealer then taps the seat."""
+        if r := self._debounced("allin_button", t):
+            return r
+        if not self.local.in_hand:
+            return self._refuse(t, "ALL-IN needs a running hand")
+        return self.begin(t, "all_in")
+
+    def press_clock(self, t: float) -> Result:
+        """Physical CLOCK (a player asks): refused where only the dealer may call it."""
+        if r := self._debounced("clock_button", t):
+            return r
+        if self.profile.clock_call.called_by == "dealer":
+            return self._refuse(t, f"Only the dealer calls the clock here{self._rule()}")
+        if self.clock_call is not None:
+            return self._refuse(t, f"The clock is already on seat {self.clock_call.seat}")
+        return self.begin(t, "clock", by="player")
+
+    def press_floor(self, t: float, seat: int | None = None) -> Result:
+        if r := self._debounced("floor_button", t):
+            return r
+        if self.floor_call is not None and self.floor_call.state != "resolved":
+            return self._refuse(t, "Floor already called")
+        data = {} if seat is None else {"seat": seat}
+        res = self._emit(t, "floor_call", data, "Floor called")
+        assert res.report is not None
+        self.floor_call = FloorCall(res.report["id"], t, seat)
+        return res
+
+    def hold_floor(self, t: float) -> Result:
+        """A held FLOOR press cancels the open call instead of raising one."""
+        call = self.floor_call
+        if call is None or call.state == "resolved":
+            return self._refuse(t, "No floor call to cancel")
+        self.floor_call = None
+        self.closed_calls |= call.ids
+        return self._emit(t, "floor_cancel", {"call": call.id}, "Floor call cancelled")
+
+    def hold_clock(self, t: float) -> Result:
+        """A held CLOCK press cancels the call (or the seat prompt)."""
+        if self.clock_call is not None:
+            return self.clock_done(t, "cancelled")
+        if self.pending == "clock":
+            return self.cancel_pending(t)
+        return self._refuse(t, "No clock call to cancel")
+
+    def hold_allin(self, t: float) -> Result:
+        if self.pending == "all_in":
+            return self.cancel_pending(t)
+        return self._refuse(t, "Nothing to cancel")
+
+    # ------------------------------------------------------------------ seat prompts
+    def begin(self, t: float, action: str, by: str = "dealer") -> Result:
+        """Arm a seat action; the next seat tap completes it."""
+        if action not in SEAT_ACTIONS:
+            raise ValueError(f"unknown seat action {action!r}")
+        self.pending, self.pending_by, self.pending_at = action, by, t
+        return Result(message=PROMPTS[action])
+
+    def cancel_pending(self, t: float) -> Result:
+        self.pending = None
+        return Result(message="Cancelled")
+
+    def choose_seat(self, t: float, seat: int, stack: int | None = None) -> Result:
+        """A seat tap: completes the armed action (all-in, clock, bust, absent, present)."""
+        action, by = self._pending(t), self.pending_by
+        if action is None:
+            return self._refuse(t, "Choose an action first")
+        self.pending = None
+        if action == "all_in":
+            return self.all_in(t, seat)
+        if action == "clock":
+            return self.call_clock(t, seat, by=by)
+        if action == "bust":
+            return self.bust(t, seat, stack)
+        return self.set_absent(t, seat, action == "absent")
+
+    # ------------------------------------------------------------------ clock calls
+    def call_clock(self, t: float, seat: int, by: str = "dealer") -> Result:
+        """Raise a clock call on `seat`; it runs per the profile's clock_call rules."""
+        rules = self.profile.clock_call
+        if rules.called_by == "dealer" and by != "dealer":
+            return self._refuse(t, f"Only the dealer calls the clock here{self._rule()}")
+        if self.clock_call is not None:
+            return self._refuse(t, f"The clock is already on seat {self.clock_call.seat}")
+        if seat not in self._occupied():
+            return self._refuse(t, f"Seat {seat} has no player")
+        res = self._emit(t, "clock_call", {"seat": seat}, f"Clock called on seat {seat}")
+        assert res.report is not None
+        self.clock_call = ClockCall(res.report["id"], seat, t, rules.seconds, rules.countdown,
+                                    rules.min_wait, rules.needs_approval)
+        return res
+
+    def clock_done(self, t: float, outcome: str) -> Result:
+        """Close the clock call: the player acted, the hand is dead, checked, or cancelled."""
+        call = self.clock_call
+        if call is None:
+            return self._refuse(t, "No clock call running")
+        self.clock_call = None
+        self.closed_calls |= call.ids
+        return self._emit(t, "clock_done", {"call": call.id, "outcome": outcome},
+                          f"Clock call: {outcome}")
+
+    # ------------------------------------------------------------------ cards
+    def card(self, t: float, card: str) -> Result:
+        """A check-in card read at this table (TDA 6: a player in the wrong seat is told)."""
+        card = card.strip().upper()
+        if r := self._debounced(f"card:{card}", t, window=3.0):
+            return r
+        for seat, who in self._plan_seats().items():
+            if str(who.get("card", "")).upper() == card:
+                return self._checkin(t, card, seat, str(who.get("player", "")),
+                                     str(who.get("name", "")))
+        where = self.seating.get("cards", {}).get(card) or self.seating.get("cards", {}).get(
+            card.lower())
+        if not where:
+            return self._check_text(t, "Unknown card — ask the floor", error=True)
+        table, seat, name = where
+        if int(table) != self.table:
+            return self._check_text(t, f"Wrong seat — table {table} seat {seat}"
+                                       f"{' (' + name + ')' if name else ''}", error=True)
+        return self._checkin(t, card, int(seat), "", str(name))
+
+    def _checkin(self, t: float, card: str, seat: int, player: str, name: str) -> Result:
+        who = self._plan_seats().get(seat, {})
+        if who.get("status") == "arriving" and who.get("player"):
+            self.local.checked_in[seat] = str(who["player"])
+        self.checkin_text, self.checkin_at = f"Seat {seat}: welcome {name}".rstrip(), t
+        return self._emit(t, "checkin", {"card": card, "seat": seat}, self.checkin_text)
+
+    def _check_text(self, t: float, text: str, error: bool) -> Result:
+        self.checkin_text, self.checkin_at = text, t
+        return self._refuse(t, text) if error else Result(message=text)
+
+    # ------------------------------------------------------------------ outputs
+    def live(self, t: float) -> dict[str, Any]:
+        """The retained live snapshot for the floor dashboard."""
+        loc, cc, fc = self.local, self.clock_call, self.floor_call
+        pos = loc.positions
+        return {
+            "table": self.table, "hand": loc.hand, "in_hand": loc.in_hand,
+            "all_in": sorted(loc.all_in),
+            "button": pos.button if pos else None, "sb": pos.sb if pos else None,
+            "bb": pos.bb if pos else None,
+            "period": loc.period if loc.in_hand else None,
+            "clock_call": None if cc is None else {
+                "id": cc.id, "seat": cc.seat, "phase": cc.phase(t), "started_at": cc.started_at,
+                "seconds": cc.seconds, "countdown": cc.countdown},
+            "floor_call": None if fc is None else {"id": fc.id, "state": fc.state,
+                                                   "since": fc.raised_at, "seat": fc.seat},
+            "h4h_waiting": self._h4h_waiting(), "plan_rev": self.plan.get("rev"),
+            "ts": t,
+        }
+
+    def view(self, t: float) -> TableView:
+        """Everything the screen shows at time `t`."""
+        self._expire(t)
+        loc = self.local
+        kw: dict[str, Any] = {}
+        reading = self.reading(t)
+        if reading is not None and self.structure is not None:
+            s = self.structure
+            shown = loc.period if loc.in_hand and loc.period is not None else reading.period
+            period = s.periods[shown]
+            kw["level"] = self._level_name(shown)
+            kw["blinds"] = "" if period.is_break else f"{period.sb:,}/{period.bb:,}"
+            kw["ante"] = _ante(period)
+            kw["clock"] = format_clock(reading.remaining)
+            kw["paused"] = reading.paused
+            kw["next_level"] = self._next_text(reading.period)
+            if loc.in_hand and reading.period != shown:
+                kw["next_hand_note"] = f"Next hand: {self._level_name(reading.period).lower()}"
+            current = s.periods[reading.period]
+            kw["is_break"] = current.is_break and not loc.in_hand
+            kw["color_up"] = current.color_up if current.is_break else ""
+        text, at, err = self._message
+        hh = self._h4h()
+        return TableView(
+            table=self.table, hand=loc.hand, in_hand=loc.in_hand, seats=self._seat_views(),
+            clock_call=self._clock_view(t), floor_call=self._floor_text(),
+            floor_state=self.floor_call.state if self.floor_call else "",
+            moves=tuple(f"Seat {m.get('seat')}: go to table {m.get('to_table')} seat "
+                        f"{m.get('to_seat')}" for m in self.plan.get("moves_out", [])),
+            arrivals=self._arrivals(),
+            hand_for_hand=(f"Hand-for-hand - round {hh.get('round', '')}" if hh.get("on")
+                           else ""),
+            h4h_waiting=self._h4h_waiting(), halt=bool(self.plan.get("halt")),
+            breaking=bool(self.plan.get("breaking")), offline=not self.online,
+            queued=self.queued, prompt=PROMPTS[self.pending] if self.pending else "",
+            pending=self.pending or "", message=text if t - at < MESSAGE_S else "",
+            message_is_error=err,
+            checkin=self.checkin_text if t - self.checkin_at < MESSAGE_S else "",
+            profile=self.profile.name, **kw)
+
+    def buzzer_on(self, t: float) -> bool:
+        return self.clock_call is not None and self.clock_call.phase(t) == "buzzer"
+
+    # ------------------------------------------------------------------ helpers
+    def _emit(self, t: float, kind: str, data: dict[str, Any], message: str,
+              undo_from: _Local | None = None) -> Result:
+        self.seq += 1
+        rep = report(self.table, f"{self.table}-{self.boot}-{self.seq}", self.seq, t, kind,
+                     **data)
+        if undo_from is not None:
+            self._undo = [*self._undo[-(UNDO_DEPTH - 1):], (rep["id"], kind, undo_from)]
+        self._message = (message, t, False)
+        return Result(rep, message)
+
+    def _refuse(self, t: float, message: str) -> Result:
+        self._message = (message, t, True)
+        return Result(message=message, refused=True)
+
+    def _debounced(self, name: str, t: float, window: float | None = None) -> Result | None:
+        last = self._last_press.get(name)
+        self._last_press[name] = t
+        if last is not None and 0 <= t - last < (self.debounce_s if window is None else window):
+            return Result(message="Pressed twice - ignored", refused=True)
+        return None
+
+    def _rule(self) -> str:
+        rule = self.profile.clock_call.rule
+        return f" (rule {rule})" if rule else ""
+
+    def _pending(self, t: float) -> str | None:
+        if self.pending and t - self.pending_at > PENDING_S:
+            self.pending = None
+        return self.pending
+
+    def _expire(self, t: float) -> None:
+        self._pending(t)
+        fc = self.floor_call
+        if fc and fc.state == "resolved" and t - (fc.resolved_at or t) > RESOLVED_S:
+            self.floor_call = None
+
+    def reading(self, t: float) -> ClockReading | None:
+        """The tournament clock at `t` from the last schedule (runs on while offline)."""
+        if self.clock is None or self.structure is None:
+            return None
+        return self.clock.read(self.structure, t)
+
+    def _level_name(self, period: int) -> str:
+        assert self.structure is not None
+        n = self.structure.level_number(period)
+        return "Break" if n is None else f"Level {n}"
+
+    def _next_text(self, period: int) -> str:
+        assert self.structure is not None
+        periods = self.structure.periods
+        if period + 1 >= len(periods):
+            return "Last level"
+        nxt = periods[period + 1]
+        if nxt.is_break:
+            return f"Next: break {nxt.minutes:g} min"
+        return f"Next: {nxt.blinds_text()}"
+
+    def _plan_seats(self) -> dict[int, dict[str, Any]]:
+        return {int(k): v for k, v in self.plan.get("seats", {}).items()}
+
+    def _players(self) -> dict[int, str]:
+        return {s: str(w.get("player", "")) for s, w in self._plan_seats().items()}
+
+    def _occupied(self) -> set[int]:
+        """Seats dealt in: seated (or checked in on arrival), not busted here."""
+        loc, out = self.local, set()
+        for seat, who in self._plan_seats().items():
+            status = who.get("status", "seated")
+            arrived = loc.checked_in.get(seat) == who.get("player")
+            if (status == "seated" or arrived) and loc.busted.get(seat) != who.get("player"):
+                out.add(seat)
+        return out
+
+    def _is_absent(self, seat: int) -> bool:
+        override = self.local.absent.get(seat)
+        if override is not None:
+            return bool(override[1])
+        return bool(self._plan_seats().get(seat, {}).get("absent"))
+
+    def _h4h(self) -> dict[str, Any]:
+        hh = self.plan.get("hand_for_hand")
+        if hh is None and self.schedule:
+            hh = self.schedule.get("hand_for_hand")
+        return hh or {}
+
+    def _h4h_waiting(self) -> bool:
+        hh, loc = self._h4h(), self.local
+        if not hh.get("on") or loc.in_hand:
+            return False
+        return not hh.get("go", False) or int(hh.get("round", 0)) == loc.h4h_played
+
+    def _seat_count(self) -> int:
+        seats = self._plan_seats()
+        n = int(self.plan.get("max_seats") or 9)
+        return max(n, *seats) if seats else n
+
+    def _seat_views(self) -> tuple[SeatView, ...]:
+        seats, loc, occupied = self._plan_seats(), self.local, self._occupied()
+        pos = loc.positions
+        out = []
+        for n in range(1, self._seat_count() + 1):
+            who = seats.get(n)
+            if who is None:
+                out.append(SeatView(n, button=bool(pos and pos.button == n and loc.hand)))
+                continue
+            ph = who.get("penalty_hands") or 0
+            until = who.get("penalty_until")
+            penalty = (f"penalty: {ph} hand{'s' if ph != 1 else ''}" if ph else
+                       f"penalty until {_hhmm(until)}" if until else "")
+            out.append(SeatView(
+                n, name=str(who.get("name", "")), player=str(who.get("player", "")),
+                occupied=n in occupied, absent=self._is_absent(n), penalty=penalty,
+                button=bool(pos and pos.button == n), sb=bool(pos and pos.sb == n),
+                bb=bool(pos and pos.bb == n), all_in=n in loc.all_in,
+                busted=loc.busted.get(n) == who.get("player"),
+                arriving=who.get("status") == "arriving" and n not in occupied,
+                waiting=bool(pos and n in pos.waiting and loc.in_hand),
+                dealt=bool(pos and n in pos.dealt and loc.in_hand)))
+        return tuple(out)
+
+    def _arrivals(self) -> tuple[str, ...]:
+        occupied = self._occupied()
+        return tuple(f"Seat {m.get('seat')}: {m.get('name', m.get('player', ''))} from table "
+                     f"{m.get('from_table')}" for m in self.plan.get("moves_in", [])
+                     if m.get("seat") not in occupied)
+
+    def _clock_view(self, t: float) -> ClockCallView | None:
+        call = self.clock_call
+        if call is None:
+            return None
+        phase = call.phase(t)
+        rule = self._rule().strip(" ()")
+        detail = (f"Clock on seat {call.seat} - {call.seconds:g} + {call.countdown:g} s"
+                  f"{' (' + self.profile.name + ' ' + rule + ')' if rule else ''}")
+        if phase == "approval":
+            text = "Waiting for the floor"
+        elif phase == "waiting":
+            text = f"Clock can start in {format_clock(call.wait_left(t))}"
+        elif phase in ("buzzer", "over"):
+            text = "TIME"
+        else:
+            text = str(int(call.remaining(t) + 0.999))
+        return ClockCallView(call.seat, phase, call.remaining(t), text, detail,
+                             buzzer=phase == "buzzer")
+
+    def _floor_text(self) -> str:
+        fc = self.floor_call
+        if fc is None:
+            return ""
+        return {"open": "Floor called", "acked": "Floor on the way",
+                "resolved": "Floor: resolved"}.get(fc.state, "")
+
+    def _reconcile_clock_calls(self, calls: dict[str, Any], t: float) -> None:
+        call = self.clock_call
+        for key, entry in calls.items():
+            if not isinstance(entry, dict):
+                continue
+            state = entry.get("state")
+            ours = call is not None and (key in call.ids or entry.get("report") == call.id or (
+                call.plan_key is None and key not in self.closed_calls
+                and entry.get("seat") == call.seat and state == "approved"))
+            if ours and call is not None:
+                call.plan_key = key
+                if state == "done":
+                    self.clock_call = None
+                    self.closed_calls |= call.ids
+                elif state == "approved" and call.approved_at is None:
+                    call.approved_at = float(entry.get("approved_at") or t)
+                    call.seconds = float(entry.get("seconds", call.seconds))
+                    call.countdown = float(entry.get("countdown", call.countdown))
+            elif (call is None and state == "approved" and key not in self.closed_calls
+                  and isinstance(entry.get("seat"), int)):
+                approved = float(entry.get("approved_at") or t)
+                adopted = ClockCall(key, entry["seat"], approved,
+                                    float(entry.get("seconds", self.profile.clock_call.seconds)),
+                                    float(entry.get("countdown",
+                                                    self.profile.clock_call.countdown)),
+                                    0.0, True, approved)
+                if adopted.phase(t) != "over":
+                    self.clock_call = call = adopted
+
+    def _reconcile_floor_calls(self, calls: dict[str, Any], t: float) -> None:
+        fc = self.floor_call
+        live = [k for k, e in calls.items() if isinstance(e, dict) and k not in self.closed_calls]
+        for key, entry in calls.items():
+            if not isinstance(entry, dict):
+                continue
+            state = entry.get("state")
+            # the director may key calls by our report id, name it in "report", or use its
+            # own id; with its own id, the one call it holds for this table is ours
+            if fc is not None and (key == fc.id or entry.get("report") == fc.id or (
+                    live == [key] and fc.id not in calls)):
+                fc.plan_key = key
+                if state in ("acked", "resolved") and state != fc.state:
+                    fc.state, fc.note = state, str(entry.get("note", ""))
+                    if state == "resolved":
+                        fc.resolved_at = t
+                        self.closed_calls |= fc.ids
+            elif fc is None and state in ("open", "acked") and key not in self.closed_calls:
+                self.floor_call = fc = FloorCall(key, float(entry.get("since") or t),
+                                                 entry.get("seat"), state)
+
+
+def _ante(p: Period) -> str:
+    if p.bb_ante:
+        return f"BB ante {p.bb_ante:,}"
+    return f"ante {p.ante:,}" if p.ante else ""
+
+
+def _hhmm(ts: Any) -> str:
+    try:
+        return time.strftime("%H:%M", time.localtime(float(ts)))
+    except (TypeError, ValueError):
+        return str(ts)

@@ -1,0 +1,217 @@
+"""The table's MQTT link (paho-mqtt 2.x): subscriptions, status, reports, live snapshot.
+
+The outbox is the truth for reports: paho's own in-memory queue is dropped on every
+connect and the outbox re-published instead, so a report is sent again only when the
+broker never took it, or when the director has not acked it after `resend_s`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from kiosk.config import TableConfig
+from kiosk.protocol.messages import ProtocolError, decode, encode
+from kiosk.protocol.topics import Topics
+from kiosk.table.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[str, dict[str, Any]], None]   # (kind, decoded message)
+
+
+class TableLink:
+    """One table's connection to the broker; callbacks run on paho's network thread."""
+
+    def __init__(self, cfg: TableConfig, outbox: Outbox, on_message: Handler,
+                 on_state: Callable[[bool], None] | None = None, *, resend_s: float = 10.0,
+                 reconnect: tuple[int, int] = (1, 16), keepalive: int = 15) -> None:
+        self.cfg, self.outbox, self.on_message, self.on_state = cfg, outbox, on_message, on_state
+        self.resend_s = resend_s
+        self.keepalive = keepalive
+        self.topics = Topics(cfg.event)
+        n = cfg.table
+        self._routes = {self.topics.schedule: "schedule", self.topics.seating: "seating",
+                        self.topics.plan(n): "plan", self.topics.ack(n): "ack"}
+        self._connected = threading.Event()
+        self._mids: dict[int, str] = {}    # message id -> report id ("" for others)
+        self._early: set[int] = set()      # PUBACKs that beat the bookkeeping
+        self._send_lock = threading.RLock()
+        self._sent: set[str] = set()       # report ids published on this connection
+        self._mid_lock = threading.Lock()
+        self._live: bytes | None = None
+        self._stopping = threading.Event()
+        self._resender: threading.Thread | None = None
+        c = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+                        client_id=f"table-{n}-{cfg.event}", protocol=mqtt.MQTTv5)
+        c.will_set(self.topics.table_status(n), encode({"state": "offline"}), qos=1, retain=True)
+        c.reconnect_delay_set(*reconnect)
+        b = cfg.broker
+        if b.username:
+            c.username_pw_set(b.username, b.password)
+        if b.tls:
+            c.tls_set(ca_certs=b.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        c.on_connect, c.on_disconnect = self._on_connect, self._on_disconnect
+        c.on_message, c.on_publish = self._on_message, self._on_publish
+        c.on_socket_open = self._on_socket_open
+        self.client = c
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def start(self) -> None:
+        """Connect in the background; paho keeps retrying while the broker is away, and a
+        small thread re-sends unacked reports whichever front end is running."""
+        b = self.cfg.broker
+        self.client.connect_async(b.host, b.port, keepalive=self.keepalive)
+        self.client.loop_start()
+        self._resender = threading.Thread(target=self._resend_loop, daemon=True,
+                                          name=f"table-{self.cfg.table}-resend")
+        self._resender.start()
+
+    def _resend_loop(self) -> None:
+        while not self._stopping.wait(max(0.2, self.resend_s / 4)):
+            try:
+                self.resend_due()
+            except Exception:   # a full disk or a closed db must not kill the thread
+                log.exception("table %s: re-send failed", self.cfg.table)
+
+    def stop(self) -> None:
+        """Say goodbye cleanly (retained offline status) and stop the network thread."""
+        self._stopping.set()
+        if self._resender is not None:
+            self._resender.join(timeout=2)
+        if self.connected:
+            info = self.client.publish(self.topics.table_status(self.cfg.table),
+                                       encode({"state": "offline", "ts": time.time()}),
+                                       qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(1.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self._connected.wait(timeout)
+
+    # ---------------------------------------------------------------- publishing
+    def send(self, rid: str, payload: bytes, *, again: bool = False) -> bool:
+        """Publish one committed report if connected; otherwise it waits for reconnect.
+
+        Without `again`, a report already sent on this connection is not sent twice
+        (the reconnect flush and a fresh action can race for the same report)."""
+        with self._send_lock:
+            if not self.connected or (rid in self._sent and not again):
+                return False
+            if not self._publish(self.topics.report(self.cfg.table), payload, 1, False, rid):
+                return False
+            self._sent.add(rid)
+        self.outbox.mark_sent(rid, time.time())
+        return True
+
+    def _publish(self, topic: str, payload: bytes, qos: int, retain: bool, rid: str = "") -> bool:
+        """Publish and remember which report a message id carries (never under our lock:
+        paho calls on_publish while holding its own lock)."""
+        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            return False
+        with self._mid_lock:
+            early = info.mid in self._early
+            if early:
+                self._early.discard(info.mid)
+            else:
+                self._mids[info.mid] = rid
+        if early and rid:
+            self.outbox.mark_delivered(rid)
+        return True
+
+    def publish_live(self, live: dict[str, Any]) -> None:
+        """Retained live snapshot; remembered so a reconnect republishes the latest."""
+        self._live = encode(live)
+        if self.connected:
+            self._publish(self.topics.live(self.cfg.table), self._live, 0, True)
+
+    def resend_due(self, now: float | None = None) -> int:
+        """Re-publish reports the director has not acked within `resend_s`."""
+        if not self.connected:
+            return 0
+        due = self.outbox.due(time.time() if now is None else now, self.resend_s)
+        for rid, payload in due:
+            log.info("table %s: re-sending report %s (no ack yet)", self.cfg.table, rid)
+            self.send(rid, payload, again=True)
+        return len(due)
+
+    # ---------------------------------------------------------------- paho callbacks
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("table %s: broker refused the connection: %s", self.cfg.table, reason)
+            return
+        n = self.cfg.table
+        client.subscribe([(t, mqtt.SubscribeOptions(qos=1)) for t in self._routes])
+        with self._send_lock:
+            client.drop_out_messages()   # the outbox re-sends what the broker has not taken
+            with self._mid_lock:
+                self._mids.clear()
+                self._early.clear()
+            self._sent.clear()
+            self._connected.set()
+            for rid, payload in self.outbox.unsent():
+                self.send(rid, payload)
+        self._publish(self.topics.table_status(n), encode({"state": "online", "ts": time.time()}),
+                      1, True)
+        log.info("table %s: connected to %s", n, self.cfg.broker.url)
+        if self._live is not None:
+            self._publish(self.topics.live(n), self._live, 0, True)
+        if self.on_state:
+            self.on_state(True)
+
+    @staticmethod
+    def _on_socket_open(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        """No Nagle: a report must not wait ~40 ms behind the live snapshot's segment."""
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        was = self.connected
+        self._connected.clear()
+        if was:
+            log.warning("table %s: disconnected from the broker (%s)", self.cfg.table, reason)
+        if self.on_state:
+            self.on_state(False)
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any,
+                    properties: Any) -> None:
+        with self._mid_lock:
+            rid = self._mids.pop(mid, None)
+            if rid is None:
+                self._early.add(mid)
+        if rid and not reason.is_failure:
+            self.outbox.mark_delivered(rid)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        kind = self._routes.get(msg.topic)
+        if kind is None:
+            return
+        try:
+            data = decode(kind, msg.payload)
+        except ProtocolError as exc:
+            log.warning("table %s: dropped %s on %s: %s", self.cfg.table, kind, msg.topic, exc)
+            return
+        if kind == "ack":
+            n = self.outbox.ack(data["ids"])
+            log.debug("table %s: ack for %d report(s)", self.cfg.table, n)
+        try:
+            self.on_message(kind, data)
+        except Exception:   # a bad message must never kill the network thread
+            log.exception("table %s: handling %s failed", self.cfg.table, kind)
+

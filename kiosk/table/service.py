@@ -1,0 +1,128 @@
+"""One running table: controller + outbox + MQTT link behind one lock.
+
+The UI, the GPIO adapter, the card reader and the headless runner all act through
+`TableService.act`, which commits each report to the outbox before publishing it,
+so every front end gets the same guarantees.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import TableConfig
+from kiosk.table.controller import DEBOUNCE_S, Result, TableController
+from kiosk.table.link import TableLink
+from kiosk.table.outbox import Outbox
+from kiosk.table.view import TableView
+
+log = logging.getLogger(__name__)
+
+
+class TableService:
+    """Thread-safe front door to one table's controller."""
+
+    def __init__(self, cfg: TableConfig, *, now: Callable[[], float] = time.time,
+                 rng: random.Random | None = None, connect: bool = True,
+                 resend_s: float = 10.0, reconnect: tuple[int, int] = (1, 16),
+                 debounce_s: float = DEBOUNCE_S) -> None:
+        self.cfg, self.now = cfg, now
+        self.lock = threading.RLock()
+        self.outbox = Outbox(Path(cfg.state_dir) / f"table-{cfg.table}.db")
+        self.ctl = TableController(cfg.table, rng=rng, seq=self.outbox.last_seq(),
+                                   debounce_s=debounce_s)
+        self._restore()
+        self.link = TableLink(cfg, self.outbox, self._on_message, self._on_state,
+                              resend_s=resend_s, reconnect=reconnect)
+        self._connect = connect
+        self._last_live: dict[str, Any] | None = None
+        self.listeners: list[Callable[[], None]] = []   # told after every change
+
+    def _restore(self) -> None:
+        """Last schedule, plan, seating and hand state from disk: the clock runs offline."""
+        t = self.now()
+        for kind, apply in (("schedule", self.ctl.apply_schedule),
+                            ("seating", self.ctl.apply_seating)):
+            msg = self.outbox.get(kind)
+            if msg:
+                apply(msg)
+        plan = self.outbox.get("plan")
+        if plan:
+            self.ctl.apply_plan(plan, t)
+        state = self.outbox.get("controller")
+        if state:
+            self.ctl.import_state(state)
+        self.ctl.set_link(False, self.outbox.pending_count())
+
+    def start(self) -> None:
+        if self._connect:
+            self.link.start()
+
+    def stop(self) -> None:
+        if self._connect:
+            self.link.stop()
+        self.outbox.close()
+
+    # ---------------------------------------------------------------- actions
+    def act(self, name: str, *args: Any, **kw: Any) -> Result:
+        """Run controller action `name` at the current time; queue and send its report."""
+        with self.lock:
+            res: Result = getattr(self.ctl, name)(self.now(), *args, **kw)
+            for rep in res.reports:
+                payload = self.outbox.add(rep)
+                self.outbox.put("controller", self.ctl.export_state())
+                self.link.send(rep["id"], payload)
+            self._after_change()
+        return res
+
+    def tick(self) -> TableView:
+        """Periodic work (link state, live snapshot) and the view to draw."""
+        with self.lock:
+            t = self.now()
+            self.ctl.set_link(self.link.connected, self.outbox.pending_count())
+            self._publish_live(t)
+            return self.ctl.view(t)
+
+    def view(self) -> TableView:
+        with self.lock:
+            return self.ctl.view(self.now())
+
+    # ---------------------------------------------------------------- link callbacks
+    def _on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        with self.lock:
+            t = self.now()
+            if kind == "schedule" and self.ctl.apply_schedule(msg):
+                self.outbox.put("schedule", msg)
+            elif kind == "plan" and self.ctl.apply_plan(msg, t):
+                self.outbox.put("plan", msg)
+            elif kind == "seating" and self.ctl.apply_seating(msg):
+                self.outbox.put("seating", msg)
+            self.ctl.set_link(self.link.connected, self.outbox.pending_count())
+            self._after_change()
+
+    def _on_state(self, online: bool) -> None:
+        with self.lock:
+            self.ctl.set_link(online, self.outbox.pending_count())
+            if online:
+                self._last_live = None   # republish the snapshot on the new connection
+            self._after_change()
+
+    def _after_change(self) -> None:
+        self._publish_live(self.now())
+        for listener in self.listeners:
+            try:
+                listener()
+            except Exception:
+                log.exception("table %s: listener failed", self.cfg.table)
+
+    def _publish_live(self, t: float) -> None:
+        live = self.ctl.live(t)
+        same = {k: v for k, v in live.items() if k != "ts"}
+        if same != self._last_live:
+            self._last_live = same
+            self.link.publish_live(live)

@@ -1,0 +1,1 @@
+"""The dealer touchscreen (Kivy): renders the controller's view, sends taps to it."""

@@ -1,0 +1,272 @@
+"""`pokerkiosk doctor` against a real broker: a good setup passes, each breakage is named."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from appliance_helpers import Broker, free_port, make_room, start_broker, stop_broker
+
+from kiosk.appliance import checks
+from kiosk.appliance.provision import Room
+from kiosk.cli import main
+
+SYNCED = """Reference ID    : C0A80102 (pk-director.local)
+Stratum         : 11
+System time     : 0.000123400 seconds slow of NTP time
+Last offset     : -0.000011000 seconds
+Leap status     : Normal
+"""
+
+Doctor = Callable[..., tuple[int, list[str]]]
+
+
+@pytest.fixture
+def chronyc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """A `chronyc` on PATH printing the given `tracking` output."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+
+    def set_output(text: str) -> None:
+        (bindir / "tracking.txt").write_text(text)
+        exe = bindir / "chronyc"
+        exe.write_text(f"#!/bin/sh\n[ \"$2\" = tracking ] && cat '{bindir}/tracking.txt'\n")
+        exe.chmod(0o755)
+
+    set_output(SYNCED)
+    return set_output
+
+
+@pytest.fixture
+def machine(monkeypatch: pytest.MonkeyPatch, chronyc: Callable[[str], None]) -> None:
+    """A table Pi as the tests can have it: mock GPIO pins, a display, a synced clock."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+
+
+@pytest.fixture(params=[False, True], ids=["plain", "tls"])
+def room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Broker]:
+    port = free_port()
+    state = tmp_path / "state"
+    state.mkdir()
+    r: Room = make_room(tmp_path / "room", tls=request.param, port=port,
+                        reader_port="loop://", state_dir=str(state))
+    broker = start_broker(r, port, tmp_path)
+    yield broker
+    stop_broker(broker)
+
+
+@pytest.fixture
+def doctor(capsys: pytest.CaptureFixture[str]) -> Doctor:
+    def run(config: Path | str, *extra: str) -> tuple[int, list[str]]:
+        code = main(["doctor", "--config", str(config), "--timeout", "2", *extra])
+        return code, capsys.readouterr().out.splitlines()
+    return run
+
+
+def line(lines: list[str], name: str) -> str:
+    found = [x for x in lines if re.match(rf"^\S+\s+{name}:", x)]
+    assert len(found) == 1, lines
+    return found[0]
+
+
+def edited(src: Path, dest: Path, old: str, new: str) -> Path:
+    text = src.read_text()
+    assert old in text
+    dest.write_text(text.replace(old, new))
+    return dest
+
+
+# ------------------------------------------------------------------ good setups
+@pytest.mark.usefixtures("machine")
+def test_good_table(room: Broker, doctor: Doctor) -> None:
+    code, lines = doctor(room.out / "tables" / "table-3.toml")
+    scheme = "mqtts" if room.room.tls else "mqtt"
+    assert lines == [
+        f"OK   config: {room.out}/tables/table-3.toml: table 3 of spring-open",
+        f"OK   broker: connected to {scheme}://127.0.0.1:{room.port} as table-3",
+        "OK   clock: synchronised, offset -0.1 ms",
+        "OK   gpio: pins free: allin 17, clock 27, floor 22, floor_led 5, clock_led 6, "
+        "buzzer 13",
+        "OK   reader: loop:// opens at 9600 baud",
+        "OK   display: DISPLAY=:0",
+    ]
+    assert code == 0
+
+
+@pytest.mark.usefixtures("machine")
+def test_good_director(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
+    http = free_port()
+    cfg = edited(room.out / "director" / "event.toml", tmp_path / "event.toml",
+                 'http = "0.0.0.0:8080"', f'http = "127.0.0.1:{http}"')
+    code, lines = doctor(cfg)
+    assert code == 0, lines
+    assert line(lines, "broker").endswith(f"127.0.0.1:{room.port} as director")
+    assert line(lines, "http") == f"OK   http: 127.0.0.1:{http} is free for the dashboard"
+    assert line(lines, "db").startswith("OK   db: event log ")
+
+
+# ------------------------------------------------------------------ broken setups
+@pytest.mark.usefixtures("machine")
+def test_wrong_password(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
+    src = room.out / "tables" / "table-3.toml"
+    pw = re.search(r'password = "([^"]+)"', src.read_text())
+    assert pw
+    cfg = edited(src, tmp_path / "t3.toml", pw.group(1), "not-the-password")
+    code, lines = doctor(cfg)
+    scheme = "mqtts" if room.room.tls else "mqtt"
+    assert code == 1
+    assert line(lines, "broker") == (
+        f"FAIL broker: {scheme}://127.0.0.1:{room.port} refused as table-3: not authorized "
+        "(wrong user name or password) — fix: copy this machine's config again from the "
+        "provision output, and install that run's broker/passwd and acl on the director")
+    assert line(lines, "gpio").startswith("OK")   # one failure does not hide the rest
+
+
+@pytest.mark.usefixtures("machine")
+def test_missing_and_bad_files(doctor: Doctor, tmp_path: Path) -> None:
+    code, lines = doctor(tmp_path / "nope" / "table.toml")
+    assert code == 1
+    assert lines == [f"FAIL config: {tmp_path}/nope/table.toml: file not found — fix: copy it "
+                     "from the provision output (tables/table-N.toml or director/event.toml)",
+                     "SKIP other checks: they need a readable config"]
+    bad = tmp_path / "table.toml"
+    bad.write_text('[table]\nnumber = 3\nevent = "spring-open\n')
+    code, lines = doctor(bad)
+    assert code == 1 and lines[0].startswith(f"FAIL config: {bad}: not valid TOML (")
+    assert lines[0].endswith("— fix: correct that line, or copy the file again from the "
+                             "provision output")
+    bad.write_text('[table]\nnumber = "three"\nevent = "spring-open"\n')
+    code, lines = doctor(bad)
+    assert code == 1 and lines[0].startswith(
+        f"FAIL config: {bad}: table.number: expected an integer, got str — fix:")
+
+
+@pytest.mark.usefixtures("machine")
+def test_nothing_listening(doctor: Doctor, tmp_path: Path) -> None:
+    port = free_port()
+    room = make_room(tmp_path / "room", tls=False, port=port, reader_port="loop://")
+    code, lines = doctor(room.out / "tables" / "table-1.toml")
+    assert code == 1
+    assert line(lines, "broker") == (
+        f"FAIL broker: nothing listening on 127.0.0.1:{port} (mqtt://127.0.0.1:{port}) — fix: "
+        "start the broker on the director (systemctl status mosquitto) and check the port "
+        "in [broker] url")
+
+
+@pytest.mark.usefixtures("machine")
+def test_port_held_by_something_else(doctor: Doctor, tmp_path: Path) -> None:
+    """A listener that is not Mosquitto (wrong port in the url) and a taken dashboard port."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        stop = threading.Event()
+        held: list[socket.socket] = []
+
+        def accept() -> None:       # accept and say nothing, like a stuck service
+            squatter.settimeout(0.2)
+            while not stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    held.append(squatter.accept()[0])
+
+        t = threading.Thread(target=accept)
+        t.start()
+        try:
+            room = make_room(tmp_path / "room", tls=False, port=port, reader_port="loop://",
+                             state_dir=str(tmp_path))
+            code, lines = doctor(room.out / "tables" / "table-1.toml", "--timeout", "1")
+            assert code == 1
+            assert line(lines, "broker") == (
+                f"FAIL broker: mqtt://127.0.0.1:{port} accepted the connection but sent no "
+                "MQTT answer within 1 s — fix: the port is in use by something other than "
+                "Mosquitto; check [broker] url and `ss -ltnp` on the director")
+            cfg = edited(room.out / "director" / "event.toml", tmp_path / "event.toml",
+                         'http = "0.0.0.0:8080"', f'http = "127.0.0.1:{port}"')
+            code, lines = doctor(cfg, "--timeout", "1")
+            assert code == 1
+            assert line(lines, "http") == (
+                f"FAIL http: cannot listen on 127.0.0.1:{port} (Address already in use) — "
+                "fix: another program holds the port (if it is pokerkiosk-director itself, "
+                "stop it first), or change [director] http")
+        finally:
+            stop.set()
+            t.join()
+            for c in held:
+                c.close()
+
+
+@pytest.mark.usefixtures("machine")
+def test_tls_with_another_rooms_ca(doctor: Doctor, tmp_path: Path) -> None:
+    port = free_port()
+    room = make_room(tmp_path / "room", tls=True, port=port, reader_port="loop://")
+    other = make_room(tmp_path / "other", tls=True, port=port)
+    broker = start_broker(room, port, tmp_path)
+    try:
+        cfg = edited(room.out / "tables" / "table-2.toml", tmp_path / "t2.toml",
+                     f'ca_file = "{room.out}/tables/ca.crt"',
+                     f'ca_file = "{other.out}/tables/ca.crt"')
+        code, lines = doctor(cfg)
+        assert code == 1
+        assert line(lines, "broker").startswith(
+            f"FAIL broker: TLS certificate of mqtts://127.0.0.1:{port} rejected (")
+        assert "use the ca.crt from the same provision run" in line(lines, "broker")
+        gone = edited(room.out / "tables" / "table-2.toml", tmp_path / "t2b.toml",
+                      f'ca_file = "{room.out}/tables/ca.crt"', 'ca_file = "/nope/ca.crt"')
+        _, lines = doctor(gone)
+        assert line(lines, "broker") == ("FAIL broker: CA file /nope/ca.crt not found — fix: "
+                                         "copy ca.crt from the provision output to /nope/ca.crt")
+    finally:
+        stop_broker(broker)
+
+
+@pytest.mark.usefixtures("machine")
+def test_devices_missing_or_busy(doctor: Doctor, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Button
+
+    room = make_room(tmp_path / "room", tls=False, port=free_port(),
+                     reader_port="/dev/ttyNOPE")
+    monkeypatch.delenv("DISPLAY")
+    monkeypatch.setattr(checks, "DEV", tmp_path / "dev")    # a Pi with nothing plugged in
+    busy = Button(27)            # the kiosk is running and holds the CLOCK button
+    try:
+        code, lines = doctor(room.out / "tables" / "table-1.toml")
+    finally:
+        busy.close()
+    assert code == 1
+    assert line(lines, "gpio") == (
+        "FAIL gpio: pin 27 (clock) is in use — fix: stop the kiosk first (systemctl stop "
+        "pokerkiosk-table) or move [gpio] clock to a free pin")
+    assert line(lines, "reader") == (
+        "FAIL reader: cannot open /dev/ttyNOPE (No such file or directory) — fix: enable the "
+        "UART (firmware_cfg/config.txt), plug the reader in, or set [reader] port")
+    assert line(lines, "display") == (
+        "FAIL display: no DISPLAY, WAYLAND_DISPLAY, /dev/dri/card* or /dev/fb0 — fix: connect "
+        "the display and keep dtoverlay=vc4-kms-v3d in config.txt")
+    (tmp_path / "dev" / "dri").mkdir(parents=True)
+    (tmp_path / "dev" / "dri" / "card1").touch()
+    assert checks.display({}).line() == f"OK   display: {tmp_path}/dev/dri/card1 (KMS)"
+
+
+def test_clock_states(chronyc: Callable[[str], None], monkeypatch: pytest.MonkeyPatch,
+                      tmp_path: Path) -> None:
+    assert checks.clock().line() == "OK   clock: synchronised, offset -0.1 ms"
+    chronyc(SYNCED.replace("0.000123400 seconds slow", "2.500000000 seconds fast"))
+    assert checks.clock().line() == ("FAIL clock: +2.500 s from the reference — fix: wait a "
+                                     "minute for chrony to step, or run chronyc makestep")
+    chronyc(SYNCED.replace("Leap status     : Normal", "Leap status     : Not synchronised"))
+    assert checks.clock().line() == ("FAIL clock: not synchronised — fix: check that chrony "
+                                     "reaches the director: chronyc sources")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    c = checks.clock()
+    assert (c.status, c.failed) == ("WARN", False)
+    assert c.line().startswith("WARN clock: sync unknown: chronyc not installed — fix:")

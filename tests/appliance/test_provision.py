@@ -1,0 +1,155 @@
+"""Provisioning output, checked by a real Mosquitto enforcing it (plain and TLS)."""
+
+from __future__ import annotations
+
+import stat
+import tomllib
+from pathlib import Path
+
+import pytest
+from appliance_helpers import EVENT, Broker, free_port, make_room, start_broker, stop_broker
+
+from kiosk.appliance import tls
+from kiosk.appliance.passwords import check_line, hash_line
+from kiosk.cli import main
+from kiosk.config import load_event_config, load_table_config
+from kiosk.protocol.topics import Topics
+
+T = Topics(EVENT)
+NOT_AUTHORIZED = 135   # MQTT v5 reason code, CONNACK and SUBACK
+
+
+def mode(p: Path) -> int:
+    return stat.S_IMODE(p.stat().st_mode)
+
+
+def test_files_modes_and_configs_load(tmp_path: Path) -> None:
+    out = tmp_path / "room"
+    assert main(["provision", "--tables", "3", "--event", EVENT, "--out", str(out),
+                 "--director-host", "10.0.0.2"]) == 0
+    for secret in ("secrets.toml", "broker/passwd", "director/event.toml",
+                   "tables/table-1.toml", "tables/table-3.toml"):
+        assert mode(out / secret) == 0o600, secret
+    assert mode(out) == 0o700
+    t3 = load_table_config(out / "tables" / "table-3.toml")
+    assert (t3.table, t3.event, t3.broker.url) == (3, EVENT, "mqtt://10.0.0.2:1883")
+    assert t3.broker.username == "table-3" and t3.broker.password
+    assert t3.broker.ca_file is None and t3.reader_port == "/dev/ttyAMA0"
+    ev = load_event_config(out / "director" / "event.toml")
+    assert (ev.name, ev.broker.url, ev.broker.username) == (EVENT, "mqtt://127.0.0.1:1883",
+                                                            "director")
+    assert ev.floor_users["floor"]
+    users = tomllib.loads((out / "secrets.toml").read_text())["users"]
+    lines = (out / "broker" / "passwd").read_text().splitlines()
+    assert len(lines) == 4
+    assert any(check_line(line, "table-2", users["table-2"]) for line in lines)
+    assert not any(check_line(line, "table-2", users["table-1"]) for line in lines)
+    # plaintext passwords live only in secrets.toml and the per-machine configs
+    assert users["table-2"] not in (out / "broker" / "passwd").read_text()
+    assert users["table-2"] not in (out / "broker" / "acl").read_text()
+
+
+def test_rerun_keeps_credentials_and_adds_tables(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "room"
+    make_room(out, tls=True, port=8883, tables=2)
+    before = tomllib.loads((out / "secrets.toml").read_text())["users"]
+    ca_before = (out / "ca" / "ca.crt").read_bytes()
+    room = make_room(out, tls=True, port=8883, tables=5)
+    after = tomllib.loads((out / "secrets.toml").read_text())["users"]
+    assert room.added == ["table-3", "table-4", "table-5"]
+    assert {k: after[k] for k in before} == before
+    assert (out / "ca" / "ca.crt").read_bytes() == ca_before
+    assert load_table_config(out / "tables" / "table-1.toml").broker.password == \
+        before["table-1"]
+    assert "user table-5" in (out / "broker" / "acl").read_text()
+    # another event in the same directory is a one-line error, not a silent overwrite
+    assert main(["provision", "--tables", "1", "--event", "other", "--out", str(out)]) == 2
+    assert "was provisioned for event 'spring-open'" in capsys.readouterr().err
+
+
+def test_password_lines_match_mosquitto_passwd_format() -> None:
+    line = hash_line("table-1", "pw", salt=b"\x00" * 12)
+    user, _, rest = line.partition(":")
+    assert user == "table-1" and rest.startswith("$7$101$AAAAAAAAAAAAAAAA$")
+    assert check_line(line, "table-1", "pw") and not check_line(line, "table-1", "px")
+
+
+@pytest.mark.parametrize("room_broker", [False, True], ids=["plain", "tls"], indirect=True)
+def test_broker_enforces_acl(room_broker: Broker, clients) -> None:  # type: ignore[no-untyped-def]
+    b = room_broker
+    director, rc = clients(b, "director", b.password("director"))
+    assert rc == 0
+    assert director.subscribe(T.all_reports, T.all_live, T.all_status) == [1, 1, 1]
+    # the director publishes every table's plan retained, and the schedule
+    for n in (3, 4):
+        director.publish(T.plan(n), f"plan-{n}".encode(), retain=True)
+    director.publish(T.schedule, b"schedule", retain=True)
+
+    t3, rc = clients(b, "table-3", b.password("table-3"))
+    assert rc == 0
+    # its own plan and the schedule arrive; table 4's plan does not
+    sub = t3.subscribe(T.plan(3), T.schedule, T.plan(4))
+    assert sub[:2] == [1, 1]
+    got = dict(t3.drain(1.0))
+    assert got == {T.plan(3): b"plan-3", T.schedule: b"schedule"}
+
+    # table 3 may not write under table 4: sent first, on the same connection and QoS,
+    # so it would reach the director before table 3's own report if it got through
+    t3.publish(T.report(4), b"forged")
+    t3.publish(T.report(3), b"mine")
+    t3.publish(T.live(3), b"live")
+    seen = director.drain(1.0)
+    assert (T.report(3), b"mine") in seen and (T.live(3), b"live") in seen
+    assert all(topic != T.report(4) for topic, _ in seen)
+    t3.publish(T.plan(3), b"self-made plan")        # tables cannot write plans either
+    t3.publish(T.schedule, b"self-made schedule")
+    assert t3.drain(0.5) == []                       # nothing new reached its subscription
+
+    t4, rc = clients(b, "table-4", b.password("table-4"))
+    assert rc == 0
+    t4.publish(T.report(4), b"t4")
+    assert director.drain(1.0) == [(T.report(4), b"t4")]
+
+
+@pytest.mark.parametrize("room_broker", [False, True], ids=["plain", "tls"], indirect=True)
+def test_broker_refuses_strangers(room_broker: Broker, clients) -> None:  # type: ignore[no-untyped-def]
+    b = room_broker
+    _, rc = clients(b, None)
+    assert rc is not None and rc.value in (NOT_AUTHORIZED, 134)
+    _, rc = clients(b, "table-3", "wrong")
+    assert rc is not None and rc.value in (NOT_AUTHORIZED, 134)
+    _, rc = clients(b, "table-3", b.password("table-4"))
+    assert rc is not None and rc.value in (NOT_AUTHORIZED, 134)
+    _, rc = clients(b, "nobody", b.password("table-4"))
+    assert rc is not None and rc.value in (NOT_AUTHORIZED, 134)
+
+
+@pytest.mark.parametrize("backend", ["openssl", *(["cryptography"] if tls.backend() ==
+                                                  "cryptography" else [])])
+def test_tls_backends_make_a_cert_tables_accept(tmp_path: Path, backend: str,
+                                               clients) -> None:  # type: ignore[no-untyped-def]
+    """Both certificate makers: the broker serves the cert and a table verifies it."""
+    import ssl
+
+    out, port = tmp_path / "room", free_port()
+    files = tls.TlsFiles(ca_key=out / "ca" / "ca.key", ca_cert=out / "ca" / "ca.crt",
+                         server_key=out / "broker" / "server.key",
+                         server_cert=out / "broker" / "server.crt")
+    assert tls.ensure_pki(files, EVENT, "127.0.0.1", use=backend)
+    assert sorted(tls._openssl.sans(files.server_cert)) == ["127.0.0.1", "localhost"]
+    room = make_room(out, tls=True, port=port)     # keeps the CA and cert made above
+    assert not tls.ensure_pki(files, EVENT, "127.0.0.1", use=backend)
+    broker = start_broker(room, port, tmp_path)
+    try:
+        _, rc = clients(broker, "table-1", broker.password("table-1"))
+        assert rc == 0
+        # a client with another CA must not talk to this broker
+        other = tmp_path / "other"
+        tls.ensure_pki(tls.TlsFiles(other / "k", other / "c", other / "sk", other / "sc"),
+                       EVENT, "127.0.0.1", use=backend)
+        with pytest.raises(ssl.SSLCertVerificationError):
+            clients(broker, "table-1", broker.password("table-1"), ca=str(other / "c"))
+        assert mode(files.server_key) == 0o600 and mode(files.ca_key) == 0o600
+    finally:
+        stop_broker(broker)

@@ -1,0 +1,112 @@
+"""Fixtures shared by the whole suite: a real Mosquitto and a real director process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kiosk.broker import Mosquitto, free_port
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A private Mosquitto on a free port; tests may stop() and start() it."""
+    (tmp_path / "broker").mkdir()
+    broker = Mosquitto(workdir=str(tmp_path / "broker")).start()
+    yield broker
+    broker.stop()
+
+
+class DirectorProcess:
+    """`pokerkiosk director` as a child process, so a test can kill -9 it for real."""
+
+    def __init__(self, workdir: Path, broker: Mosquitto, *, name: str = "test-event",
+                 profile: str = "tda-2017", structure: str = "turbo", seed: int = 7,
+                 players: int = 0, web: bool = False, floor_users: dict[str, str] | None = None,
+                 seats: int = 9) -> None:
+        self.dir = workdir
+        self.http_port = free_port()
+        users = ", ".join(f'{u} = "{p}"' for u, p in (floor_users or {}).items())
+        self.config = workdir / "event.toml"
+        self.config.write_text(
+            f'[event]\nname = "{name}"\nprofile = "{profile}"\nstructure = "{structure}"\n'
+            f"seats = {seats}\nseed = {seed}\nbuy_in = 100\n\n"
+            f'[broker]\nurl = "mqtt://127.0.0.1:{broker.port}"\n\n'
+            f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{self.http_port}"\n'
+            f"floor_users = {{ {users} }}\n")
+        self.players_csv = workdir / "players.csv"
+        self.players_csv.write_text("name,card\n" + "".join(
+            f"Player {i + 1},C{i + 1:04d}\n" for i in range(players)))
+        self.web = web
+        self.log_path = workdir / "director.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.name = name
+
+    @property
+    def db(self) -> Path:
+        return self.dir / "event.db"
+
+    def start(self, start_event: bool = True) -> DirectorProcess:
+        cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
+               "--players", str(self.players_csv)]
+        if start_event:
+            cmd.append("--start")
+        if not self.web:
+            cmd.append("--no-web")
+        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
+        with self.log_path.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=out)
+        self.wait_log("connected to", start=offset)
+        return self
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_log(self, text: str, timeout: float = 20.0, start: int = 0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log_text()[start:]:
+                return
+            if self.proc is not None and self.proc.poll() is not None:
+                raise AssertionError(f"director exited: {self.log_text()[-2000:]}")
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} not in director log: {self.log_text()[-2000:]}")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+@pytest.fixture
+def director_factory(tmp_path: Path, mosquitto: Mosquitto) -> Iterator:
+    made: list[DirectorProcess] = []
+
+    def make(**kw: object) -> DirectorProcess:
+        d = DirectorProcess(tmp_path, mosquitto, **kw)  # type: ignore[arg-type]
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.stop()

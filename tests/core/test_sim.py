@@ -1,0 +1,68 @@
+"""`pokerkiosk sim`: whole tournaments through the core under every profile."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from core_kit import PROFILES
+
+from kiosk.rules.loader import load_profile
+from kiosk.sim.engine import Simulator
+
+PKK = str(Path("/work/venv/bin/pokerkiosk"))
+KEYS = {"players", "profile", "seed", "hands", "levels_reached", "tables_max",
+        "moves_balance", "moves_break", "halts", "max_spread_at_hand_start",
+        "moved_skipped_bb", "moved_bb_twice", "places", "invariant_violations"}
+
+
+def _sim(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PKK, "sim", *args], capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_thousand_players_reach_a_winner(profile: str) -> None:
+    proc = _sim("--players", "1000", "--seed", "1", "--json", "--profile", profile)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert set(out) >= KEYS
+    assert out["profile"] == profile and out["players"] == 1000 and out["seed"] == 1
+    assert out["invariant_violations"] == 0
+    assert len(out["places"]) == 1000 == len(set(out["places"]))
+    assert out["tables_max"] == 112 and out["hands"] > 1000
+    if load_profile(profile).balance.mode == "tda":
+        assert out["max_spread_at_hand_start"] <= 2
+    # same seed, byte-identical output
+    assert _sim("--players", "1000", "--seed", "1", "--json", "--profile",
+                profile).stdout == proc.stdout
+
+
+def test_other_seed_other_tournament() -> None:
+    a = Simulator(200, seed=1, structure="turbo").run()
+    b = Simulator(200, seed=2, structure="turbo").run()
+    assert a.places != b.places and a.invariant_violations == b.invariant_violations == 0
+
+
+@pytest.mark.parametrize("bad", ["1", "0", "-5", "many"])
+def test_bad_players_is_one_error_line(bad: str) -> None:
+    proc = _sim("--players", bad, "--json")
+    assert proc.returncode == 2 and proc.stdout == ""
+    errors = [ln for ln in proc.stderr.splitlines() if "error" in ln]
+    assert len(errors) == 1 and "--players" in errors[0]
+
+
+def test_human_summary() -> None:
+    proc = _sim("--players", "60", "--seed", "4", "--structure", "turbo")
+    assert proc.returncode == 0
+    assert "60 players" in proc.stdout and "invariant violations 0" in proc.stdout
+
+
+def test_simulator_moves_close_to_unavoidable() -> None:
+    res = Simulator(1000, seed=1).run()
+    moves = res.moves_balance + res.moves_break
+    assert res.invariant_violations == 0
+    assert moves <= 1.10 * res.moves_unavoidable
+    assert res.decision_times and len(res.decision_times) == len(res.decision_tables)

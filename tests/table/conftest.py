@@ -1,0 +1,165 @@
+"""Fixtures for the table tests: a private Mosquitto, gpiozero mock pins, a subscriber."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # table_helpers, also used by the bench
+
+MOSQUITTO = "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(cond: Callable[[], Any], timeout: float = 10.0, step: float = 0.02) -> Any:
+    """Poll until `cond()` is truthy; returns its value or fails the test with a timeout."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = cond()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+class Broker:
+    """A Mosquitto of our own on a free port; stop() and start() simulate an outage."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.conf = workdir / "mosquitto.conf"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
+                             "persistence false\n")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError("mosquitto exited at start") from None
+                time.sleep(0.02)
+        raise RuntimeError("mosquitto did not open its port")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = Broker(tmp_path)
+    b.start()
+    yield b
+    b.stop()
+
+
+class Subscriber:
+    """A plain paho client that records what the broker carries on some topics."""
+
+    def __init__(self, port: int, *topics: str) -> None:
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        self.topics = topics
+        self.hook: Callable[[str, dict[str, Any]], None] | None = None  # e.g. a director ack
+        self.client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=f"observer-{port}-{time.monotonic_ns()}",
+                                  protocol=mqtt.MQTTv5)
+        self.client.on_connect = self._on_connect
+        self.client.on_subscribe = lambda *a: self._ready.set()
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(1, 1)
+        self.client.connect_async("127.0.0.1", port, keepalive=10)
+        self.client.loop_start()
+        assert self._ready.wait(10), "observer could not subscribe"
+
+    def _on_connect(self, client: mqtt.Client, *_: Any) -> None:
+        client.subscribe([(t, 1) for t in self.topics])
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        body = json.loads(msg.payload)
+        with self._lock:
+            self.messages.append((msg.topic, body))
+        if self.hook is not None:
+            self.hook(msg.topic, body)
+
+    def on(self, topic: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [m for t, m in self.messages if t == topic]
+
+    def publish(self, topic: str, msg: dict[str, Any], retain: bool = False) -> None:
+        self.client.publish(topic, json.dumps(msg), qos=1, retain=retain).wait_for_publish(5)
+
+    def ack_reports(self, ack_topic: str, hold: set[str] | None = None) -> set[str]:
+        """Stand in for the director: ack each report on arrival unless its id is held."""
+        held = hold if hold is not None else set()
+
+        def hook(topic: str, msg: dict[str, Any]) -> None:
+            if topic.endswith("/report") and msg.get("id") not in held:
+                self.client.publish(ack_topic, json.dumps({"v": 1, "ids": [msg["id"]]}), qos=1)
+
+        self.hook = hook
+        return held
+
+    def count(self, topic: str) -> dict[str, int]:
+        """How many times each report id arrived."""
+        out: dict[str, int] = {}
+        for m in self.on(topic):
+            out[m["id"]] = out.get(m["id"], 0) + 1
+        return out
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def observer(broker: Broker) -> Iterator[Callable[..., Subscriber]]:
+    made: list[Subscriber] = []
+
+    def make(*topics: str) -> Subscriber:
+        sub = Subscriber(broker.port, *topics)
+        made.append(sub)
+        return sub
+
+    yield make
+    for sub in made:
+        sub.close()
+
+
+@pytest.fixture
+def mock_pins() -> Iterator[Any]:
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+    old = Device.pin_factory
+    Device.pin_factory = factory = MockFactory()
+    yield factory
+    factory.reset()
+    Device.pin_factory = old

@@ -1,0 +1,59 @@
+"""Sample schedule, plan and seating messages for the table tests and the bench."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.config import BrokerConfig, GpioConfig, TableConfig
+from kiosk.rules.structure_files import load_structure
+
+T0 = 1_700_000_000.0
+NAMES = ["Anna B", "Bo C", "Cleo D", "Dev E", "Eva F", "Finn G", "Gus H", "Hana I", "Ivo J"]
+
+
+def schedule(profile: str = "tda-2017", *, period: int = 0, anchor: float = T0,
+             structure: str = "standard", rev: int = 1, paused: float | None = None,
+             **extra: Any) -> dict[str, Any]:
+    return {"v": 1, "rev": rev, "event": "test", "profile": profile,
+            "structure": load_structure(structure).to_dict(),
+            "clock": {"period": period, "anchor": anchor, "paused_remaining": paused},
+            "hand_for_hand": None, "ts": anchor, **extra}
+
+
+def seat(n: int, name: str | None = None, **kw: Any) -> dict[str, Any]:
+    name = name or NAMES[(n - 1) % len(NAMES)]
+    return {"player": f"p{n}", "name": name, "card": f"CA{n:06X}", "status": "seated",
+            "absent": False, "penalty_hands": 0, "penalty_until": None, "new": False, **kw}
+
+
+def plan(seats: dict[int, dict[str, Any]] | list[int] | None = None, *, rev: int = 1,
+         table: int = 3, **extra: Any) -> dict[str, Any]:
+    if seats is None:
+        seats = list(range(1, 10))
+    if isinstance(seats, list):
+        seats = {n: seat(n) for n in seats}
+    body = {"v": 1, "table": table, "rev": rev, "ts": T0,
+            "seats": {str(n): who for n, who in seats.items()},
+            "moves_out": [], "moves_in": [], "halt": False, "breaking": False,
+            "redraw_button": False, "hand_for_hand": {"on": False, "round": 0, "go": False},
+            "floor_calls": {}, "clock_calls": {}}
+    body.update(extra)
+    return body
+
+
+def seating(table: int = 3, seats: range = range(1, 10)) -> dict[str, Any]:
+    cards = {f"CA{n:06X}": [table, n, NAMES[(n - 1) % len(NAMES)]] for n in seats}
+    cards["CB000007"] = [7, 2, "Zoe Other"]
+    return {"v": 1, "rev": 1, "cards": cards}
+
+
+def table_config(state_dir: str, port: int, table: int = 3, **kw: Any) -> TableConfig:
+    return TableConfig(table=table, event="test",
+                       broker=BrokerConfig(host="127.0.0.1", port=port), state_dir=state_dir,
+                       gpio=kw.pop("gpio", GpioConfig(bounce_s=0.01, hold_to_cancel_s=0.3)),
+                       **kw)
+
+
+def table_toml(state_dir: str, port: int, table: int = 3) -> str:
+    return (f'[table]\nnumber = {table}\nevent = "test"\nstate_dir = "{state_dir}"\n\n'
+            f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n\n[gpio]\nenabled = false\n')
