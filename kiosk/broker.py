@@ -53,7 +53,7 @@ class Mosquitto:
         self.port = port or free_port()
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="pk-mosquitto-"))
         self.conf = self.dir / "mosquitto.conf"
-        lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous true",
+        lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous true", "set_tcp_nodelay true",
                  f"persistence {'true' if persistence else 'false'}",
                  f"persistence_location {self.dir}/", "log_dest stderr",
                  "log_type error", "log_type warning", "max_queued_messages 100000"]

@@ -63,23 +63,15 @@ def broker(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
     Topic permissions are not probed: Mosquitto grants every SUBSCRIBE and drops what
     the ACL forbids silently, and a test publish would disturb the live tournament.
     """
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
+    from kiosk.mqttclient import make_client
 
     name, url = "broker", cfg.url
     as_user = f" as {cfg.username}" if cfg.username else " anonymously"
     if cfg.tls and cfg.ca_file and not Path(cfg.ca_file).is_file():
         return fail(name, f"CA file {cfg.ca_file} not found",
                     f"copy ca.crt from the provision output to {cfg.ca_file}")
-    client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
-                         protocol=mqtt.MQTTv311 if getattr(cfg, "mqtt_version", 5) == 3
-                         else mqtt.MQTTv5,
-                         client_id=f"pokerkiosk-doctor-{socket.gethostname()}-{os.getpid()}")
+    client = make_client(f"pokerkiosk-doctor-{socket.gethostname()}-{os.getpid()}", cfg)
     client.connect_timeout = timeout
-    if cfg.username:
-        client.username_pw_set(cfg.username, cfg.password)
-    if cfg.tls:
-        client.tls_set(ca_certs=cfg.ca_file, cert_reqs=ssl.CERT_REQUIRED)
     result: dict[str, Any] = {}
     client.on_connect = lambda _c, _u, _f, rc, _p: result.setdefault("rc", rc)
     try:

@@ -15,7 +15,6 @@ import io
 import json
 import logging
 import os
-import ssl
 import time
 from collections import deque
 from collections.abc import Callable
@@ -23,12 +22,13 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from kiosk.config import BrokerConfig, EventConfig
+from kiosk.config import EventConfig
 from kiosk.core import plans
 from kiosk.core.tournament import Tournament
 from kiosk.director.hub import Hub
 from kiosk.director.store import EventLog
 from kiosk.errors import RuleError
+from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.rules.loader import load_profile
@@ -36,22 +36,6 @@ from kiosk.rules.structure_files import load_structure
 
 log = logging.getLogger("kiosk.director")
 SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
-
-
-def mqtt_client(client_id: str, broker: BrokerConfig, *, will_topic: str | None = None,
-                will_payload: bytes | None = None) -> mqtt.Client:
-    """A paho 2 client (MQTT 5) with credentials, TLS and a retained last will."""
-    client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
-                         client_id=client_id,
-                         protocol=mqtt.MQTTv5 if broker.mqtt_version == 5 else mqtt.MQTTv311)
-    if broker.username:
-        client.username_pw_set(broker.username, broker.password)
-    if broker.tls:
-        client.tls_set(ca_certs=broker.ca_file, cert_reqs=ssl.CERT_REQUIRED)
-    if will_topic:
-        client.will_set(will_topic, will_payload, qos=1, retain=True)
-    client.reconnect_delay_set(min_delay=1, max_delay=8)
-    return client
 
 
 class Director:
@@ -306,7 +290,7 @@ class Director:
         self.loop = loop
         b = self.config.broker
         offline = encode({"state": "offline", "ts": 0})
-        self.client = mqtt_client(f"director-{self.config.name}", b,
+        self.client = make_client(f"director-{self.config.name}", b,
                                   will_topic=self.topics.director_status, will_payload=offline)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect

@@ -14,7 +14,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from kiosk.config import BrokerConfig
-from kiosk.director.service import mqtt_client
+from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 
@@ -36,7 +36,7 @@ class MqttField:
         self._acked: dict[str, threading.Event] = {}
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
-        self.client = mqtt_client(client_id, broker)
+        self.client = make_client(client_id, broker)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.connect_async(broker.host, broker.port, keepalive=15)

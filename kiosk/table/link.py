@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import socket
-import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from kiosk.config import TableConfig
+from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.table.outbox import Outbox
@@ -50,18 +49,11 @@ class TableLink:
         self._live: bytes | None = None
         self._stopping = threading.Event()
         self._resender: threading.Thread | None = None
-        c = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
-                        client_id=f"table-{n}-{cfg.event}", protocol=mqtt.MQTTv5)
-        c.will_set(self.topics.table_status(n), encode({"state": "offline"}), qos=1, retain=True)
-        c.reconnect_delay_set(*reconnect)
-        b = cfg.broker
-        if b.username:
-            c.username_pw_set(b.username, b.password)
-        if b.tls:
-            c.tls_set(ca_certs=b.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        c = make_client(f"table-{n}-{cfg.event}", cfg.broker,
+                        will_topic=self.topics.table_status(n),
+                        will_payload=encode({"state": "offline"}), reconnect=reconnect)
         c.on_connect, c.on_disconnect = self._on_connect, self._on_disconnect
         c.on_message, c.on_publish = self._on_message, self._on_publish
-        c.on_socket_open = self._on_socket_open
         self.client = c
 
     @property
@@ -173,12 +165,6 @@ class TableLink:
             self._publish(self.topics.live(n), self._live, 0, True)
         if self.on_state:
             self.on_state(True)
-
-    @staticmethod
-    def _on_socket_open(client: mqtt.Client, userdata: Any, sock: Any) -> None:
-        """No Nagle: a report must not wait ~40 ms behind the live snapshot's segment."""
-        with contextlib.suppress(OSError, AttributeError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:

@@ -9,8 +9,8 @@ import time
 import paho.mqtt.client as mqtt
 
 from kiosk.core.tournament import Tournament
-from kiosk.director.service import mqtt_client
 from kiosk.director.store import EventLog
+from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.sim.engine import Simulator
@@ -108,7 +108,7 @@ class Probe:
         self.topics = Topics(event)
         self.acks: list[dict] = []
         self.plans: dict[int, dict] = {}
-        self.client = mqtt_client("probe", mosquitto.config)
+        self.client = make_client("probe", mosquitto.config)
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", mosquitto.port)
         self.client.subscribe([(f"{self.topics.base}/director/ack/+", 1),

@@ -26,17 +26,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(cond: Callable[[], Any], timeout: float = 10.0, step: float = 0.02) -> Any:
-    """Poll until `cond()` is truthy; returns its value or fails the test with a timeout."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = cond()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"condition not met within {timeout} s")
-
-
 class Broker:
     """A Mosquitto of our own on a free port; stop() and start() simulate an outage."""
 

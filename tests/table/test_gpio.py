@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from conftest import wait_for
-from table_helpers import plan, schedule, table_config
+from table_helpers import plan, schedule, table_config, wait_for
 
 from kiosk.protocol.topics import Topics
 from kiosk.table.gpio import TableGpio

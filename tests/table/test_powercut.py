@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import wait_for
-from table_helpers import plan, schedule, table_toml
+from table_helpers import plan, schedule, table_toml, wait_for
 
 from kiosk.protocol.topics import Topics
 
