@@ -37,18 +37,21 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
     ]
     h4h = {"on": tour.h4h_on, "round": tour.h4h_round,
            "go": tour.h4h_on and tab.id in tour.h4h_waiting}
-    floor = {c.id: {"state": c.state, "seat": c.seat, "since": c.raised_at, "note": c.note}
+    floor = {c.id: {"state": c.state, "seat": c.seat, "since": c.raised_at, "note": c.note,
+                    "report": c.report}
              for c in tour.floor_calls.values() if c.table == table and c.state != "cancelled"
              and (c.state != "resolved" or (c.resolved_at or 0) >= (tab.last_hand_at or 0))}
     clocks = {c.id: {"state": c.state, "seat": c.seat, "approved_at": c.approved_at,
-                     "seconds": c.seconds, "countdown": c.countdown, "outcome": c.outcome}
-              for c in tour.clock_calls.values() if c.table == table and c.state != "done"}
+                     "seconds": c.seconds, "countdown": c.countdown, "outcome": c.outcome,
+                     "report": c.report}
+              for c in tour.clock_calls.values()
+              if c.table == table and (c.state != "done" or c.hand == tab.hand)}
     return {
         "table": table, "seats": seats, "moves_out": moves_out, "moves_in": moves_in,
         "halt": tour.halted(tab), "hold": tour.holding(tab) and not tab.broken,
         "breaking": tab.breaking, "broken": tab.broken, "redraw_button": tab.redraw_button,
         "final_table": tour.final_table == table and not tour.final_pending,
-        "seat_count": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
+        "max_seats": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
         "floor_calls": floor, "clock_calls": clocks,
     }
 

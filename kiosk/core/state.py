@@ -80,6 +80,7 @@ class FloorCall:
     acked_at: float | None = None
     resolved_at: float | None = None
     note: str = ""
+    report: str | None = None    # the table's report id that raised it
 
 
 @dataclass
@@ -95,3 +96,5 @@ class ClockCall:
     approved_by: str | None = None
     outcome: str | None = None
     done_at: float | None = None
+    report: str | None = None    # the table's report id that raised it
+    hand: int = 0                # the table's hand when it was raised

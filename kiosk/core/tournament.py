@@ -394,7 +394,8 @@ class Tournament:
             self._touch(tab.id)
 
     def _on_floor_call(self, ev: Event) -> None:
-        self.floor_calls[ev["call"]] = FloorCall(ev["call"], ev["table"], ev.get("seat"), ev["t"])
+        self.floor_calls[ev["call"]] = FloorCall(ev["call"], ev["table"], ev.get("seat"), ev["t"],
+                                                 report=ev.get("report"))
         self._touch(ev["table"])
 
     def _on_floor_acked(self, ev: Event) -> None:
@@ -408,7 +409,8 @@ class Tournament:
         self._touch(c.table)
 
     def _on_clock_call(self, ev: Event) -> None:
-        c = ClockCall(ev["call"], ev["table"], ev["seat"], ev["t"], ev["seconds"], ev["countdown"])
+        c = ClockCall(ev["call"], ev["table"], ev["seat"], ev["t"], ev["seconds"], ev["countdown"],
+                      report=ev.get("report"), hand=self.tables[ev["table"]].hand)
         if ev.get("approved"):
             c.state, c.approved_at = "approved", ev["t"]
         self.clock_calls[c.id] = c

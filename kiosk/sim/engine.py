@@ -38,6 +38,7 @@ class Field(Protocol):
     def holding(self, table: int) -> bool: ...
     def halted(self, table: int) -> bool: ...
     def broken(self, table: int) -> bool: ...
+    def seat_count(self, table: int) -> int: ...
     def tables(self) -> list[int]: ...
     def spread(self) -> int: ...
     def finished(self) -> bool: ...
@@ -69,6 +70,9 @@ class LocalField:
     def broken(self, table: int) -> bool:
         tab = self.tour.tables.get(table)
         return tab is None or tab.broken
+
+    def seat_count(self, table: int) -> int:
+        return self.tour.tables[table].seats
 
     def tables(self) -> list[int]:
         return sorted(t.id for t in self.tour.tables.values() if not t.broken)
@@ -295,9 +299,9 @@ class Simulator:
         prev = self.prev.get(tid) if not f.redraw(tid) else None
         if prev is None:
             button, _ = btn.draw_button(sorted(occupied), self.profile.button.start, self.rng)
-            pos = btn.first_hand(occupied, button, self._seats(tid))
+            pos = btn.first_hand(occupied, button, f.seat_count(tid))
         else:
-            pos = btn.next_hand(prev, occupied, self._seats(tid),
+            pos = btn.next_hand(prev, occupied, f.seat_count(tid),
                                 dead_button=self.profile.button.dead_button,
                                 newcomers=f.newcomers(tid))
         self.prev[tid] = pos
@@ -313,11 +317,6 @@ class Simulator:
         self.res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
         heapq.heappush(self.queue, (t + length, self._next(), tid))
-
-    def _seats(self, tid: int) -> int:
-        if self.tour is not None:
-            return self.tour.tables[tid].seats
-        return self.field.seat_count(tid)  # type: ignore[attr-defined]
 
     def _next(self) -> int:
         self.seq += 1

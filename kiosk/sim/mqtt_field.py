@@ -99,7 +99,7 @@ class MqttField:
         return bool(self._plan(table).get("broken", True))
 
     def seat_count(self, table: int) -> int:
-        return int(self._plan(table).get("seat_count", 10))
+        return int(self._plan(table).get("max_seats", 10))
 
     def tables(self) -> list[int]:
         return sorted(t for t, p in self.plans.items() if not p.get("broken"))
