@@ -13,13 +13,16 @@ import heapq
 from collections.abc import Callable, Iterable
 
 
+def break_rank(table: int, added: bool, added_first: bool) -> int:
+    """A table's place in the breaking order (lower breaks sooner): highest number first;
+    with `added_first` (Irish r.72) every added table before any original one. A rank
+    needs no other table, so opening a table never re-ranks the rest."""
+    return (0 if added_first and added else 1_000_000) - table
+
+
 def break_order(tables: Iterable[tuple[int, bool]], added_first: bool) -> list[int]:
-    """Tables (id, added) in the order they break: highest number first; with
-    `added_first` (Irish r.72) every added table breaks before any original one."""
-    items = list(tables)
-    if added_first:
-        return [t for t, _ in sorted(items, key=lambda x: (not x[1], -x[0]))]
-    return [t for t, _ in sorted(items, key=lambda x: -x[0])]
+    """Tables (id, added) in the order they break."""
+    return [t for t, a in sorted(tables, key=lambda x: break_rank(x[0], x[1], added_first))]
 
 
 class Balancer:

@@ -9,13 +9,14 @@ draws whatever else happened in between, and a replayed director carries on alik
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Iterable
 from typing import Any
 
 from kiosk.core import button as btn
-from kiosk.core.balance import Balancer, break_order, choose_source, choose_target
+from kiosk.core.balance import Balancer, break_rank, choose_source, choose_target
 from kiosk.core.clock import Clock
 from kiosk.core.penalties import decide_penalty
 from kiosk.core.places import Bust, group_places
@@ -91,7 +92,7 @@ class Tournament:
         self.stats = {"moves_balance": 0, "moves_break": 0, "moves_final": 0,
                       "moves_floor": 0, "unavoidable": 0}
         self.n_breaking = 0
-        self._order: list[int] = []   # tables in breaking order
+        self._order: list[tuple[int, int]] = []   # (rank, table) in breaking order
         self._cursor = 0              # first entry of _order that may still break
         self.dirty: set[int] = set()       # tables whose plan changed
         self.schedule_dirty = True
@@ -172,8 +173,13 @@ class Tournament:
         self.seating_dirty = True
 
     def _on_table_opened(self, ev: Event) -> None:
-        self.tables[ev["table"]] = Table(ev["table"], ev["seats"], ev.get("added", False))
-        self._rebuild_balancer()
+        tab = self.tables[ev["table"]] = Table(ev["table"], ev["seats"], ev.get("added", False))
+        rank = break_rank(tab.id, tab.added, self.profile.balance.added_tables_break_first)
+        at = bisect.bisect(self._order, (rank, tab.id))
+        self._order.insert(at, (rank, tab.id))
+        self._cursor = min(self._cursor, at)
+        self.balancer.set_rank(tab.id, rank)
+        self._recount(tab)
 
     def _on_seated(self, ev: Event) -> None:
         p = self.players[ev["player"]]
@@ -462,10 +468,11 @@ class Tournament:
     # --------------------------------------------------------------- balancer
     def _rebuild_balancer(self) -> None:
         b = Balancer()
-        live = [(t.id, t.added) for t in self.tables.values() if not t.broken]
-        self._order = break_order(live, self.profile.balance.added_tables_break_first)
+        first = self.profile.balance.added_tables_break_first
+        self._order = sorted((break_rank(t.id, t.added, first), t.id)
+                             for t in self.tables.values() if not t.broken)
         self._cursor = 0
-        for rank, tid in enumerate(self._order):
+        for rank, tid in self._order:
             b.set_rank(tid, rank)
             tab = self.tables[tid]
             if not tab.breaking:
@@ -486,9 +493,9 @@ class Tournament:
     def next_to_break(self) -> int | None:
         """First table in the breaking order still playing (the last one never breaks)."""
         order, b = self._order, self.balancer
-        while self._cursor < len(order) and order[self._cursor] not in b:
+        while self._cursor < len(order) and order[self._cursor][1] not in b:
             self._cursor += 1
-        for tid in order[self._cursor:]:
+        for _, tid in order[self._cursor:]:
             if tid in b:
                 return tid if len(b) > 1 else None
         return None

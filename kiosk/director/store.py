@@ -6,11 +6,12 @@ director killed at any instant restarts from the log and publishes the same stat
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from kiosk.errors import KioskError
 
@@ -27,7 +28,7 @@ class EventLog:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("CREATE TABLE IF NOT EXISTS events ("
-                            "seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL)")
+                            "seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body BLOB NOT NULL)")
         except sqlite3.DatabaseError as exc:
             raise KioskError(f"event log {self.path}: {exc}") from None
         row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
@@ -37,7 +38,7 @@ class EventLog:
         """Write `events` in one transaction; returns the seq of the last one."""
         if not events:
             return self.last_seq
-        rows = [(e["kind"], json.dumps(e, separators=(",", ":"))) for e in events]
+        rows = [(e["kind"], orjson.dumps(e)) for e in events]
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.executemany("INSERT INTO events(kind, body) VALUES (?, ?)", rows)
@@ -50,7 +51,7 @@ class EventLog:
 
     def read(self, after: int = 0, batch: int = 20000) -> Iterator[dict[str, Any]]:
         """Every event after `after`, in order, streamed so a long log needs no copy."""
-        loads = json.loads
+        loads = orjson.loads
         cur = self.db.execute("SELECT body FROM events WHERE seq > ? ORDER BY seq", (after,))
         while rows := cur.fetchmany(batch):
             for (body,) in rows:
