@@ -15,6 +15,8 @@ import asyncio
 import json
 import resource
 import selectors
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -24,9 +26,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from kiosk.broker import Mosquitto, free_port
-from kiosk.config import BrokerConfig, EventConfig
+from kiosk.config import BrokerConfig
 from kiosk.core.tournament import Tournament
-from kiosk.director.service import Director
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import encode
@@ -75,146 +76,204 @@ class ManyClients:
 
 
 def run_room(tables: int, seconds: float) -> dict[str, Any]:
+    """The director as its own process (as deployed); tables and a dashboard client here."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     work = Path(tempfile.mkdtemp(prefix="pk-dirbench-"))
     broker = Mosquitto(workdir=str(work)).start()
-    cfg = EventConfig(name="bench", structure="standard", seats=9, seed=1,
-                      broker=broker.config, db=str(work / "event.db"),
-                      http_port=free_port(), floor_users={"floor": "floor"})
-    director = Director(cfg)
-    for i in range(tables * 9):
-        director.tour.execute({"kind": "register", "name": f"P{i}"}, time.time())
-    director.act({"kind": "start"})
-    topics = Topics(cfg.name)
-    out: dict[str, Any] = {"tables": len(director.tour.tables)}
-
-    loop = asyncio.new_event_loop()
-    dash_lat: list[float] = []
-    sent_at: dict[int, float] = {}
-    web = True
+    http = free_port()
+    (work / "event.toml").write_text(
+        f'[event]\nname = "bench"\nstructure = "{work / "bench.toml"}"\nseed = 1\n\n'
+        f'[broker]\nurl = "mqtt://127.0.0.1:{broker.port}"\n\n'
+        f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{http}"\n'
+        f'floor_users = {{ floor = "floor" }}\n')
+    (work / "bench.toml").write_text(
+        'name = "Bench"\nstart_stack = 20000\n\n[[level]]\nsb = 25\nbb = 50\nminutes = 0.5\n\n'
+        '[[level]]\nsb = 50\nbb = 100\nminutes = 60\n')
+    (work / "players.csv").write_text("name\n" + "".join(f"P{i}\n" for i in range(tables * 9)))
+    web = _has_web()
+    cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(work / "event.toml"),
+           "--players", str(work / "players.csv"), "--start"] + ([] if web else ["--no-web"])
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    topics = Topics("bench")
+    out: dict[str, Any] = {"tables": tables, "dashboard": "websocket /ws" if web else
+                           "plan topic (no web app)"}
     try:
-        import kiosk.director.web.app  # noqa: F401
-    except ImportError:
-        web = False
+        plans = _Plans(broker.config, topics, tables)
+        plans.wait_all(60)
+        seat1 = {n: min(int(k) for k in plans.latest[n]["seats"]) for n in plans.latest}
+        sent_at: dict[str, float] = {}
+        lat: list[float] = []
+        watcher = _Dashboard(http, plans.expect, sent_at, lat) if web else None
+        if watcher is None:
+            plans.on_rev = lambda n, rid: lat.append(time.time() - sent_at.pop(rid)) \
+                if rid in sent_at else None
+        receivers = ManyClients(broker.config, tables, "tbl")
+        got: dict[int, float] = {}
+        for i, c in enumerate(receivers.clients):
+            def on_msg(client: Any, userdata: Any, msg: Any, n: int = i + 1) -> None:
+                if json.loads(msg.payload).get("clock", {}).get("period") == 1:
+                    got.setdefault(n, time.time())
+            c.on_message = on_msg
+            c.subscribe(topics.schedule, 1)
+        # the first level lasts 30 s: measure from its end to the last table's schedule
+        anchor = plans.schedule_anchor()
+        _wait(lambda: len(got) >= tables, anchor + 45 - time.time())
+        boundary = anchor + 30
+        out["level_change_to_all_tables_ms"] = (
+            round(1000 * (max(got.values()) - boundary), 1) if len(got) >= tables
+            else f"only {len(got)} of {tables}")
 
-    async def serve() -> None:
-        await director.serve(web=web)
+        senders = [make_client(f"load-{k}", broker.config) for k in range(4)]
+        for s in senders:
+            s.connect(broker.config.host, broker.config.port)
+            s.loop_start()
+        seq0 = _last_seq(work)
+        t0, sent = time.time(), 0
+        for second in range(int(seconds)):
+            for n in range(1, tables + 1):
+                delay = t0 + second + (n - 1) / tables - time.time()
+                if delay > 0:
+                    time.sleep(delay)
+                rid = f"b{n}-{second}"
+                rep = {"table": n, "id": rid, "seq": second, "ts": time.time(),
+                       "kind": "absent" if second % 2 == 0 else "present",
+                       "data": {"seat": seat1[n]}}
+                sent_at[rid] = time.time()
+                plans.expect[n] = rid
+                senders[n % len(senders)].publish(topics.report(n), encode(rep), qos=1)
+                sent += 1
+        elapsed = time.time() - t0
+        _wait(lambda: _last_seq(work) - seq0 >= sent, 30)
+        out["offered_events_per_s"] = round(sent / elapsed)
+        out["absorbed_events_per_s"] = round((_last_seq(work) - seq0) /
+                                             (time.time() - t0))
+        out["report_to_dashboard_ms"] = {"p50": round(1000 * pct(lat, 50), 2),
+                                         "p99": round(1000 * pct(lat, 99), 2),
+                                         "samples": len(lat)}
+        b0, bseq = time.time(), _last_seq(work)
+        burst = 20000
+        for k in range(burst):
+            n = k % tables + 1
+            rep = {"table": n, "id": f"x{k}", "seq": k, "ts": time.time(),
+                   "kind": "absent" if (k // tables) % 2 == 0 else "present",
+                   "data": {"seat": seat1[n]}}
+            senders[k % len(senders)].publish(topics.report(n), encode(rep), qos=1)
+        _wait(lambda: _last_seq(work) - bseq >= burst, 120)
+        out["burst_events_per_s"] = round((_last_seq(work) - bseq) / (time.time() - b0))
 
-    async def watch_dashboard() -> None:
-        """The dashboard's view of it: a WebSocket client (or the hub, without web)."""
-        if web:
-            import aiohttp
-
-            async with aiohttp.ClientSession() as s, \
-                    s.ws_connect(f"http://127.0.0.1:{cfg.http_port}/ws") as ws:
-                async for msg in ws:
-                    now = time.time()
-                    body = json.loads(msg.data)
-                    for tv in body.get("tables", []) if body.get("type") == "tables" else []:
-                        n = tv.get("table") if isinstance(tv, dict) else tv
-                        if n in sent_at:
-                            dash_lat.append(now - sent_at.pop(n))
-        else:
-            q = director.hub.subscribe()
-            while True:
-                msg = await q.get()
-                now = time.time()
-                for n in msg.get("tables", []):
-                    if n in sent_at:
-                        dash_lat.append(now - sent_at.pop(n))
-
-    threading.Thread(target=loop.run_forever, daemon=True).start()
-    asyncio.run_coroutine_threadsafe(serve(), loop)
-    time.sleep(2.0)
-    asyncio.run_coroutine_threadsafe(watch_dashboard(), loop)
-    time.sleep(1.0)
-
-    # --- 1,000 table connections that receive the schedule (the level change)
-    got: dict[int, float] = {}
-    receivers = ManyClients(broker.config, tables, "tbl")
-    rev_before = director.log.last_seq
-    for i, c in enumerate(receivers.clients):
-        n = i + 1
-
-        def on_msg(client: Any, userdata: Any, msg: Any, n: int = n) -> None:
-            if json.loads(msg.payload).get("rev", 0) > rev_before:
-                got.setdefault(n, time.perf_counter())
-
-        c.on_message = on_msg
-        c.subscribe(topics.schedule, 1)
-    time.sleep(3.0)
-
-    # --- load: every table reports once a second (absent/present toggles on seat 1)
-    senders = [make_client(f"load-{k}", broker.config) for k in range(8)]
-    for s in senders:
-        s.connect(broker.config.host, broker.config.port)
-        s.loop_start()
-    per = tables // len(senders)
-    seat1 = {n: min(director.tour.tables[n].seat_of) for n in director.tour.tables}
-    start_seq = director.log.last_seq
-    t0 = time.time()
-    sent = 0
-    for second in range(int(seconds)):
-        tick = t0 + second
-        for n in range(1, tables + 1):
-            when = tick + (n - 1) / tables
-            delay = when - time.time()
-            if delay > 0:
-                time.sleep(delay)
-            kind = "absent" if second % 2 == 0 else "present"
-            rep = {"table": n, "id": f"b{n}-{second}", "seq": second, "ts": time.time(),
-                   "kind": kind, "data": {"seat": seat1[n]}}
-            sent_at.setdefault(n, time.time())
-            senders[(n - 1) // per % len(senders)].publish(topics.report(n), encode(rep), qos=1)
-            sent += 1
-    elapsed = time.time() - t0
-    time.sleep(2.0)
-    processed = director.log.last_seq - start_seq
-    out["offered_events_per_s"] = round(sent / elapsed)
-    out["absorbed_events_per_s"] = round(processed / (time.time() - t0))
-    out["report_to_dashboard_ms"] = {"p50": round(1000 * pct(dash_lat, 50), 2),
-                                     "p99": round(1000 * pct(dash_lat, 99), 2),
-                                     "samples": len(dash_lat), "via": "websocket" if web else
-                                     "hub"}
-
-    # --- burst: as fast as the senders can publish, to find the ceiling
-    b0, bseq = time.time(), director.log.last_seq
-    for k in range(20000):
-        n = k % tables + 1
-        rep = {"table": n, "id": f"x{k}", "seq": k, "ts": time.time(),
-               "kind": "absent" if (k // tables) % 2 == 0 else "present",
-               "data": {"seat": seat1[n]}}
-        senders[k % len(senders)].publish(topics.report(n), encode(rep), qos=1)
-    while director.log.last_seq - bseq < 20000 and time.time() - b0 < 60:
-        time.sleep(0.05)
-    out["burst_events_per_s"] = round((director.log.last_seq - bseq) / (time.time() - b0))
-
-    # --- a level change reaching every table
-    got.clear()
-    rev_before = director.log.last_seq
-    t_change = time.perf_counter()
-    fut = asyncio.run_coroutine_threadsafe(_act(director, {"kind": "clock", "action": "jump",
-                                                           "period": 1}), loop)
-    fut.result(10)
-    deadline = time.monotonic() + 10
-    while len(got) < tables and time.monotonic() < deadline:
-        time.sleep(0.002)
-    out["level_change_to_all_tables_ms"] = round(1000 * (max(got.values()) - t_change), 1) \
-        if len(got) == tables else f"only {len(got)} of {tables} tables"
-
-    for s in senders:
-        s.loop_stop()
-        s.disconnect()
-    receivers.close()
-    loop.call_soon_threadsafe(lambda: [t.cancel() for t in asyncio.all_tasks(loop)])
-    time.sleep(1.0)
-    broker.stop()
+        for s in senders:
+            s.loop_stop()
+            s.disconnect()
+        receivers.close()
+        plans.close()
+        if watcher:
+            watcher.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        broker.stop()
     return out
 
 
-async def _act(director: Director, cmd: dict[str, Any]) -> None:
-    director.act(cmd)
+def _has_web() -> bool:
+    try:
+        import kiosk.director.web.app  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _last_seq(work: Path) -> int:
+    import sqlite3
+
+    db = sqlite3.connect(work / "event.db", timeout=5)
+    try:
+        return db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+    finally:
+        db.close()
+
+
+def _wait(cond: Any, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.05)
+
+
+class _Dashboard:
+    """A floor dashboard's WebSocket: notes when a table's update follows a report."""
+
+    def __init__(self, http: int, expect: dict[int, str], sent_at: dict[str, float],
+                 lat: list[float]) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.expect, self.sent_at, self.lat = expect, sent_at, lat
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.task = asyncio.run_coroutine_threadsafe(self._watch(http), self.loop)
+
+    async def _watch(self, http: int) -> None:
+        import aiohttp
+
+        async with aiohttp.ClientSession() as s, \
+                s.ws_connect(f"http://127.0.0.1:{http}/ws") as ws:
+            async for msg in ws:
+                now = time.time()
+                body = json.loads(msg.data)
+                if body.get("type") != "tables":
+                    continue
+                for view in body.get("tables", []):
+                    rid = self.expect.pop(view.get("table"), None)
+                    if rid in self.sent_at:
+                        self.lat.append(now - self.sent_at.pop(rid))
+
+    def close(self) -> None:
+        self.task.cancel()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+class _Plans:
+    """Every table's retained plan; notes when a plan answers an expected report."""
+
+    def __init__(self, broker: BrokerConfig, topics: Topics, tables: int) -> None:
+        self.latest: dict[int, dict[str, Any]] = {}
+        self.expect: dict[int, str] = {}
+        self.on_rev: Any = None
+        self.tables = tables
+        self.broker, self.topics = broker, topics
+        self.client = make_client("bench-plans", broker)
+        self.client.on_message = self._on_message
+        self.client.connect(broker.host, broker.port)
+        self.client.subscribe(f"{topics.base}/table/+/plan", 1)
+        self.client.loop_start()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        body = json.loads(msg.payload)
+        n = body["table"]
+        self.latest[n] = body
+        rid = self.expect.pop(n, None)
+        if rid and self.on_rev:
+            self.on_rev(n, rid)
+
+    def schedule_anchor(self) -> float:
+        """When the first level started, from the retained schedule."""
+        got: dict[str, Any] = {}
+        c = make_client("bench-schedule", self.broker)
+        c.on_message = lambda _c, _u, m: got.setdefault("s", json.loads(m.payload))
+        c.connect(self.broker.host, self.broker.port)
+        c.subscribe(self.topics.schedule, 1)
+        c.loop_start()
+        _wait(lambda: "s" in got, 10)
+        c.loop_stop()
+        c.disconnect()
+        return float(got["s"]["clock"]["anchor"])
+
+    def wait_all(self, timeout: float) -> None:
+        _wait(lambda: len(self.latest) >= self.tables, timeout)
+        if len(self.latest) < self.tables:
+            raise RuntimeError(f"only {len(self.latest)} plans arrived")
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
 
 
 def _play_logged(players: int) -> list[dict[str, Any]]:

@@ -317,7 +317,11 @@ class Director:
                     log.error("tick refused: %s", exc)
             self._publish_seating()
             notifier.watchdog()
-            await asyncio.sleep(every)
+            # wake exactly at a level boundary, so the new level goes out at once
+            reading = self.tour.clock.read(self.tour.structure, self.now())
+            wait = every if reading.paused or reading.finished else \
+                min(every, reading.remaining + 0.001)
+            await asyncio.sleep(max(0.001, wait))
 
     async def serve(self, web: bool = True) -> None:
         """Run until cancelled: MQTT, the ticker and (optionally) the dashboard."""
