@@ -1,0 +1,29 @@
+// Shared by the dashboard and the TV clock: the live feed and a local clock.
+"use strict";
+const PK = {
+  summary: null, offset: 0, at: 0,
+  fmt(sec) {
+    sec = Math.max(0, Math.ceil(sec));
+    const h = Math.floor(sec / 3600), m = Math.floor(sec % 3600 / 60), s = sec % 60;
+    const mm = String(m).padStart(2, "0"), ss = String(s).padStart(2, "0");
+    return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+  },
+  money(n) { return n == null ? "-" : Number(n).toLocaleString(); },
+  // seconds left in the current period, counted down locally between summaries
+  remaining() {
+    const s = PK.summary;
+    if (!s) return 0;
+    return s.paused ? s.remaining : s.remaining - (Date.now() / 1000 - PK.at);
+  },
+  setSummary(s) { PK.summary = s; PK.at = Date.now() / 1000; },
+  connect(onMessage, onState) {
+    let ws, backoff = 500;
+    const open = () => {
+      ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+      ws.onopen = () => { backoff = 500; onState && onState(true); };
+      ws.onmessage = ev => onMessage(JSON.parse(ev.data));
+      ws.onclose = () => { onState && onState(false); setTimeout(open, backoff); backoff = Math.min(backoff * 2, 8000); };
+    };
+    open();
+  },
+};

@@ -1,0 +1,71 @@
+"""The floor dashboard in Debian's Chromium, against a real director and a real kiosk."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+from kiosk.config import TableConfig
+from kiosk.table.service import TableService
+
+SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def wait_for(cond, timeout: float = 20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if value := cond():
+            return value
+        time.sleep(0.05)
+    raise AssertionError("condition not met")
+
+
+def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(
+        tmp_path: Path, mosquitto, director_factory) -> None:
+    director = director_factory(players=18, web=True, floor_users={"floor": "s3cret"}).start()
+    cfg = TableConfig(table=1, event=director.name, broker=mosquitto.config,
+                      state_dir=str(tmp_path / "table-1"), gpio=None)
+    Path(cfg.state_dir).mkdir()
+    kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)
+    kiosk.start()
+    wait_for(lambda: sum(1 for s in kiosk.view().seats if s.name) == 9)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    url = f"http://127.0.0.1:{director.http_port}"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
+                                     "/usr/bin/chromium", args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(url + "/")
+        expect(page.locator("#t1")).to_contain_text("Table 1")
+        expect(page.locator("#t2")).to_contain_text("Table 2")
+
+        assert kiosk.act("press_floor").report is not None     # FLOOR pressed at table 1
+        calls = page.locator("#calls")
+        expect(calls).to_contain_text("Floor table 1", timeout=10000)   # no reload
+        expect(page.locator("#t1")).to_contain_text("Floor called")
+
+        page.locator("[data-ack]").first.click()                # not logged in yet
+        expect(page.locator("#toast")).to_contain_text("log in as floor staff")
+        assert kiosk.view().floor_state == "open"
+
+        page.fill("#login input[name=user]", "floor")
+        page.fill("#login input[name=password]", "s3cret")
+        page.click("#login button")
+        expect(page.locator("#user")).to_have_text("floor")
+        page.locator("[data-ack]").first.click()
+        expect(calls).to_contain_text("acked", timeout=10000)
+        wait_for(lambda: kiosk.view().floor_state == "acked")  # the table's plan got it
+        page.screenshot(path=str(SCREENS / "dashboard.png"))
+
+        clock = browser.new_page(viewport={"width": 1280, "height": 720})
+        clock.goto(url + "/clock")
+        expect(clock.locator("#level")).to_have_text("Level 1")
+        expect(clock.locator("#left")).to_have_text("18 / 18")
+        clock.screenshot(path=str(SCREENS / "clock.png"))
+        browser.close()
+    kiosk.stop()
