@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,30 +33,11 @@ sys.path.insert(0, str(ROOT / "tests" / "table"))
 
 from table_helpers import plan, schedule, table_config, table_toml  # noqa: E402
 
+from kiosk.broker import Mosquitto  # noqa: E402
+from kiosk.mqttclient import make_client  # noqa: E402
 from kiosk.protocol.topics import Topics  # noqa: E402
 
 TOPICS = Topics("test")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_broker(workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    conf = workdir / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    proc = subprocess.Popen(["/usr/sbin/mosquitto", "-c", str(conf)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(500):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return proc, port
-        except OSError:
-            time.sleep(0.01)
-    raise SystemExit("mosquitto did not start")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -225,10 +205,10 @@ def main() -> int:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     with tempfile.TemporaryDirectory(prefix="table-bench-") as tmp:
         work = Path(tmp)
-        broker, port = start_broker(work)
+        broker = Mosquitto(workdir=str(work)).start()
+        port = broker.port
         try:
-            pub = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
-                              client_id="bench-director", protocol=mqtt.MQTTv5)
+            pub = make_client("bench-director", broker.config)
             pub.connect("127.0.0.1", port)
             pub.loop_start()
             for topic, msg in ((TOPICS.schedule, schedule(anchor=time.time())),
@@ -246,8 +226,7 @@ def main() -> int:
             print(f"memory (headless) {bench_headless_rss(port, work):.0f} MB resident")
             pub.loop_stop()
         finally:
-            broker.terminate()
-            broker.wait(5)
+            broker.stop()
     return 0
 
 

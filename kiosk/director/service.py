@@ -22,6 +22,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
 from kiosk.core import plans
 from kiosk.core.tournament import Tournament
@@ -308,7 +309,7 @@ class Director:
 
     async def tick_forever(self, every: float = 0.25) -> None:
         """Level changes, timed penalties, seating directory, watchdog."""
-        notifier = _notifier()
+        notifier = Notifier()
         while True:
             if self.tour.started and self.tour.finished_at is None:
                 try:
@@ -339,7 +340,7 @@ class Director:
             await site.start()
             log.info("dashboard on http://%s:%d/ and clock on /clock",
                      self.config.http_host, self.config.http_port)
-        notifier = _notifier()
+        notifier = Notifier()
         notifier.ready()
         notifier.status(f"event {self.config.name}: {self.tour.alive} players in play")
         try:
@@ -360,18 +361,3 @@ def report_id(payload: bytes) -> str | None:
         return None
     rid = msg.get("id") if isinstance(msg, dict) else None
     return rid if isinstance(rid, str) and 0 < len(rid) <= 64 else None
-
-
-class _NoNotifier:
-    def ready(self) -> None: ...
-    def watchdog(self) -> None: ...
-    def status(self, text: str) -> None: ...
-    def stopping(self) -> None: ...
-
-
-def _notifier() -> Any:
-    try:
-        from kiosk.appliance.sdnotify import Notifier
-    except ImportError:  # the appliance package is optional off a Pi
-        return _NoNotifier()
-    return Notifier()

@@ -16,6 +16,7 @@ import threading
 from dataclasses import asdict
 from typing import Any
 
+from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import load_table_config
 from kiosk.table.service import TableService
 
@@ -54,15 +55,15 @@ def run(args: argparse.Namespace) -> int:
                      name="stdin").start()
     print(f"table {cfg.table} ready ({service.outbox.pending_count()} report(s) queued)",
           flush=True)
-    notifier = _notifier()
+    notifier = Notifier()
+    notifier.ready()
     try:
         while not stop.wait(TICK_S):
             service.tick()
             for dev in extras:
                 if hasattr(dev, "sync"):
                     dev.sync()
-            if notifier is not None:
-                notifier.watchdog()
+            notifier.watchdog()
     finally:
         for dev in extras:
             (dev.close if hasattr(dev, "close") else dev.stop)()
@@ -86,16 +87,6 @@ def start_devices(service: TableService, *, gpio: bool) -> list[Any]:
         reader.start()
         out.append(reader)
     return out
-
-
-def _notifier() -> Any:
-    try:
-        from kiosk.appliance.sdnotify import Notifier
-    except ImportError:
-        return None
-    n = Notifier()
-    n.ready()
-    return n
 
 
 def _stdin_loop(service: TableService, stop: threading.Event) -> None:

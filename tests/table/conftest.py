@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -15,58 +13,14 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from kiosk.broker import Mosquitto
+
 sys.path.insert(0, str(Path(__file__).parent))  # table_helpers, also used by the bench
 
-MOSQUITTO = "/usr/sbin/mosquitto"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Broker:
-    """A Mosquitto of our own on a free port; stop() and start() simulate an outage."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
-        self.conf = workdir / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                             "persistence false\n")
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError("mosquitto exited at start") from None
-                time.sleep(0.02)
-        raise RuntimeError("mosquitto did not open its port")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-
 @pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    b = Broker(tmp_path)
-    b.start()
-    yield b
-    b.stop()
+def broker(mosquitto: Mosquitto) -> Mosquitto:
+    """The suite's private Mosquitto; stop() and start() simulate an outage."""
+    return mosquitto
 
 
 class Subscriber:
@@ -130,7 +84,7 @@ class Subscriber:
 
 
 @pytest.fixture
-def observer(broker: Broker) -> Iterator[Callable[..., Subscriber]]:
+def observer(broker: Mosquitto) -> Iterator[Callable[..., Subscriber]]:
     made: list[Subscriber] = []
 
     def make(*topics: str) -> Subscriber:

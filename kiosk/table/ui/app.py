@@ -20,6 +20,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import TableConfig
 from kiosk.table.controller import Result
 from kiosk.table.view import SeatView, TableView
@@ -247,10 +248,6 @@ class TableApp(App):
 
     def on_start(self) -> None:
         self.service.start()
-        try:
-            from kiosk.appliance.sdnotify import Notifier
-        except ImportError:
-            return
         self._notifier = Notifier()
         self._notifier.ready()
 
