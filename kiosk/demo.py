@@ -11,7 +11,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -37,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which broker to start (default: Mosquitto when installed)")
     p.add_argument("--dir", help="keep the event log here (default: a temporary folder)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--kiosk", action="store_true",
+                   help="leave table 1 to a real `pokerkiosk table` (opened when a display "
+                        "is present; otherwise its command is printed)")
 
 
 def _write_config(folder: Path, args: argparse.Namespace, broker_url: str) -> Path:
@@ -80,12 +86,29 @@ def run(args: argparse.Namespace) -> int:
     print(f"dashboard   {base}/   (floor login: floor / floor)")
     print(f"TV clock    {base}/clock")
     print(f"event log   {config.db}")
+    kiosk = None
+    if args.kiosk:
+        table_toml = _write_table_config(folder, url)
+        print(f"table 1     pokerkiosk table --config {table_toml}")
+        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+            kiosk = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "table", "--config",
+                                      str(table_toml)])
     print("Ctrl-C stops the demo.", flush=True)
     try:
         asyncio.run(_serve(director, args))
     finally:
+        if kiosk is not None:
+            kiosk.terminate()
         broker.stop()
     return 0
+
+
+def _write_table_config(folder: Path, broker_url: str) -> Path:
+    path = folder / "table-1.toml"
+    path.write_text(f'[table]\nnumber = 1\nevent = "demo"\nstate_dir = "table-1"\n\n'
+                    f'[broker]\nurl = "{broker_url}"\n\n[gpio]\nenabled = false\n\n'
+                    f'[ui]\nsize = "1280x720"\n')
+    return path
 
 
 async def _serve(director: Director, args: argparse.Namespace) -> None:
@@ -124,7 +147,8 @@ def _deal(director: Director, args: argparse.Namespace, stop: threading.Event) -
 
     sim = Simulator(len(director.tour.players), profile=director.tour.profile.id,
                     seed=args.seed, structure=director.tour.structure, field=field,
-                    hand_seconds=args.hand_seconds, pace=pace)
+                    hand_seconds=args.hand_seconds, pace=pace,
+                    skip=frozenset({1}) if args.kiosk else frozenset())
     with contextlib.suppress(SystemExit):
         sim.run()
         log.info("the demo tournament is over; the dashboard stays up (Ctrl-C to stop)")

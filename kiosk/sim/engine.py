@@ -138,7 +138,8 @@ class Simulator:
                  structure: str | Structure = "standard", check_every: int = 2000,
                  timer: Callable[[], float] = time.perf_counter,
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
-                 pace: Callable[[float], None] | None = None) -> None:
+                 pace: Callable[[float], None] | None = None,
+                 skip: frozenset[int] = frozenset()) -> None:
         self.rng = random.Random(seed)
         prof = load_profile(profile)
         self.profile = prof
@@ -154,6 +155,7 @@ class Simulator:
         self.n = players
         self.hand_seconds = hand_seconds
         self.pace = pace          # called with each event's time before it happens (demo)
+        self.skip = skip          # tables a real kiosk deals (demo): never dealt here
         self.res = SimResult(players, prof.id, seed)
         self.check_every = max(check_every, players)  # a full check costs O(players)
         self.timer = timer
@@ -203,6 +205,8 @@ class Simulator:
                "kind": kind, "data": data}
         self.field.report(rep, t)
         for tid, seat, _pid in self.field.arriving():  # moved players sit down at once
+            if tid in self.skip:
+                continue
             self.rid += 1
             self.field.report({"v": 1, "table": tid, "id": f"s{self.rid}", "seq": self.rid,
                                "ts": t, "kind": "present", "data": {"seat": seat}}, t)
@@ -273,7 +277,7 @@ class Simulator:
     # ------------------------------------------------------------------ hands
     def _try_start(self, tid: int, t: float) -> None:
         f = self.field
-        if f.broken(tid) or tid in self.in_hand:
+        if f.broken(tid) or tid in self.in_hand or tid in self.skip:
             self.waiting.discard(tid)
             return
         seat_of = f.seats(tid)
