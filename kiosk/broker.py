@@ -35,6 +35,18 @@ def wait_port(port: int, timeout: float = 10.0, host: str = "127.0.0.1") -> None
     raise KioskError(f"nothing listens on {host}:{port} after {timeout:.0f} s")
 
 
+def stop_process(proc: subprocess.Popen[bytes] | None, grace: float = 5.0) -> None:
+    """Terminate a child process, killing it if it has not gone after `grace` seconds."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def find_mosquitto() -> str | None:
     return shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if Path(p).exists()),
@@ -78,13 +90,7 @@ class Mosquitto:
         return self
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self.proc = None
 
     def restart(self) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.broker import Mosquitto, free_port
+from kiosk.broker import Mosquitto, free_port, stop_process
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -88,13 +88,7 @@ class DirectorProcess:
         self.proc = None
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc, grace=10)
         self.proc = None
 
 

@@ -258,27 +258,31 @@ class Director:
                          table, rid)
         acks.setdefault(table, []).append(rid)
 
-    def _live(self, table: int, payload: bytes, changed: set[int]) -> None:
-        if not payload:
-            return
+    @staticmethod
+    def _decode_from(table: int, kind: str, payload: bytes) -> dict[str, Any] | None:
+        """A table's retained message, or None (logged) when it is empty or invalid."""
+        if not payload:   # a cleared retained message
+            return None
         try:
-            msg = decode("live", payload)
+            msg = decode(kind, payload)
         except ProtocolError as exc:
-            log.warning("table %d: dropped a live snapshot: %s", table, exc)
-            return
-        if msg["table"] != table:
-            log.warning("table %d: live snapshot names table %s; dropped", table, msg["table"])
-            return
-        self.live[table] = msg
-        changed.add(table)
+            log.warning("table %d: dropped a %s message: %s", table, kind, exc)
+            return None
+        if msg.get("table", table) != table:
+            log.warning("table %d: %s message names table %s; dropped", table, kind,
+                        msg["table"])
+            return None
+        return msg
+
+    def _live(self, table: int, payload: bytes, changed: set[int]) -> None:
+        msg = self._decode_from(table, "live", payload)
+        if msg is not None:
+            self.live[table] = msg
+            changed.add(table)
 
     def _status(self, table: int, payload: bytes, changed: set[int]) -> None:
-        if not payload:
-            return
-        try:
-            msg = decode("status", payload)
-        except ProtocolError as exc:
-            log.warning("table %d: dropped a status: %s", table, exc)
+        msg = self._decode_from(table, "status", payload)
+        if msg is None:
             return
         online = msg["state"] == "online"
         if self.online.get(table) != online:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
+from waiting import wait_for
 
 from kiosk.config import TableConfig
 from kiosk.table.service import TableService
@@ -15,14 +15,6 @@ SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-
-def wait_for(cond, timeout: float = 20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if value := cond():
-            return value
-        time.sleep(0.05)
-    raise AssertionError("condition not met")
 
 
 def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(

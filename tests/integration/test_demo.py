@@ -8,12 +8,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 from kiosk.config import load_table_config
 from kiosk.table.service import TableService
@@ -42,14 +42,6 @@ def snapshot(url: str) -> dict:
     except urllib.error.URLError:
         return {}
 
-
-def wait_for(cond, timeout: float = 30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if value := cond():
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition not met")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> int:

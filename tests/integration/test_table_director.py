@@ -5,19 +5,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from waiting import wait_for
+
 from kiosk.config import TableConfig
 from kiosk.director.store import EventLog
 from kiosk.table.service import TableService
-
-
-def wait_for(cond, timeout: float = 30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"condition not met within {timeout} s")
 
 
 def kiosk(tmp_path: Path, mosquitto, event: str, table: int = 1) -> TableService:

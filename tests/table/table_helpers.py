@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 from kiosk.config import BrokerConfig, GpioConfig, TableConfig
@@ -59,14 +57,3 @@ def table_config(state_dir: str, port: int, table: int = 3, **kw: Any) -> TableC
 def table_toml(state_dir: str, port: int, table: int = 3) -> str:
     return (f'[table]\nnumber = {table}\nevent = "test"\nstate_dir = "{state_dir}"\n\n'
             f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n\n[gpio]\nenabled = false\n')
-
-
-def wait_for(cond: Callable[[], Any], timeout: float = 10.0, step: float = 0.02) -> Any:
-    """Poll until `cond()` is truthy; returns its value or fails the test with a timeout."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = cond()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"condition not met within {timeout} s")

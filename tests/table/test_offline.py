@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import time
 
-from table_helpers import plan, schedule, table_config, wait_for
+from table_helpers import plan, schedule, table_config
+from waiting import wait_for
 
 from kiosk.protocol.topics import Topics
 from kiosk.table.service import TableService

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from table_helpers import plan, schedule, table_toml, wait_for
+from table_helpers import plan, schedule, table_toml
+from waiting import wait_for
 
 from kiosk.protocol.topics import Topics
 

@@ -7,7 +7,8 @@ import threading
 import time
 
 import serial
-from table_helpers import T0, plan, schedule, seating, wait_for
+from table_helpers import T0, plan, schedule, seating
+from waiting import wait_for
 
 from kiosk.table.controller import Result, TableController
 from kiosk.table.reader import CardReader, parse_line
