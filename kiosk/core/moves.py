@@ -1,0 +1,317 @@
+"""Balancing, breaking and the final-table draw: who moves where, and when.
+
+Mixed into Tournament (kiosk/core/tournament.py), whose state these methods read and
+whose `_emit` they call. TDA 9, 10 and 11: the player due the big blind moves to the
+seat that takes it soonest; tables break in a predetermined order; the final table is
+redrawn once every hand is over.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from kiosk.core import button as btn
+from kiosk.core.balance import Balancer, break_rank, choose_source, choose_target
+from kiosk.core.state import IN_PLAY, Table
+
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament as _Base
+else:
+    _Base = object
+
+
+class Moves(_Base):
+    """The balancer's bookkeeping and every decision that moves a player."""
+
+    def _rebuild_balancer(self) -> None:
+        b = Balancer()
+        first = self.profile.balance.added_tables_break_first
+        self._order = sorted((break_rank(t.id, t.added, first), t.id)
+                             for t in self.tables.values() if not t.broken)
+        self._cursor = 0
+        for rank, tid in self._order:
+            b.set_rank(tid, rank)
+            tab = self.tables[tid]
+            if not tab.breaking:
+                b.set(tid, tab.effective)
+        self.balancer = b
+
+    def _recount(self, tab: Table) -> None:
+        if tab.broken:
+            return
+        if tab.breaking or (self.final_pending and tab.id != self.final_table):
+            self.balancer.remove(tab.id)
+        else:
+            self.balancer.set(tab.id, tab.effective)
+
+    def active_tables(self) -> list[Table]:
+        return [t for t in self.tables.values() if not t.broken]
+
+    def next_to_break(self) -> int | None:
+        """First table in the breaking order still playing (the last one never breaks)."""
+        order, b = self._order, self.balancer
+        while self._cursor < len(order) and order[self._cursor][1] not in b:
+            self._cursor += 1
+        for _, tid in order[self._cursor:]:
+            if tid in b:
+                return tid if len(b) > 1 else None
+        return None
+
+    def _refresh_halts(self) -> None:
+        """A halt depends on the longest table anywhere, so when that changes every
+        table whose halt flips must republish its plan, touched or not."""
+        b = self.balancer
+        top = (b.max(), self.n_pending,
+               max((self.tables[tid].count for tid in b.count), default=0)
+               if self.n_pending else None)
+        if top == self._halt_top:
+            return
+        self._halt_top = top
+        now = {tid for tid in b.count if self.halted(self.tables[tid])}
+        for tid in now ^ self._halted:
+            self.dirty.add(tid)
+        self._halted = now
+
+    def halted(self, tab: Table) -> bool:
+        """TDA 10D: a table this many players short of the longest halts."""
+        short = self.profile.balance.halt_short
+        b = self.balancer
+        if short is None or tab.id not in b or len(b) < 2:
+            return False
+        top = b.max()
+        if self.n_pending:
+            # players ordered away still sit at their tables until their hand ends:
+            # the rule counts the players there now, not the counts after the moves
+            top = max(self.tables[tid].count for tid in b.count)
+        return top - tab.count >= short
+
+    def holding(self, tab: Table) -> bool:
+        """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
+        if tab.broken or tab.breaking or self.final_pending or self.finished_at is not None:
+            return True
+        if self.h4h_on and tab.id not in self.h4h_waiting:
+            return True
+        return self.halted(tab)
+
+    def _between_hands(self, tab: Table, t: float) -> None:
+        """At a table's hand end: break it, or send the players it owes."""
+        if tab.breaking:
+            if not self.final_pending:  # the final draw seats this table's players
+                self._break(tab, t)
+        else:
+            for dst_id in list(tab.pending_out):
+                self._execute_order(tab, dst_id, t)
+        # a breaking table's hand may be the last one a H4H round or the final draw awaits
+        self._h4h_next(t, after_hand=True)
+        if self.final_pending:
+            self._final_draw(t)
+
+    def _execute_order(self, src: Table, dst_id: int, t: float) -> None:
+        """Carry out one ordered move between hands at the source table.
+
+        The order was decided on counts that include every pending move; it is
+        cancelled only when, on those same counts, it no longer helps (the source is now
+        the shorter), so deciding again never re-orders what was just cancelled. A
+        target that is physically full (its own movers have not left yet) keeps the
+        order waiting for the source's next hand end.
+        """
+        dst = self.tables[dst_id]
+        seat = self.due_big_blind(src)
+        if dst.broken or dst.breaking or seat is None or src.effective < dst.effective:
+            self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
+            return
+        if dst.count >= dst.seats:
+            return
+        to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
+                                      self._rng("balance", src.id, src.hand, dst.id))
+        self._emit("moved", t, player=src.seat_of[seat], table=src.id, seat=seat,
+                   to_table=dst.id, to_seat=to_seat, reason="balance", ordered=True,
+                   due_bb=src.positions is not None)
+
+    def due_big_blind(self, tab: Table) -> int | None:
+        """TDA 10A: the seat of the player due the big blind next (random before hand 1)."""
+        if not tab.seat_of:
+            return None
+        if tab.positions is None:
+            return self._rng("due", tab.id, tab.hand, tab.count).choice(sorted(tab.seat_of))
+        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
+
+    def _due_seat(self, tab: Table) -> int | None:
+        """The seat due the big blind next, or None before the table's first hand."""
+        if tab.positions is None or not tab.seat_of:
+            return None
+        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
+
+    def _moves_of_due(self, tid: int) -> int:
+        tab = self.tables[tid]
+        seat = btn.next_big_blind(tab.positions, tab.seat_of, tab.seats) \
+            if tab.positions and tab.seat_of else None
+        return self.players[tab.seat_of[seat]].moves if seat else 0
+
+    def _mark_breaking(self, tab: Table, t: float) -> None:
+        for dst_id in list(tab.pending_out):
+            self._emit("move_cancelled", t, table=tab.id, to_table=dst_id)
+        if tab.pending_in:
+            for src in self.active_tables():
+                for dst_id in list(src.pending_out):
+                    if dst_id == tab.id:
+                        self._emit("move_cancelled", t, table=src.id, to_table=dst_id)
+        self._emit("table_breaking", t, table=tab.id)
+
+    def _break(self, tab: Table, t: float) -> None:
+        """TDA 9: a 2-step random draw into the open seats of the shortest tables."""
+        if self.n_pending:
+            # orders decided before this table's players come in are stale: cancel them
+            # (balancing decides again right after), or a filled table keeps counting
+            # players who can no longer reach it
+            for src in self.active_tables():
+                for dst_id in list(src.pending_out):
+                    self._emit("move_cancelled", t, table=src.id, to_table=dst_id)
+        rng = self._rng("break", tab.id, self.alive)
+        due = self._due_seat(tab)
+        movers = [tab.seat_of[s] for s in sorted(tab.seat_of)]
+        b = self.balancer
+        pool: list[tuple[int, int]] = []
+        taken: dict[int, set[int]] = {}
+        for _ in movers:
+            target = self._shortest_with_room(taken)
+            if target is None:
+                break
+            dst = self.tables[target]
+            free = [s for s in dst.open_seats() if s not in taken.get(target, set())]
+            seat = rng.choice(free)
+            taken.setdefault(target, set()).add(seat)
+            b.add(target, 1)  # provisional, so the next seat card goes elsewhere
+            pool.append((target, seat))
+        for target, _ in pool:
+            b.add(target, -1)
+        rng.shuffle(movers)
+        arriving: dict[int, int] = {}
+        for target, _ in pool:
+            arriving[target] = arriving.get(target, 0) + 1
+        share = self.profile.button.redraw_new_fraction
+        redraw = {tid: bool(share and n >= share * (self.tables[tid].count + n))
+                  for tid, n in arriving.items()}
+        for pid, (target, seat) in zip(movers, pool, strict=False):
+            from_seat = self.players[pid].seat
+            self._emit("moved", t, player=pid, table=tab.id, seat=from_seat,
+                       to_table=target, to_seat=seat, reason="break",
+                       redraw_button=redraw[target], due_bb=from_seat == due)
+        if not tab.seat_of:
+            self._emit("table_broken", t, table=tab.id)
+            left = len(self.active_tables())
+            if left <= self.profile.button.high_card_final_tables:
+                for other in self.active_tables():
+                    other.redraw_button = True
+
+    def _room(self, tid: int, taken: dict[int, set[int]]) -> bool:
+        tab = self.tables[tid]
+        return tab.count + len(taken.get(tid, ())) < tab.seats
+
+    def _shortest_with_room(self, taken: dict[int, set[int]]) -> int | None:
+        """Where the next seat card of a breaking table goes: the shortest table that
+        breaks last, sparing the table next to break unless it is far the shortest
+        (its players would only move again)."""
+        b = self.balancer
+        nxt = self.next_to_break()
+        spare = self.profile.balance.allowed_spread(len(b))
+        if nxt is not None:
+            nxt_count = b.count[nxt]
+            b.remove(nxt)
+        try:
+            lo = b.min()
+            tid = b.latest_with(lo) if len(b) else None
+            # within the tolerance, the table that breaks last takes the seat card
+            for c in range(lo + 1, min(lo + spare, self.seats)):
+                other = b.latest_with(c)
+                if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
+                    tid = other
+            if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
+                tid = nxt
+        finally:
+            if nxt is not None:
+                b.set(nxt, nxt_count)
+        if tid is not None and self._room(tid, taken):
+            return tid
+        best: tuple[int, int, int] | None = None
+        for tid, c in b.count.items():
+            if self._room(tid, taken):
+                key = (c, -b.rank.get(tid, 0), tid)
+                if best is None or key < best:
+                    best = key
+        return best[2] if best else None
+
+    def _final_draw(self, t: float) -> None:
+        """TDA 11: everyone left is redrawn at the final table once all hands are over."""
+        size = self.profile.balance.final_table_size(self.seats)
+        if self.alive > size or any(x.in_hand for x in self.active_tables()):
+            return
+        final = self.tables[self.final_table or 0]
+        rng = self._rng("final", self.alive)
+        players = sorted((p for p in self.players.values() if p.status in IN_PLAY),
+                         key=lambda p: p.id)
+        seats = rng.sample(range(1, size + 1), len(players))
+        self._emit("final_seated", t, final_table=final.id, seats=size)
+        here = {p.id for p in players if p.table == final.id}
+        due = {p.id for p in players
+               if p.table is not None and self._due_seat(self.tables[p.table]) == p.seat}
+        for pid in sorted(here):
+            self._emit("unseated", t, player=pid)
+        for p, seat in zip(players, seats, strict=True):
+            if p.id in here:
+                self._emit("seated", t, player=p.id, table=final.id, seat=seat, reason="final")
+            else:
+                self._emit("moved", t, player=p.id, table=p.table, seat=p.seat,
+                           to_table=final.id, to_seat=seat, reason="final",
+                           due_bb=p.id in due)
+        for x in self.active_tables():
+            if x.id != final.id:
+                self._emit("table_broken", t, table=x.id)
+
+    def _rebalance(self, t: float) -> None:
+        """Decide breaks and balancing moves after any change in the field."""
+        rules = self.profile.balance
+        b = self.balancer
+        if self.final_pending and self.alive > rules.final_table_size(self.seats):
+            # a bust was taken back: the field no longer fits the final table
+            self._emit("final_cancelled", t)
+        n_active = len(b) + self.n_breaking
+        if n_active > 1 and not self.final_pending \
+                and self.alive <= rules.final_table_size(self.seats):
+            active = self.active_tables()
+            final = min(x.id for x in active)
+            for x in active:
+                for dst_id in list(x.pending_out):
+                    self._emit("move_cancelled", t, table=x.id, to_table=dst_id)
+            self._emit("final_ordered", t, final_table=final)
+            self._final_draw(t)
+            return
+        if self.final_pending or n_active < 2:
+            return
+        # breaks: keep only as many tables as the field needs
+        needed = max(1, math.ceil(self.alive / self.seats))
+        while len(b) > needed:
+            nxt = self.next_to_break()
+            if nxt is None:
+                break
+            tab = self.tables[nxt]
+            self._mark_breaking(tab, t)
+            if not tab.in_hand:
+                self._break(tab, t)
+        # balancing between the tables that play on
+        for _ in range(2 * len(b) + 2):
+            if len(b) < 2:
+                return
+            hi, lo = b.max(), b.min()
+            if rules.mode == "minimum":
+                need = lo < rules.min_players and hi - lo >= 2
+            else:
+                need = hi - lo > rules.allowed_spread(len(b))
+            if not need:
+                return
+            src = choose_source(b, self.next_to_break(), lo, self._moves_of_due)
+            dst = choose_target(b)
+            self._emit("move_ordered", t, table=src, to_table=dst)
+            if not self.tables[src].in_hand:
+                self._execute_order(self.tables[src], dst, t)
