@@ -276,22 +276,20 @@ class Tournament(TableReports, Moves):
             p.bust_key = None
 
     def _on_rebuy(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
-        self._drop_bust(p)
-        p.rebuys += 1
-        p.chips_bought += ev["stack"]
-        self.chips += ev["stack"]
-        self.entries += 1
-        p.status = WAITING
+        self._buy_again(ev).rebuys += 1
 
     def _on_reentered(self, ev: Event) -> None:
+        self._buy_again(ev).entries += 1
+
+    def _buy_again(self, ev: Event) -> Player:
+        """A busted player buys a new stack: out of the places, waiting for a seat."""
         p = self.players[ev["player"]]
         self._drop_bust(p)
-        p.entries += 1
         p.chips_bought += ev["stack"]
         self.chips += ev["stack"]
         self.entries += 1
         p.status = WAITING
+        return p
 
     def _on_move_ordered(self, ev: Event) -> None:
         src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiosk.director import views
 from kiosk.director.hub import Hub
@@ -88,6 +88,14 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
 def make_app(director: ServedDirector) -> web.Application:
     sessions = Sessions(dict(director.config.floor_users or {}))
     app = web.Application(client_max_size=4 * 1024 * 1024)
+    sockets: set[web.WebSocketResponse] = set()
+
+    async def close_sockets(app: web.Application) -> None:
+        """Open dashboards would hold a shutdown for a minute: tell them we are going."""
+        for sock in list(sockets):
+            await sock.close(code=WSCloseCode.GOING_AWAY, message=b"director stopping")
+
+    app.on_shutdown.append(close_sockets)
 
     async def page(request: web.Request) -> web.FileResponse:
         name = "clock.html" if request.path.rstrip("/") == "/clock" else "dashboard.html"
@@ -149,6 +157,7 @@ def make_app(director: ServedDirector) -> web.Application:
     async def ws(request: web.Request) -> web.WebSocketResponse:
         sock = web.WebSocketResponse(heartbeat=20)
         await sock.prepare(request)
+        sockets.add(sock)
         q = director.hub.subscribe()
         sender = asyncio.create_task(_feed(director, sock, q))
         try:
@@ -156,6 +165,7 @@ def make_app(director: ServedDirector) -> web.Application:
                 if msg.type == WSMsgType.ERROR:
                     break
         finally:
+            sockets.discard(sock)
             sender.cancel()
             director.hub.unsubscribe(q)
             with contextlib.suppress(asyncio.CancelledError):
