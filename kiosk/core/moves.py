@@ -62,9 +62,7 @@ class Moves(_Base):
         """A halt depends on the longest table anywhere, so when that changes every
         table whose halt flips must republish its plan, touched or not."""
         b = self.balancer
-        top = (b.max(), self.n_pending,
-               max((self.tables[tid].count for tid in b.count), default=0)
-               if self.n_pending else None)
+        top = (b.max(), self.n_pending, self._longest() if self.n_pending else None)
         if top == self._halt_top:
             return
         self._halt_top = top
@@ -79,12 +77,18 @@ class Moves(_Base):
         b = self.balancer
         if short is None or tab.id not in b or len(b) < 2:
             return False
-        top = b.max()
-        if self.n_pending:
-            # players ordered away still sit at their tables until their hand ends:
-            # the rule counts the players there now, not the counts after the moves
-            top = max(self.tables[tid].count for tid in b.count)
+        # players ordered away still sit at their tables until their hand ends: while
+        # moves are pending the rule counts the players there now
+        top = self._longest() if self.n_pending else b.max()
         return top - tab.count >= short
+
+    def _longest(self) -> int:
+        """Players at the longest playing table now; counted once per event."""
+        if self._longest_at != self.n_events:
+            self._longest_at = self.n_events
+            self._longest_now = max((self.tables[tid].count for tid in self.balancer.count),
+                                    default=0)
+        return self._longest_now
 
     def holding(self, tab: Table) -> bool:
         """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""

@@ -106,6 +106,8 @@ class Tournament(TableReports, Moves):
         self.moving: set[str] = set()               # players between two tables
         self._halt_top: tuple | None = None  # what halts depended on when last checked
         self._halted: set[int] = set()
+        self._longest_at = -1                       # event count when _longest_now was taken
+        self._longest_now = 0
         self.n_pending = 0                          # balancing moves ordered, not yet made
 
     # ---------------------------------------------------------------- creation
