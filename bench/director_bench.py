@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import resource
 import selectors
@@ -28,6 +29,7 @@ import paho.mqtt.client as mqtt
 from kiosk.broker import Mosquitto, free_port
 from kiosk.config import BrokerConfig
 from kiosk.core.tournament import Tournament
+from kiosk.director.snapshots import SNAPSHOT_EVERY, Snapshots
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import encode
@@ -309,8 +311,18 @@ def run_replay(target: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     tour = Tournament.replay(log.read())
     replay_s = time.perf_counter() - t0
+    # what a restart does: the newest snapshot (at most SNAPSHOT_EVERY old) plus the tail
+    snaps = Snapshots(log)
+    at = log.last_seq - SNAPSHOT_EVERY
+    snaps.save(Tournament.replay(itertools.islice(log.read(), at)), seq=at)
+    t0 = time.perf_counter()
+    again = snaps.load()
+    restart_s = time.perf_counter() - t0
+    assert again.alive == tour.alive
     return {"events": log.last_seq, "players": len(tour.players), "alive": tour.alive,
-            "replay_s": round(replay_s, 2), "events_per_s": round(log.last_seq / replay_s)}
+            "full_replay_s": round(replay_s, 2), "events_per_s": round(log.last_seq / replay_s),
+            "restart_from_snapshot_s": round(restart_s, 2),
+            "snapshot_every": SNAPSHOT_EVERY}
 
 
 def main() -> None:

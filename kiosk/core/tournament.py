@@ -126,6 +126,12 @@ class Tournament(TableReports, Moves):
                    "payout_percent": payout_percent}
         return cls(created, prof, structure)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """For snapshots: the folded state, without caches or work in progress."""
+        state = self.__dict__.copy()
+        state["_handlers"], state["_out"], state["dirty"] = {}, None, set()
+        return state
+
     @classmethod
     def replay(cls, events: Iterable[Event], profile: Profile | None = None) -> Tournament:
         it = iter(events)

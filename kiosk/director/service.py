@@ -27,6 +27,7 @@ from kiosk.config import EventConfig
 from kiosk.core import plans
 from kiosk.core.tournament import Tournament
 from kiosk.director.hub import Hub
+from kiosk.director.snapshots import Snapshots
 from kiosk.director.store import EventLog
 from kiosk.errors import RuleError
 from kiosk.mqttclient import make_client
@@ -47,6 +48,7 @@ class Director:
         self.clock = clock
         self.topics = Topics(config.name)
         self.log = EventLog(config.db)
+        self.snapshots = Snapshots(self.log)
         self.tour = self._load()
         self.hub = Hub()
         self.live: dict[int, dict[str, Any]] = {}
@@ -74,7 +76,7 @@ class Director:
             self.log.append([tour.config])
             log.info("new event %s (%s, %s)", c.name, c.profile, c.structure)
             return tour
-        tour = Tournament.replay(self.log.read())
+        tour = self.snapshots.load()
         log.info("replayed %d events in %.2f s", self.log.last_seq, time.perf_counter() - started)
         return tour
 
@@ -99,6 +101,8 @@ class Director:
             log.critical("cannot write the event log %s; stopping", self.log.path,
                          exc_info=True)
             os._exit(70)
+        if self.snapshots.due():
+            self.snapshots.save(self.tour)
 
     def import_csv(self, text: str) -> tuple[int, list[str]]:
         """Register players from CSV with a `name` column (optional `card`, `id`)."""
