@@ -25,4 +25,6 @@ def prepare(size: str = "800x480", *, headless: bool = False, fullscreen: bool =
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("graphics", "show_cursor", "0" if fullscreen else "1")
     Config.set("kivy", "exit_on_escape", "0")
-    Config.set("input", "mouse", "mouse,disable_multitouch")
+    # SDL also turns touches into mouse events: drop those while a finger is down, or a
+    # tap on the real screen could land twice (firmware_cfg/kivy_config.ini does the same)
+    Config.set("input", "mouse", "mouse,disable_on_activity,disable_multitouch")
