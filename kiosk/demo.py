@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from kiosk.broker import free_port, start_broker
+from kiosk.broker import free_port, start_broker, wait_port
 from kiosk.config import load_event_config
 from kiosk.director.service import Director
 from kiosk.sim.engine import Simulator
@@ -40,8 +40,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which broker to start (default: Mosquitto when installed)")
     p.add_argument("--dir", help="keep the event log here (default: a temporary folder)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--kiosk", action="store_true",
-                   help="leave table 1 to a real `pokerkiosk table` (opened when a display "
+    p.add_argument("--kiosk", choices=("auto", "yes", "no"), default="auto",
+                   help="leave table 1 to a real `pokerkiosk table`; auto (the default): "
+                        "yes when a display is present and Kivy is installed (the window "
+                        "opens by itself), otherwise no. With yes and no display, the "
+                        "kiosk's command is printed (opened when a display "
                         "is present; otherwise its command is printed)")
 
 
@@ -81,26 +84,35 @@ def run(args: argparse.Namespace) -> int:
         director.import_csv((folder / "players.csv").read_text())
     if not director.tour.started:
         director.act({"kind": "start"})
-    print(f"broker      {config.broker.url} ({type(broker).__name__})")
-    base = f"http://{config.http_host}:{config.http_port}"
-    print(f"dashboard   {base}/   (floor login: floor / floor)")
-    print(f"TV clock    {base}/clock")
-    print(f"event log   {config.db}")
+    display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
+    banner = [f"broker      {config.broker.url} ({type(broker).__name__})",
+              f"dashboard   http://{config.http_host}:{config.http_port}/   "
+              "(floor login: floor / floor)",
+              f"TV clock    http://{config.http_host}:{config.http_port}/clock",
+              f"event log   {config.db}"]
     kiosk = None
     if args.kiosk:
         table_toml = _write_table_config(folder, url)
-        print(f"table 1     pokerkiosk table --config {table_toml}")
-        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        banner.append(f"table 1     pokerkiosk table --config {table_toml}")
+        if display:
             kiosk = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "table", "--config",
                                       str(table_toml)])
-    print("Ctrl-C stops the demo.", flush=True)
     try:
-        asyncio.run(_serve(director, args))
+        asyncio.run(_serve(director, args, banner))
     finally:
         if kiosk is not None:
             kiosk.terminate()
         broker.stop()
     return 0
+
+
+def _has_kivy() -> bool:
+    try:
+        import kivy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _write_table_config(folder: Path, broker_url: str) -> Path:
@@ -111,7 +123,7 @@ def _write_table_config(folder: Path, broker_url: str) -> Path:
     return path
 
 
-async def _serve(director: Director, args: argparse.Namespace) -> None:
+async def _serve(director: Director, args: argparse.Namespace, banner: list[str]) -> None:
     task = asyncio.current_task()
     assert task is not None
     loop = asyncio.get_running_loop()
@@ -123,6 +135,8 @@ async def _serve(director: Director, args: argparse.Namespace) -> None:
     serving = asyncio.ensure_future(director.serve(web=True))
     try:
         await asyncio.wait_for(director.connected.wait(), 15)
+        await loop.run_in_executor(None, wait_port, director.config.http_port)
+        print("\n".join([*banner, "Ctrl-C stops the demo."]), flush=True)
         tables.start()
         with contextlib.suppress(asyncio.CancelledError):
             await serving

@@ -64,7 +64,7 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
 
 
 def test_a_real_kiosk_plays_table_1_of_the_demo(tmp_path: Path) -> None:
-    proc, found = start_demo(tmp_path, "--kiosk")
+    proc, found = start_demo(tmp_path, "--kiosk", "yes")
     try:
         url = found["dashboard"]
         cfg = load_table_config(tmp_path / "demo" / "table-1.toml")
