@@ -6,7 +6,7 @@ tournament to a winner in under 10 s on a 2-core machine, one balancing decision
 of the unavoidable ones (players whose table broke, counting balancing moves off
 tables that broke later).
 
-    /work/venv/bin/python bench/core_bench.py [--players 10000] [--seed 1] [--quick]
+    python bench/core_bench.py [--players 10000] [--seed 1] [--quick]
 """
 
 from __future__ import annotations

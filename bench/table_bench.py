@@ -8,7 +8,7 @@
   memory            resident set of the running kiosk (UI and headless)
 
 Targets: press p99 < 20 ms, frame < 16 ms, start < 3 s, RSS < 150 MB.
-Run: /work/venv/bin/python bench/table_bench.py [--presses 300] [--frames 300]
+Run: python bench/table_bench.py [--presses 300] [--frames 300]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
+import sys
 
 import pytest
 from core_kit import PROFILES
@@ -12,14 +12,13 @@ from core_kit import PROFILES
 from kiosk.rules.loader import load_profile
 from kiosk.sim.engine import Simulator
 
-PKK = str(Path("/work/venv/bin/pokerkiosk"))
 KEYS = {"players", "profile", "seed", "hands", "levels_reached", "tables_max",
         "moves_balance", "moves_break", "halts", "max_spread_at_hand_start",
         "moved_skipped_bb", "moved_bb_twice", "places", "invariant_violations"}
 
 
 def _sim(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PKK, "sim", *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "kiosk.cli", "sim", *args], capture_output=True, text=True, timeout=120,
                           check=False)
 
 
