@@ -1,4 +1,4 @@
-"""The event log: SQLite, append-only, WAL with synchronous FULL.
+"""The event log: SQLite, append-only, WAL with synchronous FULL; rows are typed events.
 
 An event is on disk (fsynced) before anything derived from it is published, so a
 director killed at any instant restarts from the log and publishes the same state.
@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from kiosk.core import events as ev_
+from kiosk.core.events import Event
 from kiosk.errors import KioskError
 
 
@@ -34,11 +34,21 @@ class EventLog:
         row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
         self.last_seq: int = row[0]
 
-    def append(self, events: list[dict[str, Any]]) -> int:
-        """Write `events` in one transaction; returns the seq of the last one."""
-        if not events:
+    def append(self, events: list[Event] | list[dict[str, Any]]) -> int:
+        """Write `events` in one transaction; returns the seq of the last one.
+
+        Each is checked against its declared schema first (EventError names the one that
+        does not fit), so nothing that a replay could not read is ever written."""
+        rows = []
+        for e in events:
+            ev = ev_.coerce(e)
+            rows.append((ev.kind, ev_.check(ev)))
+        return self.append_rows(rows)
+
+    def append_rows(self, rows: list[tuple[str, bytes]]) -> int:
+        """Write already checked (kind, JSON) rows in one transaction."""
+        if not rows:
             return self.last_seq
-        rows = [(e["kind"], orjson.dumps(e)) for e in events]
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.executemany("INSERT INTO events(kind, body) VALUES (?, ?)", rows)
@@ -49,9 +59,10 @@ class EventLog:
         self.last_seq += len(rows)
         return self.last_seq
 
-    def read(self, after: int = 0, batch: int = 20000) -> Iterator[dict[str, Any]]:
-        """Every event after `after`, in order, streamed so a long log needs no copy."""
-        loads = orjson.loads
+    def read(self, after: int = 0, batch: int = 20000) -> Iterator[Event]:
+        """Every event after `after`, in order, typed, streamed so a long log needs no
+        copy; rows of an older schema are upcast (kiosk.core.events)."""
+        loads = ev_.decode
         cur = self.db.execute("SELECT body FROM events WHERE seq > ? ORDER BY seq", (after,))
         while rows := cur.fetchmany(batch):
             for (body,) in rows:
