@@ -318,7 +318,7 @@ def _declared() -> dict[str, type[Event]]:
 
 
 KINDS: dict[str, type[Event]] = _declared()
-EVENT_UNION: Any = __import__("typing").Union[tuple(KINDS.values())]  # noqa: UP007
+EVENT_UNION: Any = __import__("typing").Union[tuple(KINDS.values())]
 _decoder = msgspec.json.Decoder(EVENT_UNION)
 _encoder = msgspec.json.Encoder()
 

@@ -12,7 +12,6 @@ import math
 from typing import TYPE_CHECKING
 
 from kiosk.core import button as btn
-from kiosk.core import events as ev_
 from kiosk.core.balance import Balancer, break_rank, choose_source, choose_target
 from kiosk.core.state import IN_PLAY, Table
 

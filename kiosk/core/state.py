@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from kiosk.core.button import Positions
 from kiosk.core.events import Event
 

@@ -13,8 +13,8 @@ import logging
 
 log = logging.getLogger("kiosk.director")
 
-RATE = 20.0      # messages per second, sustained, per table
-BURST = 100.0    # messages at once
+RATE = 50.0      # messages per second, sustained, per table (simulated tables deal fast)
+BURST = 200.0    # messages at once
 LOG_EVERY = 10.0  # seconds between log lines about one table's drops
 
 

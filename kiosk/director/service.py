@@ -23,16 +23,16 @@ import paho.mqtt.client as mqtt
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
+from kiosk.core import events as ev_
 from kiosk.core import plans
+from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
+from kiosk.director.budget import Budget
 from kiosk.director.hub import Hub
 from kiosk.director.snapshots import Snapshots
 from kiosk.director.store import EventLog
 from kiosk.errors import RuleError
 from kiosk.mqttclient import make_client
-from kiosk.core import events as ev_
-from kiosk.core.events import Event
-from kiosk.director.budget import Budget
 from kiosk.protocol.messages import ProtocolError, decode, encode, parse, report_id
 from kiosk.protocol.topics import Topics
 from kiosk.rules.loader import load_profile

@@ -10,6 +10,7 @@ docs/protocol.md documents these classes; a test fails when the two disagree.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
@@ -34,6 +35,7 @@ from kiosk.core.events import Record
 VERSION = 1
 MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB
 MAX_SEATING = 4 * 1024 * 1024  # the seating directory grows with the field (10,000 cards)
+MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_size_limit)
 CLOCK_OUTCOMES = ("acted", "dead", "checked", "cancelled")
 Outcome = Literal["acted", "dead", "checked", "cancelled"]
 Epoch = Annotated[float, Meta(ge=0, le=1e11)]
@@ -276,8 +278,8 @@ class ClockCallView(Part, kw_only=True):
     state: Literal["requested", "approved", "done"]
     seat: SeatNo
     approved_at: Time | None = None
-    seconds: Count = 0
-    countdown: Count = 0
+    seconds: Count
+    countdown: Count
     outcome: Outcome | None = None
     report: Ident | None = None
 
@@ -407,6 +409,9 @@ def check(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     return decode(kind, encode(body))
 
 
+_ID_FIELD = re.compile(rb'^\{[^{\[]*?"id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+
+
 class _IdOnly(msgspec.Struct):
     id: Ident
 
@@ -414,11 +419,15 @@ class _IdOnly(msgspec.Struct):
 def report_id(payload: bytes | bytearray | str) -> str | None:
     """The id of a report that failed validation, if one can be read at all, so that the
     table can be told it was rejected (and stop re-sending it)."""
-    if len(payload) > MAX_PAYLOAD:
+    if len(payload) > MAX_MESSAGE:
         return None
     try:
         return msgspec.json.decode(payload, type=_IdOnly).id
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError, UnicodeDecodeError):
+    except RecursionError:   # nested too deep to parse: the id may still stand in plain sight
+        raw = payload.encode() if isinstance(payload, str) else bytes(payload)
+        found = _ID_FIELD.search(raw[:4096])
+        return found.group(1).decode() if found else None
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
         return None
 
 
