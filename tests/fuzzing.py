@@ -60,6 +60,8 @@ def bad_values(value: Any) -> list[Any]:
         return FOR_STR
     if isinstance(value, list):
         return FOR_LIST
+    if isinstance(value, float):
+        return ["x", True, [1], 1e30, {"a": 1}]
     return [5]
 
 
