@@ -6,13 +6,14 @@ reaches the fold. Events are decided by the core itself, but they are still chec
 (`check`) before the director writes them, so a bug can never store a row that a
 restart could not replay.
 
-Upcasting: a log written by older code is read through `upcast`, which maps a raw
-event of an older shape onto today's classes (v1 logs need no change: every field
-added since has a default).
+Upcasting: the log stores each row's schema version; a row written by older code is
+read through `upcast`, which walks a raw event of an older shape up to today's classes
+(v1 logs need no change: every field added since has a default).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import msgspec
@@ -352,12 +353,14 @@ def check(ev: Event) -> bytes:
     return blob
 
 
-def decode(blob: bytes) -> Event:
-    """One stored event, upcast from an older shape when needed."""
+def decode(blob: bytes, version: int = SCHEMA) -> Event:
+    """One stored event written under schema `version`, upcast to today's shape."""
+    if version < SCHEMA and any(v >= version for v, _kind in UPCASTS):
+        return upcast(msgspec.json.decode(blob), version)
     try:
         return _decoder.decode(blob)  # type: ignore[no-any-return]
-    except msgspec.ValidationError:
-        return upcast(msgspec.json.decode(blob))
+    except msgspec.ValidationError as exc:
+        raise EventError(f"stored event does not match its schema: {exc}") from None
 
 
 def coerce(ev: Event | dict[str, Any]) -> Event:
@@ -367,14 +370,19 @@ def coerce(ev: Event | dict[str, Any]) -> Event:
     return upcast(dict(ev))
 
 
-# raw event (dict) of an older schema -> today's shape; keyed by kind
-UPCASTS: dict[str, Any] = {}
+# (schema version written, kind) -> raw event of that version to the next version's shape.
+# Version 1 (plain dicts, before events were declared) needs none: every field added
+# since has a default and none was renamed.
+UPCASTS: dict[tuple[int, str], Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
-def upcast(raw: dict[str, Any]) -> Event:
-    fix = UPCASTS.get(str(raw.get("kind")))
-    if fix is not None:
-        raw = fix(raw)
+def upcast(raw: dict[str, Any], version: int = SCHEMA) -> Event:
+    """A raw event of schema `version`, walked up to today's shape and typed."""
+    kind = str(raw.get("kind"))
+    for v in range(version, SCHEMA):
+        fix = UPCASTS.get((v, kind))
+        if fix is not None:
+            raw = fix(raw)
     try:
         return msgspec.convert(raw, EVENT_UNION, strict=False)  # type: ignore[no-any-return]
     except msgspec.ValidationError as exc:

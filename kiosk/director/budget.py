@@ -34,7 +34,7 @@ class Budget:
         """True when the message may be handled; False (and counted) when over budget."""
         key = self.key(topic)
         tokens, at = self._tokens.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
         if tokens >= 1.0:
             self._tokens[key] = (tokens - 1.0, now)
             return True

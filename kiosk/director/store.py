@@ -28,7 +28,11 @@ class EventLog:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("CREATE TABLE IF NOT EXISTS events ("
-                            "seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body BLOB NOT NULL)")
+                            "seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body BLOB NOT NULL, "
+                            f"v INTEGER NOT NULL DEFAULT {ev_.SCHEMA})")
+            cols = [r[1] for r in self.db.execute("PRAGMA table_info(events)")]
+            if "v" not in cols:   # a log from before rows carried their schema version
+                self.db.execute("ALTER TABLE events ADD COLUMN v INTEGER NOT NULL DEFAULT 1")
         except sqlite3.DatabaseError as exc:
             raise KioskError(f"event log {self.path}: {exc}") from None
         row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
@@ -51,7 +55,8 @@ class EventLog:
             return self.last_seq
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.executemany("INSERT INTO events(kind, body) VALUES (?, ?)", rows)
+            self.db.executemany(f"INSERT INTO events(kind, body, v) VALUES (?, ?, {ev_.SCHEMA})",
+                                rows)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -63,10 +68,10 @@ class EventLog:
         """Every event after `after`, in order, typed, streamed so a long log needs no
         copy; rows of an older schema are upcast (kiosk.core.events)."""
         loads = ev_.decode
-        cur = self.db.execute("SELECT body FROM events WHERE seq > ? ORDER BY seq", (after,))
+        cur = self.db.execute("SELECT body, v FROM events WHERE seq > ? ORDER BY seq", (after,))
         while rows := cur.fetchmany(batch):
-            for (body,) in rows:
-                yield loads(body)
+            for body, v in rows:
+                yield loads(body, v)
 
     def __len__(self) -> int:
         return self.last_seq
