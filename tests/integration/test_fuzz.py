@@ -109,3 +109,45 @@ def test_garbage_and_kill_9_leave_the_tournament_as_without_them(mosquitto,
     print(f"\nfuzz: {len(sent)} garbage reports ({sum(sent.values())} sends, "
           f"{len(retained)} retained), {len(rejected)} rejected with a reason, "
           f"2 kill -9, {len(EventLog(director.db))} events logged")
+
+
+def test_a_flooding_table_neither_starves_another_nor_fills_the_log(mosquitto,
+                                                                    director_factory) -> None:
+    """Table 1 sends 5,000 valid reports as fast as it can; table 2 keeps dealing."""
+    director = director_factory(players=18).start()
+    probe = Probe(mosquitto, director.name)
+    wait_for(lambda: len(probe.plans) >= 2, 10)
+    seat1 = int(next(iter(probe.plans[1]["seats"])))
+    seat2 = int(next(iter(probe.plans[2]["seats"])))
+    before = len(EventLog(director.db))
+    stop = threading.Event()
+
+    def flood() -> None:
+        for n in range(5000):
+            kind = "absent" if n % 2 else "present"
+            body = {"v": 1, "table": 1, "id": f"fl-{n}", "seq": n, "ts": 1.0, "kind": kind,
+                    "data": {"seat": seat1}}
+            probe.client.publish(probe.topics.report(1), json.dumps(body), qos=0)
+            if stop.is_set():
+                return
+
+    started = time.monotonic()
+    threading.Thread(target=flood, daemon=True).start()
+    good = []
+    for n in range(40):
+        rid = f"ok-{n}"
+        probe.send(2, {"v": 1, "table": 2, "id": rid, "seq": n, "ts": 1.0,
+                       "kind": "absent" if n % 2 == 0 else "present", "data": {"seat": seat2}})
+        good.append(rid)
+        time.sleep(0.05)
+    stop.set()
+    elapsed = time.monotonic() - started
+    acked = wait_for(lambda: {i for a in probe.acks for i in a["ids"]} >= set(good) and
+                     {i for a in probe.acks for i in a["ids"]}, 20)
+    assert set(good) <= acked, "every report of the well-behaved table was acknowledged"
+    time.sleep(0.5)
+    from_flood = len(EventLog(director.db)) - before - len(good)
+    assert from_flood <= 200 + 50 * (elapsed + 1.5), "the flood is cut at the table's budget"
+    assert "table/1 is over its budget" in director.log_text()
+    assert director.proc is not None and director.proc.poll() is None
+    probe.close()
