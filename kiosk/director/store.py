@@ -7,7 +7,7 @@ director killed at any instant restarts from the log and publishes the same stat
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ class EventLog:
         row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
         self.last_seq: int = row[0]
 
-    def append(self, events: list[Event] | list[dict[str, Any]]) -> int:
+    def append(self, events: Sequence[Event | dict[str, Any]]) -> int:
         """Write `events` in one transaction; returns the seq of the last one.
 
         Each is checked against its declared schema first (EventError names the one that

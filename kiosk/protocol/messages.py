@@ -52,7 +52,7 @@ class Part(Record, omit_defaults=False):
 class Message(Part, forbid_unknown_fields=False):
     """Fields every message carries."""
 
-    v: Literal[1] = VERSION
+    v: Literal[1] = 1
 
 
 # ---------------------------------------------------------------- table reports
