@@ -34,7 +34,8 @@ OVERFLOW_JS = """(tv) => {
     const name = el.id ? "#" + el.id : el.tagName.toLowerCase() + "." + el.className;
     const what = `${name} "${(el.textContent || "").trim().slice(0, 30)}"`;
     if (r.left < -1 || r.right > W + 1) bad.push(`${what} spans x ${r.left | 0}..${r.right | 0}`);
-    if (tv && (r.top < -1 || r.bottom > H + 1)) bad.push(`${what} spans y ${r.top | 0}..${r.bottom | 0}`);
+    if (tv && (r.top < -1 || r.bottom > H + 1))
+      bad.push(`${what} spans y ${r.top | 0}..${r.bottom | 0}`);
     if (el.clientWidth && el.scrollWidth > el.clientWidth + 1 && !el.children.length)
       bad.push(`${what} text needs ${el.scrollWidth}px, has ${el.clientWidth}px`);
   }
