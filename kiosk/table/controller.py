@@ -213,7 +213,7 @@ class TableController:
             pos = first_hand(occupied, button, RING)
             note = f"Button drawn: seat {button}"
             if cards:
-                note += f" (high card {cards[button]})"
+                note += f" ({cards[button]})"
             loc.redraw_pending = False
         else:
             players = self._players()
@@ -233,9 +233,10 @@ class TableController:
                                 "bb": pos.bb, "dealt": list(pos.dealt)}
         if pos.waiting:
             data["waiting"] = list(pos.waiting)
-        msg = f"Hand {loc.hand}: button {pos.button}, SB {pos.sb}, BB {pos.bb}"
+        # short enough for one line in the middle of the table; the badges show the rest
+        msg = note or f"Hand {loc.hand}: button {pos.button}"
         self.bust_stacks, self.bust_focus = {}, None
-        return self._emit(t, "hand_started", data, msg if not note else f"{note}. {msg}")
+        return self._emit(t, "hand_started", data, msg)
 
     def end_hand(self, t: float) -> Result:
         if r := self._debounced("end_hand", t):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -58,6 +59,7 @@ def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(
         clock.goto(url + "/clock")
         expect(clock.locator("#level")).to_have_text("Level 1")
         expect(clock.locator("#left")).to_have_text("18 / 18")
+        expect(clock.locator("#time")).to_have_text(re.compile(r"^\d\d:\d\d$"))  # running
         clock.screenshot(path=str(SCREENS / "clock.png"))
         browser.close()
     kiosk.stop()

@@ -185,6 +185,26 @@ def test_balancing_move_and_an_arrival_confirmed_by_a_tap(ui: Harness,
     ui.seat(6)                                        # no card: the dealer taps the seat
     assert ui.taps - before == 1
     assert ui.ctl.view(ui.t).seats[5].occupied and ui.ctl.local.checked_in == {6: "p20"}
+    ids = ui.draw(size)
+    assert ids.oval.seats[6].ids.status.text == "" and ids.oval.seats[6].ids.name.text == "Anna K"
+    assert "Seat 6: Anna K arrived" in [w.text for w in ui.screen.lines]
+    ui.check(size)
+    ui.shot("arrived", size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_last_hand_of_a_breaking_table(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(12)
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    ui.ctl.apply_plan(plan(nine(), rev=13, breaking=True, hold=True), ui.t)
+    ids = ui.draw(size)
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines[0] == "LAST HAND - TABLE BREAKS" and not ids.btn_end.disabled
+    ui.check(size)
+    ui.shot("breaking_last_hand", size)
+    ui.press(ids.btn_end)
+    assert ui.draw(size).btn_new.disabled                 # no new hand at a breaking table
 
 
 def eight_movers() -> list[dict[str, Any]]:
