@@ -596,51 +596,42 @@ class TableController:
     # ------------------------------------------------------------------ screen state
     def _deal_block(self) -> str:
         """Why NEW HAND is not allowed now ("" when it is): shown before the tap."""
-        plan, sched = self.plan, self.schedule or {}
-        if plan.get("broken"):
-            return "Table closed: do not deal"
-        if sched.get("finished"):
-            return "Tournament over"
-        if plan.get("final_pending"):
-            return "Final draw: do not deal"
-        if plan.get("halt"):
-            return "Halted: do not deal"
-        if plan.get("breaking"):
-            return "Table breaking: do not deal"
-        if self._h4h_waiting():
-            playing = self._h4h_playing()
-            return ("Playing: table" + ("s " if len(playing) > 1 else " ")
-                    + ", ".join(map(str, playing[:5]))) if playing else "Hand-for-hand: wait"
-        if plan.get("hold"):
-            return "On hold: do not deal"
-        if len(self._occupied()) < 2:
-            return "Need two players to deal"
-        return ""
+        return self._moment()[1]
 
     def _state(self) -> str:
         """The one banner that says what moment the table is in."""
+        return self._moment()[0]
+
+    def _moment(self) -> tuple[str, str]:
+        """(banner, reason not to deal) for the moment the table is in, most binding first."""
         plan, sched, hh = self.plan, self.schedule or {}, self._h4h()
         if plan.get("broken"):
-            return "TABLE CLOSED"
+            return "TABLE CLOSED", "Table closed: do not deal"
         if sched.get("finished"):
-            return "TOURNAMENT OVER"
+            return "TOURNAMENT OVER", "Tournament over"
         if plan.get("final_pending"):
-            return "FINAL TABLE DRAW"
+            return "FINAL TABLE DRAW", "Final draw: do not deal"
         if plan.get("breaking"):
-            return "LAST HAND - TABLE BREAKS" if self.local.in_hand else "TABLE BREAKING"
+            return ("LAST HAND - TABLE BREAKS" if self.local.in_hand else "TABLE BREAKING",
+                    "Table breaking: do not deal")
+        if plan.get("halt"):
+            return "HALTED - DO NOT DEAL", "Halted: do not deal"
         if hh.get("on"):
             text = f"HAND-FOR-HAND {hh.get('round', '')}".strip()
-            return text + ": WAIT" if self._h4h_waiting() else text
-        if plan.get("halt"):
-            return "HALTED - DO NOT DEAL"
-        if plan.get("final_table"):
-            return "FINAL TABLE"
-        if sched.get("bubble"):
-            return "BUBBLE"
+            if not self._h4h_waiting():
+                return text, self._seat_block()
+            playing = self._h4h_playing()
+            return text + ": WAIT", ("Playing: table" + ("s " if len(playing) > 1 else " ")
+                                     + ", ".join(map(str, playing[:5])) if playing
+                                     else "Hand-for-hand: wait")
+        block = "On hold: do not deal" if plan.get("hold") else self._seat_block()
         order = sched.get("break_order") or []
-        if order and order[0] == self.table:
-            return "THIS TABLE BREAKS NEXT"
-        return ""
+        state = ("FINAL TABLE" if plan.get("final_table") else "BUBBLE" if sched.get("bubble")
+                 else "THIS TABLE BREAKS NEXT" if order and order[0] == self.table else "")
+        return state, block
+
+    def _seat_block(self) -> str:
+        return "Need two players to deal" if len(self._occupied()) < 2 else ""
 
     def _h4h_playing(self) -> list[int]:
         """Tables still playing this hand-for-hand round (from the schedule)."""

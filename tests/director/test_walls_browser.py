@@ -6,19 +6,12 @@ the final table and the finished event: no element may leave the screen or overf
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
+from browser_kit import SCREENS, chromium, table_one
 from playwright.sync_api import Page, expect, sync_playwright
-from waiting import wait_for
 
-from kiosk.config import TableConfig
-from kiosk.table.service import TableService
-
-SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZES = [(1920, 1080), (1280, 720), (390, 844)]
 
 # every element inside the viewport; text never wider than its box; for the TV, no
@@ -54,8 +47,7 @@ def test_tv_clock_and_dashboard_fit_every_level_break_and_state(
     url = f"http://127.0.0.1:{director.http_port}"
     SCREENS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
-                                     "/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium(pw)
         floor = browser.new_context()
         assert floor.request.post(url + "/api/login", data=json.dumps(
             {"user": "floor", "password": "s3cret"}),
@@ -147,16 +139,10 @@ def test_tv_clock_and_dashboard_fit_every_level_break_and_state(
 def test_dashboard_phone_layout_calls_search_and_level_controls(
         tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
     director = director_factory(players=18, web=True, floor_users={"floor": "s3cret"}).start()
-    cfg = TableConfig(table=1, event=director.name, broker=mosquitto.config,
-                      state_dir=str(tmp_path / "table-1"), gpio=None)
-    Path(cfg.state_dir).mkdir()
-    kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)
-    kiosk.start()
-    wait_for(lambda: sum(1 for s in kiosk.view().seats if s.name) == 9)
+    kiosk = table_one(tmp_path, mosquitto, director)
     url = f"http://127.0.0.1:{director.http_port}"
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
-                                     "/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium(pw)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.clock.install()
         page.goto(url + "/")
