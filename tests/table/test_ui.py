@@ -333,16 +333,18 @@ def test_hand_for_hand_wait_keeps_bust_and_undo(ui: Harness, size: tuple[int, in
     ui.ctl.apply_schedule(schedule(rev=rev + 1, players_left=27, average_stack=16667))
 
 
-def test_break_screen_shows_a_move_ordered_during_the_break(ui: Harness) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_break_screen_shows_a_move_ordered_during_the_break(ui: Harness,
+                                                           size: tuple[int, int]) -> None:
     ui.fresh(10, moves_out=[MOVE])
     saved, ui.t = ui.t, T0 + 80 * 60 + 30
     try:
-        ids = ui.draw((800, 480))
+        ids = ui.draw(size)
         assert ids.break_screen.shown and ids.break_clock.text == "09:30"
         assert ids.color_up.text == "Race off the 25 chips"
         assert ids.break_moves.text == "Seat 4: go to table 7 seat 2"
-        ui.check((800, 480))
-        ui.shot("break", (800, 480))
+        ui.check(size)
+        ui.shot("break", size)
     finally:
         ui.t = saved
 
