@@ -92,6 +92,7 @@ class Harness:
         self.ctl.pending, self.ctl.clock_call, self.ctl.floor_call = None, None, None
         self.ctl._undo, self.ctl.movers_hidden, self.ctl.mover_page = [], False, 0
         self.ctl._message, self.ctl.checkin_text = ("", 0.0, False), ""
+        self.ctl.set_link(True, 0)
         self.ctl.plan = {"rev": -1}
         self.ctl.apply_plan(plan(seats or nine(), rev=rev, **kw), self.t)
 
