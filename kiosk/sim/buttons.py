@@ -40,13 +40,13 @@ class ButtonPresser:
                            "kind": kind, "data": data}, t)
         return rid
 
-    def hand_started(self, table: int, t: float, dealt: list[int]) -> None:
+    def hand_started(self, table: int, t: float, dealt: list[int], hand: int) -> None:
         rng = self.rng
         if len(dealt) < 2:
             return
         if rng.random() < ALL_IN_P:
             self.all_in[table] = seat = rng.choice(dealt)
-            self._send(table, t, "all_in", seat=seat)
+            self._send(table, t, "all_in", seat=seat, hand=hand)
         if table not in self.clock_reports and rng.random() < CLOCK_P:
             self.clock_reports[table] = self._send(table, t, "clock_call",
                                                    seat=rng.choice(dealt))

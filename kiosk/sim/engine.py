@@ -320,7 +320,7 @@ class Simulator:
         self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
                      bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
         if self.buttons is not None:
-            self.buttons.hand_started(tid, t, list(pos.dealt))
+            self.buttons.hand_started(tid, t, list(pos.dealt), hand)
         self.res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
         heapq.heappush(self.queue, (t + length, self._next(), tid))

@@ -59,15 +59,17 @@ def test_hand_for_hand_busts_tie_under_tda_2017_so_no_stacks_are_asked() -> None
     assert len(c.bust_confirm(T0 + 4).reports) == 2
 
 
-def test_a_long_mover_list_pages() -> None:
+def test_a_mover_list_longer_than_a_page_pages() -> None:
     moves = [{"player": f"p{i}", "name": f"P{i}", "seat": i, "to_table": 2, "to_seat": i}
-             for i in range(1, 13)]
+             for i in range(1, 11)]
     c = make(seats={}, moves_out=moves, broken=True)
+    assert len(c.view(T0).movers) == 10 and c.view(T0).movers_pages == 1   # one page
+    c.movers_per_page = 4                       # a smaller screen's page
     v = c.view(T0)
-    assert (len(v.movers), v.movers_page, v.movers_pages) == (10, 0, 2)
-    c.mover_page_step(T0, 1)
+    assert (len(v.movers), v.movers_page, v.movers_pages) == (4, 0, 3)
+    c.mover_page_step(T0, 2)
     v = c.view(T0)
-    assert [m.name for m in v.movers] == ["P11", "P12"] and v.movers_page == 1
+    assert [m.name for m in v.movers] == ["P9", "P10"] and v.movers_page == 2
     assert v.guidance == "Table closed: do not deal" and not v.can_deal
 
 

@@ -157,7 +157,8 @@ def test_clock_call_overlay(ui: Harness, size: tuple[int, int]) -> None:
     ui.fresh(1)
     assert ui.act("call_clock", 6, "player").report is not None
     ui.ctl.apply_plan(plan(nine(), rev=2, clock_calls={f"c{size[0]}": {
-        "state": "approved", "seat": 6, "approved_at": ui.t}}), ui.t)
+        "state": "approved", "seat": 6, "approved_at": ui.t, "seconds": 25,
+        "countdown": 5}}), ui.t)
     ui.t += 10
     ids = ui.draw(size)
     assert ids.clock_call.shown and ids.cc_title.text == "CLOCK ON SEAT 6"
