@@ -23,6 +23,7 @@ from pathlib import Path
 from kiosk.broker import free_port, start_broker, wait_port
 from kiosk.config import load_event_config
 from kiosk.director.service import Director
+from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 
@@ -162,7 +163,8 @@ def _deal(director: Director, args: argparse.Namespace, stop: threading.Event) -
     sim = Simulator(len(director.tour.players), profile=director.tour.profile.id,
                     seed=args.seed, structure=director.tour.structure, field=field,
                     hand_seconds=args.hand_seconds, pace=pace,
-                    skip=frozenset({1}) if args.kiosk else frozenset())
+                    skip=frozenset({1}) if args.kiosk else frozenset(),
+                    buttons=ButtonPresser(field, args.seed))
     with contextlib.suppress(SystemExit):
         sim.run()
         log.info("the demo tournament is over; the dashboard stays up (Ctrl-C to stop)")

@@ -63,6 +63,7 @@ class Director:
         self._seating_at = 0.0
         self._seating_due = True
         self.rejected = 0
+        self._schedule_key: tuple | None = None
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.budget = Budget()
         self.epoch = round(self.clock(), 3)   # this run: tables follow a restored director
@@ -176,8 +177,9 @@ class Director:
         for n in changed:
             if n in tour.tables:
                 self._publish(self.topics.plan(n), self._plan_msg(n))
-        if tour.schedule_dirty:
-            tour.schedule_dirty = False
+        key = plans.schedule_key(tour)
+        if tour.schedule_dirty or key != self._schedule_key:
+            tour.schedule_dirty, self._schedule_key = False, key
             self._publish(self.topics.schedule, self._schedule_msg())
             self.hub.publish({"type": "summary"})
         if tour.seating_dirty:

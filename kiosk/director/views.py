@@ -36,6 +36,7 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
     places = tour.places()
     winner = next((pid for pid, pl in places.items() if pl == 1), None) \
         if tour.finished_at is not None else None
+    prizes = payouts(tour.entries, tour.buy_in, tour.payout_percent)
     return {
         "event": tour.event, "profile": tour.profile.name, "started": tour.started,
         "level": s.level_number(r.period), "is_break": period.is_break,
@@ -50,7 +51,12 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "players_left": tour.alive, "entries": tour.entries,
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
         "prize_pool": tour.entries * tour.buy_in,
-        "payouts": payouts(tour.entries, tour.buy_in, tour.payout_percent)[:12],
+        "payouts": prizes[:12], "places_paid": len(prizes),
+        "bubble": tour.started and bool(prizes) and tour.alive == len(prizes) + 1
+        and tour.finished_at is None,
+        "ante_text": _ante_text(period), "next_ante": _ante_text(nxt) if nxt else "",
+        "next_blinds": f"{nxt.sb:,}/{nxt.bb:,}" if nxt else None,
+        "final_table": None if tour.final_pending else tour.final_table,
         "hand_for_hand": {"on": tour.h4h_on, "round": tour.h4h_round,
                           "waiting": sorted(tour.h4h_waiting)},
         "final_pending": tour.final_pending, "extra_hands": tour.extra_hands,
@@ -58,6 +64,13 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "winner": tour.players[winner].name if winner else None,
         "tables": sum(1 for x in tour.tables.values() if not x.broken),
     }
+
+
+def _ante_text(p: Any) -> str:
+    """ "BB ante 400" for a big-blind ante, "Ante 25" for one from every player."""
+    if p.bb_ante:
+        return f"BB ante {p.bb_ante:,}"
+    return f"Ante {p.ante:,}" if p.ante else ""
 
 
 def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
@@ -90,6 +103,10 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
                        "to_seat": tour.players[pid].seat}
                       for pid in sorted(tour.movers_from.get(n, ()))],
         "final": tour.final_table == n and not tour.final_pending,
+        "h4h": (None if not tour.h4h_on or tab.broken
+                else "playing" if n in tour.h4h_waiting or tab.in_hand else "done"),
+        "can_break": not tab.broken and not tab.breaking and len(tour.active_tables()) > 1
+        and tour.final_table != n,
     }
 
 
