@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.appliance.passwords import hash_line
+from kiosk.protocol.messages import MAX_SEATING
 from kiosk.protocol.topics import Topics
 
 DIRECTOR_USER = "director"
@@ -69,6 +70,11 @@ def mosquitto_conf(layout: BrokerLayout, *, tls: bool) -> str:
         "allow_anonymous false",
         f"password_file {d}/passwd",
         f"acl_file {d}/acl",
+        "# Each login is its own client id: no table can take over the director's session",
+        "# (or another table's) by connecting with its client id.",
+        "use_username_as_clientid true",
+        "# The largest message is the seating directory (kiosk.protocol MAX_SEATING).",
+        f"message_size_limit {MAX_SEATING}",
         "",
         "# Retained plans and schedules must survive a broker restart.",
         "persistence true",

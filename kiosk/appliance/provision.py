@@ -13,6 +13,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk import floor_users
 from kiosk.appliance import broker_files, credentials, tls, tomlwrite
 from kiosk.appliance.files import PUBLIC, SECRET, write
 from kiosk.errors import KioskError
@@ -70,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"  {room.out}/tables/table-N.toml -> table N {args.config_dir}/table.toml"
           + (" (with ca.crt)" if room.tls else ""))
     print(f"  {room.out}/secrets.toml: every password in clear; keep it off the Pis")
+    if room.tls:
+        print(f"  {room.out}/ca/ca.key: signs certificates; never copy it to a Pi")
+        print("dashboard: https://<director>:8443/ (floor login in secrets.toml "
+              "[floor_users]; browsers trust it once they trust ca.crt)")
+    else:
+        print("dashboard: http://127.0.0.1:8080/ on the director only (use --tls to open "
+              "it to the room)")
     return 0
 
 
@@ -85,8 +93,11 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
         raise KioskError(str(exc)) from None
     if tables < 1:
         raise KioskError("--tables must be at least 1")
-    out.mkdir(parents=True, exist_ok=True)
-    out.chmod(0o700)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        out.chmod(0o700)
+    except OSError as exc:
+        raise KioskError(f"cannot use --out {out}: {exc.strerror}") from None
     secrets = credentials.load(out, event, director_host)
     added = secrets.ensure(tables)
     credentials.save(out, secrets)
@@ -98,23 +109,29 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
     write(broker / "acl", broker_files.acl_file(event, secrets.tables), PUBLIC)
     write(broker / "mosquitto.conf", broker_files.mosquitto_conf(layout, tls=use_tls), PUBLIC)
 
+    director = out / "director"
+    _write_floor_users(director / floor_users.FILE, secrets.floor_users)
     ca_file = None
     if use_tls:
         pki = tls.TlsFiles(ca_key=out / "ca" / "ca.key", ca_cert=out / "ca" / "ca.crt",
                            server_key=broker / "server.key", server_cert=broker / "server.crt")
         tls.ensure_pki(pki, event, secrets.director_host)
-        for dest in (broker, out / "director", out / "tables"):
+        for dest in (broker, director, out / "tables"):
             dest.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(pki.ca_cert, dest / "ca.crt")
+        # The dashboard serves HTTPS with the broker's certificate (same host, same names).
+        write(director / "https.crt", pki.server_cert.read_bytes(), PUBLIC)
+        write(director / "https.key", pki.server_key.read_bytes(), SECRET)
         ca_file = f"{config_dir}/ca.crt"
     else:
-        for stale in (broker / "server.key", broker / "server.crt", broker / "ca.crt"):
+        for stale in (broker / "server.key", broker / "server.crt", broker / "ca.crt",
+                      director / "https.crt", director / "https.key"):
             stale.unlink(missing_ok=True)   # a plain room must not look half-TLS
 
     scheme = "mqtts" if use_tls else "mqtt"
     table_url = f"{scheme}://{secrets.director_host}:{port}"
-    write(out / "director" / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
-                                                       ca_file, state_dir), SECRET)
+    write(director / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
+                                               ca_file, state_dir, use_tls), SECRET)
     for n in secrets.tables:
         write(out / "tables" / f"table-{n}.toml",
               _table_toml(secrets, n, table_url, ca_file, reader_port, state_dir), SECRET)
@@ -122,16 +139,28 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
                 broker_url=table_url)
 
 
+def _write_floor_users(path: Path, plain: dict[str, str]) -> None:
+    """Hashes of the floor passwords; a hash that still matches is kept as it is."""
+    old = floor_users.load(path)
+    users = {u: old[u] if u in old and floor_users.verify(old[u], pw)
+             else floor_users.hash_password(pw) for u, pw in plain.items()}
+    if users != old or not path.exists():
+        floor_users.save(path, users)
+
+
 def _event_toml(s: credentials.RoomSecrets, url: str, ca_file: str | None,
-                state_dir: str) -> str:
+                state_dir: str, use_tls: bool) -> str:
+    web: dict[str, object] = {"http": "127.0.0.1:8080"}
+    if use_tls:
+        web = {"http": "0.0.0.0:8443", "tls_cert": "https.crt", "tls_key": "https.key"}
     return tomlwrite.dumps({
         "event": {"name": s.event},
         "broker": {"url": url, "username": broker_files.DIRECTOR_USER,
                    "password": s.users[broker_files.DIRECTOR_USER], "ca_file": ca_file},
-        "director": {"db": f"{state_dir}/event.db", "http": "0.0.0.0:8080",
-                     "floor_users": s.floor_users},
+        "director": {"db": f"{state_dir}/event.db", **web},
     }, "Director config for this room (pokerkiosk provision). Contains passwords: mode 0600.\n"
-       "Add profile, structure, seats, start_stack ... under [event] as needed.")
+       "Set profile, structure, seats, start_stack ... under [event] BEFORE the first start\n"
+       "(docs/config.md). Floor logins: floor-users.toml (pokerkiosk floor-user).")
 
 
 def _table_toml(s: credentials.RoomSecrets, n: int, url: str, ca_file: str | None,
