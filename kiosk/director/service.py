@@ -135,7 +135,12 @@ class Director:
         if not rows or "name" not in (rows[0].keys() if rows else ()):
             return 0, ["line 1: the header needs a 'name' column"]
         added, errors = 0, []
+        columns = len(rows[0]) - (None in rows[0])
         for n, row in enumerate(rows, start=2):
+            if None in row:   # DictReader keeps surplus fields under None
+                errors.append(f"line {n}: {columns + len(row[None])} fields, but the header "  # type: ignore[index]
+                              f"names {columns}; not imported")
+                continue
             cmd = {"kind": "register", "name": (row.get("name") or "").strip(),
                    "card": (row.get("card") or "").strip() or None}
             if (row.get("id") or "").strip():

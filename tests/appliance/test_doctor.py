@@ -78,6 +78,16 @@ def line(lines: list[str], name: str) -> str:
     return found[0]
 
 
+def director_config(room: Broker, tmp_path: Path, http: int) -> Path:
+    """The provisioned event.toml, serving the dashboard on a free port of this machine."""
+    src = room.out / "director" / "event.toml"
+    text = src.read_text()
+    old = re.search(r'^http = "[^"]+"', text, re.M)
+    assert old
+    return edited(src, src.parent / "event-test.toml", old.group(0),
+                  f'http = "127.0.0.1:{http}"')
+
+
 def edited(src: Path, dest: Path, old: str, new: str) -> Path:
     text = src.read_text()
     assert old in text
@@ -93,6 +103,7 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
     assert lines == [
         f"OK   config: {room.out}/tables/table-3.toml: table 3 of spring-open",
         f"OK   broker: connected to {scheme}://127.0.0.1:{room.port} as table-3",
+        f"OK   anonymous: {scheme}://127.0.0.1:{room.port} refuses clients without a login",
         "OK   clock: synchronised, offset -0.1 ms",
         "OK   gpio: pins free: allin 17, clock 27, floor 22, floor_led 5, clock_led 6, "
         "buzzer 13",
@@ -105,13 +116,16 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
 @pytest.mark.usefixtures("machine")
 def test_good_director(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
     http = free_port()
-    cfg = edited(room.out / "director" / "event.toml", tmp_path / "event.toml",
-                 'http = "0.0.0.0:8080"', f'http = "127.0.0.1:{http}"')
+    cfg = director_config(room, tmp_path, http)
     code, lines = doctor(cfg)
     assert code == 0, lines
     assert line(lines, "broker").endswith(f"127.0.0.1:{room.port} as director")
-    assert line(lines, "http") == f"OK   http: 127.0.0.1:{http} is free for the dashboard"
+    scheme = "https" if room.room.tls else "http"
+    assert line(lines, "http") == \
+        f"OK   http: 127.0.0.1:{http} is free for the dashboard ({scheme})"
     assert line(lines, "db").startswith("OK   db: event log ")
+    assert line(lines, "floor") == "OK   floor: 1 floor user(s), none with a default password"
+    assert line(lines, "anonymous").endswith("refuses clients without a login")
 
 
 # ------------------------------------------------------------------ broken setups
@@ -147,7 +161,7 @@ def test_missing_and_bad_files(doctor: Doctor, tmp_path: Path) -> None:
     bad.write_text('[table]\nnumber = "three"\nevent = "spring-open"\n')
     code, lines = doctor(bad)
     assert code == 1 and lines[0].startswith(
-        f"FAIL config: {bad}: table.number: expected an integer, got str — fix:")
+        f"FAIL config: {bad}: table.number: expected an integer, got a string — fix:")
 
 
 @pytest.mark.usefixtures("machine")
@@ -190,13 +204,13 @@ def test_port_held_by_something_else(doctor: Doctor, tmp_path: Path) -> None:
                 "MQTT answer within 1 s — fix: the port is in use by something other than "
                 "Mosquitto; check [broker] url and `ss -ltnp` on the director")
             cfg = edited(room.out / "director" / "event.toml", tmp_path / "event.toml",
-                         'http = "0.0.0.0:8080"', f'http = "127.0.0.1:{port}"')
+                         'http = "127.0.0.1:8080"', f'http = "127.0.0.1:{port}"')
             code, lines = doctor(cfg, "--timeout", "1")
             assert code == 1
             assert line(lines, "http") == (
                 f"FAIL http: cannot listen on 127.0.0.1:{port} (Address already in use) — "
-                "fix: another program holds the port (if it is pokerkiosk-director itself, "
-                "stop it first), or change [director] http")
+                "fix: another program holds the port (`ss -ltnp`); stop it or change "
+                "[director] http")
         finally:
             stop.set()
             t.join()
