@@ -31,7 +31,7 @@ from kiosk.director.snapshots import Snapshots
 from kiosk.director.store import EventLog
 from kiosk.errors import ConfigError, KioskError, RuleError
 from kiosk.mqttclient import make_client
-from kiosk.protocol.messages import ProtocolError, decode, encode
+from kiosk.protocol.messages import MAX_SEATING, ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
@@ -155,7 +155,12 @@ class Director:
     # ------------------------------------------------------------ publishing
     def _publish(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
         if self.client is not None:
-            self.client.publish(topic, encode(body), qos=1, retain=retain)
+            payload = encode(body)
+            if len(payload) > MAX_SEATING:   # the broker would drop us, again and again
+                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
+                          len(payload), MAX_SEATING)
+                return
+            self.client.publish(topic, payload, qos=1, retain=retain)
 
     def _plan_msg(self, table: int) -> dict[str, Any]:
         return {"rev": self.log.last_seq, "ts": self.now(), **plans.plan(self.tour, table)}
