@@ -94,7 +94,7 @@ def test_changed_settings_are_refused_until_a_new_event(tmp_path: Path,
         assert f"pokerkiosk new-event --config {path}" in str(err.value)
     # a typo in the profile is named too, before the log is even opened
     event_toml(tmp_path, 'structure = "turbo"\nseed = 4\nprofile = "tda2017"')
-    with pytest.raises(ConfigError, match="event.profile: tda2017: no such rule profile"):
+    with pytest.raises(ConfigError, match=r"event\.profile: tda2017: no such rule profile"):
         load_event_config(path)
     # the command the message names starts a new event and keeps the old log
     event_toml(tmp_path, 'structure = "deep"')
