@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import os
 import shutil
 import signal
 import socket
@@ -84,6 +85,8 @@ class Mosquitto:
                  f"persistence {'true' if persistence else 'false'}",
                  f"persistence_location {self.dir}/", "log_dest stderr",
                  "log_type error", "log_type warning", "max_queued_messages 100000"]
+        if die_with_parent and os.geteuid() == 0:
+            lines.append("user root")   # switching user would clear the parent-death signal
         self.conf.write_text("\n".join(lines) + "\n" + extra_conf)
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -162,10 +165,14 @@ class EmbeddedBroker:
 
 
 def start_broker(prefer: str = "mosquitto", port: int | None = None,
-                 die_with_parent: bool = False) -> Mosquitto | EmbeddedBroker:
+                 die_with_parent: bool = False,
+                 workdir: Path | None = None) -> Mosquitto | EmbeddedBroker:
     """Mosquitto if it is installed (and preferred), otherwise the embedded broker."""
     if prefer == "mosquitto" and find_mosquitto():
-        broker = Mosquitto(port, die_with_parent=die_with_parent)
+        if workdir is not None:
+            workdir.mkdir(parents=True, exist_ok=True)
+        broker = Mosquitto(port, die_with_parent=die_with_parent,
+                           workdir=str(workdir) if workdir else None)
         try:
             return broker.start()
         except BaseException:

@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int:
-    broker = start_broker(args.broker, die_with_parent=True)
+    broker = start_broker(args.broker, die_with_parent=True, workdir=folder / "broker")
     kiosk = None
     try:
         url = f"mqtt://127.0.0.1:{broker.port}" + ("?mqtt311" if broker.config.mqtt_version
