@@ -3,12 +3,15 @@ mistake, never a traceback, and nothing left running or lying around afterwards.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -111,6 +114,14 @@ def test_no_broker_survives_the_demo(tmp_path: Path, sig: signal.Signals) -> Non
     try:
         wait_for(lambda: "Ctrl-C" in out.read_text() or proc.poll() is not None)
         assert len(mosquittos(tmp_path)) == 1, out.read_text()
+        if sig == signal.SIGHUP:    # the README's demo login works in the demo
+            url = re.search(r"^dashboard\s+(\S+)", out.read_text(), re.M)
+            assert url, out.read_text()
+            req = urllib.request.Request(url.group(1) + "api/login", method="POST",
+                                         data=b'{"user": "floor", "password": "floor"}',
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=10) as r:
+                assert json.load(r)["user"] == "floor"
         proc.send_signal(sig)
         code = proc.wait(20)
     finally:
