@@ -7,7 +7,9 @@ removing a login needs no restart.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 
 from argon2 import PasswordHasher
@@ -87,7 +89,14 @@ def load(path: str | Path) -> dict[str, str]:
 
 
 def save(path: str | Path, users: dict[str, str]) -> Path:
+    """Replace the file whole; an existing file keeps its owner, group and mode, so
+    `sudo pokerkiosk floor-user add` leaves it readable by the director's user."""
+    p = Path(path)
+    old = p.stat() if p.exists() else None
     header = ("Floor logins for the dashboard: argon2 hashes, written by `pokerkiosk\n"
               "floor-user` and `pokerkiosk provision`. Passwords are never stored here.")
-    return write(Path(path), tomlwrite.dumps({"users": dict(sorted(users.items()))}, header),
-                 SECRET)
+    write(p, tomlwrite.dumps({"users": dict(sorted(users.items()))}, header),
+          stat.S_IMODE(old.st_mode) if old else SECRET)
+    if old is not None and os.geteuid() == 0:
+        os.chown(p, old.st_uid, old.st_gid)
+    return p

@@ -16,6 +16,7 @@ from pathlib import Path
 from kiosk import floor_users
 from kiosk.appliance import broker_files, credentials, tls, tomlwrite
 from kiosk.appliance.files import PUBLIC, SECRET, write
+from kiosk.config import LOOPBACK, parse_http
 from kiosk.errors import KioskError
 from kiosk.protocol.topics import check_event_name
 
@@ -39,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state-dir", default=STATE_DIR,
                    help="where tables keep their outbox and the director its event log "
                         "(default %(default)s)")
+    p.add_argument("--dashboard", metavar="HOST:PORT",
+                   help="where the director serves the dashboard (default 127.0.0.1:8080; "
+                        "with --tls 0.0.0.0:8443, HTTPS for the whole room)")
     p.add_argument("--reader-port", default="/dev/ttyAMA0",
                    help="card reader serial port on the tables, or 'none' (default %(default)s)")
 
@@ -53,13 +57,14 @@ class Room:
     added: list[str]
     tls: bool
     broker_url: str
+    dashboard: str = ""
 
 
 def run(args: argparse.Namespace) -> int:
     room = provision(Path(args.out), event=args.event, tables=args.tables, use_tls=args.tls,
                      director_host=args.director_host, port=args.port,
                      config_dir=args.config_dir, broker_dir=args.broker_dir,
-                     state_dir=args.state_dir,
+                     state_dir=args.state_dir, dashboard=args.dashboard,
                      reader_port=None if args.reader_port == "none" else args.reader_port)
     print(f"provisioned event {room.event!r}: tables {_ranges(room.tables)}, "
           f"broker {room.broker_url}")
@@ -73,11 +78,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"  {room.out}/secrets.toml: every password in clear; keep it off the Pis")
     if room.tls:
         print(f"  {room.out}/ca/ca.key: signs certificates; never copy it to a Pi")
-        print("dashboard: https://<director>:8443/ (floor login in secrets.toml "
-              "[floor_users]; browsers trust it once they trust ca.crt)")
-    else:
-        print("dashboard: http://127.0.0.1:8080/ on the director only (use --tls to open "
-              "it to the room)")
+    print(f"dashboard: {room.dashboard} (floor login: secrets.toml [floor_users])"
+          + ("" if room.tls else "; plain HTTP stays on the director itself: --tls opens "
+             "it to the room"))
     return 0
 
 
@@ -85,7 +88,7 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
               director_host: str | None = None, port: int | None = None,
               config_dir: str = "/etc/pokerkiosk",
               broker_dir: str = "/etc/mosquitto/pokerkiosk", state_dir: str = STATE_DIR,
-              reader_port: str | None = "/dev/ttyAMA0") -> Room:
+              reader_port: str | None = "/dev/ttyAMA0", dashboard: str | None = None) -> Room:
     """Write (or bring up to date) every file of a room in `out`."""
     try:
         check_event_name(event)
@@ -93,6 +96,14 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
         raise KioskError(str(exc)) from None
     if tables < 1:
         raise KioskError("--tables must be at least 1")
+    dashboard = dashboard or ("0.0.0.0:8443" if use_tls else "127.0.0.1:8080")
+    try:
+        web_host, web_port = parse_http(dashboard)
+    except ValueError as exc:
+        raise KioskError(f"--dashboard: {exc}") from None
+    if web_host not in LOOPBACK and not use_tls:
+        raise KioskError(f"--dashboard {dashboard} would send floor passwords across the "
+                         "room in clear: add --tls, or keep it on 127.0.0.1")
     try:
         out.mkdir(parents=True, exist_ok=True)
         out.chmod(0o700)
@@ -131,12 +142,14 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
     scheme = "mqtts" if use_tls else "mqtt"
     table_url = f"{scheme}://{secrets.director_host}:{port}"
     write(director / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
-                                               ca_file, state_dir, use_tls), SECRET)
+                                               ca_file, state_dir, use_tls, dashboard), SECRET)
     for n in secrets.tables:
         write(out / "tables" / f"table-{n}.toml",
               _table_toml(secrets, n, table_url, ca_file, reader_port, state_dir), SECRET)
+    shown = secrets.director_host if web_host in ("0.0.0.0", "::") else web_host
     return Room(out=out, event=event, tables=secrets.tables, added=added, tls=use_tls,
-                broker_url=table_url)
+                broker_url=table_url,
+                dashboard=f"{'https' if use_tls else 'http'}://{shown}:{web_port}/")
 
 
 def _write_floor_users(path: Path, plain: dict[str, str]) -> None:
@@ -149,10 +162,10 @@ def _write_floor_users(path: Path, plain: dict[str, str]) -> None:
 
 
 def _event_toml(s: credentials.RoomSecrets, url: str, ca_file: str | None,
-                state_dir: str, use_tls: bool) -> str:
-    web: dict[str, object] = {"http": "127.0.0.1:8080"}
+                state_dir: str, use_tls: bool, dashboard: str) -> str:
+    web: dict[str, object] = {"http": dashboard}
     if use_tls:
-        web = {"http": "0.0.0.0:8443", "tls_cert": "https.crt", "tls_key": "https.key"}
+        web = {"http": dashboard, "tls_cert": "https.crt", "tls_key": "https.key"}
     return tomlwrite.dumps({
         "event": {"name": s.event},
         "broker": {"url": url, "username": broker_files.DIRECTOR_USER,
