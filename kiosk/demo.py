@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -44,7 +45,7 @@ def _http(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _positive(kind: type) -> object:
+def _positive(kind: type[float]) -> Callable[[str], float]:
     def check(text: str) -> float:
         try:
             value = kind(text)

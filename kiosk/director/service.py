@@ -408,7 +408,7 @@ class Director:
 
         c = self.config
         context = None
-        if c.https:
+        if c.tls_cert and c.tls_key:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             try:
                 context.load_cert_chain(c.tls_cert, c.tls_key)
