@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.appliance.passwords import hash_line
-from kiosk.protocol.messages import MAX_SEATING
+from kiosk.protocol.messages import MAX_MESSAGE
 from kiosk.protocol.topics import Topics
 
 DIRECTOR_USER = "director"
@@ -70,8 +70,8 @@ def mosquitto_conf(layout: BrokerLayout, *, tls: bool) -> str:
         "allow_anonymous false",
         f"password_file {d}/passwd",
         f"acl_file {d}/acl",
-        "# The largest message is the seating directory (kiosk.protocol MAX_SEATING).",
-        f"message_size_limit {MAX_SEATING}",
+        "# The largest message is the seating directory (kiosk.protocol MAX_MESSAGE).",
+        f"message_size_limit {MAX_MESSAGE}",
         "",
         "# Retained plans and schedules must survive a broker restart.",
         "persistence true",

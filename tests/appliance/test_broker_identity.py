@@ -13,7 +13,7 @@ from appliance_helpers import EVENT, Broker
 
 from kiosk.config import BrokerConfig
 from kiosk.mqttclient import make_client
-from kiosk.protocol.messages import MAX_SEATING, encode
+from kiosk.protocol.messages import MAX_MESSAGE, encode
 from kiosk.protocol.topics import Topics
 
 T = Topics(EVENT)
@@ -81,11 +81,11 @@ def test_messages_above_the_limit_are_refused(room_broker: Broker) -> None:
         cards = {f"C{i:06d}": [i // 9 + 1, i % 9 + 1, f"Firstname Lastname-Doublebarrel {i}"]
                  for i in range(10_000)}
         big = encode({"rev": 1, "cards": cards})
-        assert len(big) < MAX_SEATING // 4
+        assert len(big) < MAX_MESSAGE // 4
         director.client.publish(T.seating, big, qos=1).wait_for_publish(5)
         assert len(table.messages.get(timeout=10).payload) == len(big)
         # above the limit: Mosquitto drops it; what follows still arrives
-        director.client.publish(T.seating, b"x" * (MAX_SEATING + 1), qos=0)
+        director.client.publish(T.seating, b"x" * (MAX_MESSAGE + 1), qos=0)
         director.client.publish(T.seating, b'{"rev": 2, "cards": {}}', qos=1)
         got = table.messages.get(timeout=10)
         assert got.payload == b'{"rev": 2, "cards": {}}', len(got.payload)
