@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
-import select
 import shlex
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -29,16 +30,29 @@ def guide_commands() -> list[str]:
     return [c.strip() for c in block.group(1).replace("\\\n", " ").splitlines() if c.strip()]
 
 
-def read_json_line(proc: subprocess.Popen[str], timeout: float = 30) -> dict:
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
-        if ready:
-            line = proc.stdout.readline()
+class Lines:
+    """The headless table's JSON answers, read by a thread (select() cannot see lines
+    already sitting in Python's buffer)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.q: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, args=(proc,), daemon=True).start()
+
+    def _pump(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.q.put(line)
+
+    def next_json(self, timeout: float = 30) -> dict:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.q.get(timeout=left)
+            except queue.Empty:
+                break
             if line.startswith("{"):
                 return json.loads(line)
-    raise AssertionError("the headless table did not answer")
+        raise AssertionError("the headless table did not answer")
 
 
 def test_the_one_pc_walkthrough_works_as_written(tmp_path: Path) -> None:
@@ -73,19 +87,20 @@ def test_the_one_pc_walkthrough_works_as_written(tmp_path: Path) -> None:
         table = subprocess.Popen(shlex.split(commands[-1]), cwd=tmp_path, env=env,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=(tmp_path / "table.log").open("w"), text=True)
+        answers = Lines(table)
         try:
             def seated() -> bool:
                 assert table.stdin is not None
                 table.stdin.write("view\n")
                 table.stdin.flush()
-                view = read_json_line(table)
+                view = answers.next_json()
                 return sum(1 for s in view["seats"] if s.get("name")) == 4
             wait_for(seated, timeout=30, step=0.5)
             for word in ("new", "end"):
                 assert table.stdin is not None
                 table.stdin.write(word + "\n")
                 table.stdin.flush()
-                assert read_json_line(table)["ok"]
+                assert answers.next_json()["ok"]
 
             def dealt() -> bool:
                 with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/snapshot",
