@@ -1,9 +1,16 @@
-"""Which table gives a player and which receives one, in well under a millisecond.
+"""Which table breaks, which gives a player and which receives one, in well under a
+millisecond.
 
 Tables are kept in buckets by player count. Inside a bucket two lazy heaps order the
-tables by their place in the predetermined breaking order, so "the long table that
-breaks soonest" and "the short table that breaks last" are each a heap peek.
-Balancing moves come from the table next to break whenever it is long enough: its
+tables by their place in the published order, so "the shortest table that breaks
+first", "the long table that breaks soonest" and "the short table that breaks last"
+are each a few heap peeks.
+
+TDA 10C asks only that the table a player leaves be chosen by a predetermined
+procedure. The default procedure breaks the table with the fewest players (ties by
+the published order): every player at a breaking table moves, so breaking the
+shortest moves the fewest. Balancing moves come from the table next to break whenever
+it is long enough (an Irish added table, or any table under the published order): its
 players would move when it breaks anyway, so those moves cost nothing extra.
 """
 
@@ -13,16 +20,24 @@ import heapq
 from collections.abc import Callable, Iterable
 
 
+ORIGINAL = 1_000_000   # ranks at or above this belong to tables of the first draw
+
+
 def break_rank(table: int, added: bool, added_first: bool) -> int:
-    """A table's place in the breaking order (lower breaks sooner): highest number first;
-    with `added_first` (Irish r.72) every added table before any original one. A rank
-    needs no other table, so opening a table never re-ranks the rest."""
-    return (0 if added_first and added else 1_000_000) - table
+    """A table's place in the published order (lower breaks sooner): highest number
+    first; with `added_first` (Irish r.72) every added table before any original one. A
+    rank needs no other table, so opening a table never re-ranks the rest."""
+    return (0 if added_first and added else ORIGINAL) - table
 
 
-def break_order(tables: Iterable[tuple[int, bool]], added_first: bool) -> list[int]:
-    """Tables (id, added) in the order they break."""
-    return [t for t, a in sorted(tables, key=lambda x: break_rank(x[0], x[1], added_first))]
+def break_order(tables: Iterable[tuple[int, bool, int]], added_first: bool,
+                fewest: bool) -> list[int]:
+    """Tables (id, added, players) in the order they break: with `fewest` the shortest
+    first inside each group (added tables, then the rest), else the published order."""
+    def key(x: tuple[int, bool, int]) -> tuple[int, int, int]:
+        rank = break_rank(x[0], x[1], added_first)
+        return (rank >= ORIGINAL, x[2] if fewest else 0, rank)
+    return [x[0] for x in sorted(tables, key=key)]
 
 
 class Balancer:
@@ -34,6 +49,7 @@ class Balancer:
         self._soonest: dict[int, list[tuple[int, int]]] = {}  # count -> heap (rank, t)
         self._latest: dict[int, list[tuple[int, int]]] = {}   # count -> heap (-rank, t)
         self._size = [0] * 12   # tables per count; counts run 0..10 (+ final-table headroom)
+        self.any_added = False  # a table ranked ahead of the originals was ever opened
 
     def __len__(self) -> int:
         return len(self.count)
@@ -43,6 +59,7 @@ class Balancer:
 
     def set_rank(self, table: int, rank: int) -> None:
         self.rank[table] = rank
+        self.any_added = self.any_added or rank < ORIGINAL
 
     def set(self, table: int, count: int) -> None:
         old = self.count.get(table)
@@ -97,6 +114,24 @@ class Balancer:
     def latest_with(self, count: int) -> int | None:
         """Of the tables holding `count` players, the one that breaks last."""
         return self._top(self._latest, count, -1)
+
+    def fewest_first(self) -> int | None:
+        """The table with the fewest players, ties by rank; an added table ranked ahead
+        of the originals (Irish r.72) comes first however many it holds."""
+        first: int | None = None
+        for c, n in enumerate(self._size):
+            if not n:
+                continue
+            t = self.soonest_with(c)
+            if t is None:
+                continue
+            if self.rank[t] < ORIGINAL:
+                return t
+            if first is None:
+                first = t
+                if not self.any_added:
+                    break
+        return first
 
     def candidates(self, count: int, limit: int) -> list[int]:
         """Up to `limit` tables holding `count` players, soonest to break first."""

@@ -27,6 +27,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "player_leaves": ("removed", "removed_unless_money", "blinded"),
     "dispute_window": ("next_hand", "next_deal"),
     "odd_chip": ("left_of_button", "left_of_dealer_in_pot"),
+    "break_order": ("fewest", "published"),
 }
 
 

@@ -41,6 +41,10 @@ class BalanceRules:
     tolerance: tuple[Tolerance, ...] = (Tolerance(5, 2), Tolerance(1, 1))
     min_players: int = 2       # "minimum" mode: a table plays down to this many
     added_tables_break_first: bool = False
+    # TDA 10C's predetermined procedure for which table breaks next: "fewest" (the table
+    # with the fewest players, ties by the published order) or "published" (the
+    # published order alone: highest number first)
+    break_order: str = "fewest"
     final_table_extra: int = 1
     final_table_max: int = 10
     rule: str = ""

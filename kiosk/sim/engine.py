@@ -21,6 +21,7 @@ from kiosk.core.clock import Clock
 from kiosk.core.state import IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.rules.loader import load_profile
+from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 
@@ -134,14 +135,15 @@ class Simulator:
     it); with one, the tournament lives in a director and only reports cross over.
     """
 
-    def __init__(self, players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,
+    def __init__(self, players: int, seats: int = 9, profile: str | Profile = "tda-2017",
+                 seed: int = 1,
                  structure: str | Structure = "standard", check_every: int = 2000,
                  timer: Callable[[], float] = time.perf_counter,
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
                  pace: Callable[[float], None] | None = None,
                  skip: frozenset[int] = frozenset()) -> None:
         self.rng = random.Random(seed)
-        prof = load_profile(profile)
+        prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
         self.structure = st = structure if isinstance(structure, Structure) \
             else load_structure(structure)
