@@ -40,7 +40,7 @@ class Moves(_Base):
             b.set_rank(tid, rank)
             tab = self.tables[tid]
             if not tab.breaking:
-                b.set(tid, tab.effective)
+                b.set(tid, tab.effective, tab.moved_weight)
         self.balancer = b
 
     def _recount(self, tab: Table) -> None:
@@ -49,7 +49,7 @@ class Moves(_Base):
         if tab.breaking or (self.final_pending and tab.id != self.final_table):
             self.balancer.remove(tab.id)
         else:
-            self.balancer.set(tab.id, tab.effective)
+            self.balancer.set(tab.id, tab.effective, tab.moved_weight)
 
     def active_tables(self) -> list[Table]:
         return [t for t in self.tables.values() if not t.broken]
@@ -73,7 +73,8 @@ class Moves(_Base):
         rules = self.profile.balance
         open_tables = self.active_tables()
         return sorted(t.id for t in open_tables if t.breaking) + break_order(
-            ((t.id, t.added, t.effective) for t in open_tables if not t.breaking),
+            ((t.id, t.added, t.effective, t.moved_weight)
+             for t in open_tables if not t.breaking),
             rules.added_tables_break_first, rules.break_order == "fewest")
 
     def _refresh_halts(self) -> None:
@@ -263,7 +264,7 @@ class Moves(_Base):
                 tid = nxt
         finally:
             if nxt is not None:
-                b.set(nxt, nxt_count)
+                b.set(nxt, nxt_count, self.tables[nxt].moved_weight)
         # the last seat cards: the tables kept for later are full, the next to break or
         # the shortest table has the seat (a heap peek, not a pass over every table)
         for tid in (tid, nxt, b.latest_with(b.min())):

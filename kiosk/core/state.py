@@ -54,6 +54,7 @@ class Table:
     all_in: set[int] = field(default_factory=set)
     redraw_button: bool = False
     balance_out: int = 0         # players sent away to balance
+    moved_weight: int = 0        # sum over its players of (moves so far) squared
     last_hand_at: float | None = None
 
     @property

@@ -199,6 +199,7 @@ class Tournament(TableReports, Moves):
         p.from_table = p.from_seat = None
         tab = self.tables[ev["table"]]
         tab.seat_of[ev["seat"]] = p.id
+        tab.moved_weight += p.moves * p.moves
         tab.new_seats.add(ev["seat"])
         self._recount(tab)
         self._touch(tab.id)
@@ -254,6 +255,7 @@ class Tournament(TableReports, Moves):
             tab = self.tables[p.table]
             if tab.seat_of.get(p.seat or 0) == p.id:
                 del tab.seat_of[p.seat or 0]
+                tab.moved_weight -= p.moves * p.moves
                 tab.new_seats.discard(p.seat or 0)
             self._recount(tab)
             self._touch(tab.id, p.from_table)
@@ -329,6 +331,7 @@ class Tournament(TableReports, Moves):
         p.status, p.table, p.seat = MOVING, dst.id, ev["to_seat"]
         p.moves += 1
         dst.seat_of[ev["to_seat"]] = p.id
+        dst.moved_weight += p.moves * p.moves
         dst.new_seats.add(ev["to_seat"])
         if ev.get("redraw_button"):
             dst.redraw_button = True
