@@ -101,7 +101,7 @@ def _positions(prev: btn.Positions | None, occupied: set[int], newcomers: set[in
         button, _ = btn.draw_button(sorted(occupied), "random", rng)
         return btn.first_hand(occupied, button, SEATS)
     return btn.next_hand(prev, occupied, SEATS, dead_button=prof.button.dead_button,
-                         newcomers=newcomers)
+                         newcomers=newcomers, waits=prof.button.newcomer_waits)
 
 
 def _worst(pos: btn.Positions | None, occupied: set[int], seat: int) -> bool:

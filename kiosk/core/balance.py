@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 
-ORIGINAL = 1_000_000   # ranks at or above this belong to tables of the first draw
+ORIGINAL = 1_000_000   # added tables that break first rank below 0, the rest above
 
 
 def break_rank(table: int, added: bool, added_first: bool) -> int:
@@ -38,7 +38,7 @@ def break_order(tables: Iterable[tuple[int, bool, int, int]], added_first: bool,
     table whose players moved least; else the published order."""
     def key(x: tuple[int, bool, int, int]) -> tuple[bool, int, int, int]:
         rank = break_rank(x[0], x[1], added_first)
-        return (rank >= ORIGINAL, x[2], x[3], rank) if fewest else (False, 0, 0, rank)
+        return (rank > 0, x[2], x[3], rank) if fewest else (False, 0, 0, rank)
     return [x[0] for x in sorted(tables, key=key)]
 
 
@@ -66,7 +66,7 @@ class Balancer:
 
     def set_rank(self, table: int, rank: int) -> None:
         self.rank[table] = rank
-        self.any_added = self.any_added or rank < ORIGINAL
+        self.any_added = self.any_added or rank < 0
 
     def set(self, table: int, count: int, weight: int = 0) -> None:
         """`count` players (after ordered moves); `weight` says how much its players
@@ -76,7 +76,7 @@ class Balancer:
         if old == count:
             if self.weight.get(table) != weight:
                 self.weight[table] = weight
-                self._push("break", count, (r >= ORIGINAL, weight, r, table))
+                self._push("break", count, (r > 0, weight, r, table))
             return
         if old is not None:
             self._leave(old)
@@ -89,7 +89,7 @@ class Balancer:
         self._size[count] += 1
         self._push("soonest", count, (r, table))
         self._push("latest", count, (-r, table))
-        self._push("break", count, (r >= ORIGINAL, weight, r, table))
+        self._push("break", count, (r > 0, weight, r, table))
 
     def add(self, table: int, delta: int) -> None:
         self.set(table, self.count[table] + delta, self.weight.get(table, 0))
@@ -190,7 +190,7 @@ class Balancer:
             t = self._first_to_break(c)
             if t is None:
                 continue
-            if self.rank[t] < ORIGINAL:
+            if self.rank[t] < 0:
                 return t
             if first is None:
                 first = t

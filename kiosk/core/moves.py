@@ -46,6 +46,8 @@ class Moves(_Base):
     def _recount(self, tab: Table) -> None:
         if tab.broken:
             return
+        # the breaking order is published with the schedule and follows the counts
+        self.schedule_dirty = True
         if tab.breaking or (self.final_pending and tab.id != self.final_table):
             self.balancer.remove(tab.id)
         else:

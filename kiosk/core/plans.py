@@ -63,7 +63,8 @@ def _movers_from(tour: Tournament, tab: Table) -> list[Any]:
 
 
 def schedule(tour: Tournament) -> dict[str, Any]:
-    """The retained schedule body: structure, profile and the clock anchor."""
+    """The retained schedule body: structure, profile, the clock anchor and the current
+    breaking order (open tables, next to break first; TDA 10C)."""
     places = tour.places() if tour.finished_at is not None else {}
     return {
         "event": tour.event, "profile": tour.profile.id, "profile_name": tour.profile.name,
@@ -72,6 +73,7 @@ def schedule(tour: Tournament) -> dict[str, Any]:
         "hand_for_hand": {"on": tour.h4h_on, "round": tour.h4h_round},
         "extra_hands": tour.extra_hands, "finished": tour.finished_at is not None,
         "winner": next((pid for pid, pl in places.items() if pl == 1), None),
+        "break_order": tour.break_order(),
     }
 
 

@@ -200,7 +200,8 @@ class Tournament(TableReports, Moves):
         tab = self.tables[ev["table"]]
         tab.seat_of[ev["seat"]] = p.id
         tab.moved_weight += p.moves * p.moves
-        tab.new_seats.add(ev["seat"])
+        if not ev.get("same_seat"):
+            tab.new_seats.add(ev["seat"])
         self._recount(tab)
         self._touch(tab.id)
         self.seating_dirty = True
@@ -268,6 +269,7 @@ class Tournament(TableReports, Moves):
         p.absent = False
         key = tuple(ev["group"])
         p.bust_key = key
+        p.bust_hand = ev.get("hand")
         self.groups.setdefault(key, []).append(Bust(p.id, ev["table"], ev.get("stack")))
         self.alive -= 1
 
@@ -369,6 +371,7 @@ class Tournament(TableReports, Moves):
             self.n_breaking -= 1
         tab.broken, tab.breaking = True, False
         self.balancer.remove(tab.id)
+        self.schedule_dirty = True
         self.h4h_waiting.discard(tab.id)
         self._touch(tab.id)
         # players moved off this table to balance would have moved now anyway
@@ -676,7 +679,16 @@ class Tournament(TableReports, Moves):
         if period > self.structure.index_of_level(e.rebuy_levels):
             raise RuleError(f"the rebuy period ended after level {e.rebuy_levels}")
         self._emit("rebuy", t, player=p.id, stack=self.start_stack)
-        self._seat_new(p.id, t, "rebuy")
+        tab = self.tables.get(p.table) if p.table is not None else None
+        if e.playing_behind and tab is not None and not (tab.broken or tab.breaking) \
+                and p.seat is not None and p.seat not in tab.seat_of \
+                and tab.hand == p.bust_hand and not self.final_pending:
+            # re-bought before the next deal: the seat is still theirs (playing behind),
+            # so they take the blind they were due rather than a fresh random seat
+            self._emit("seated", t, player=p.id, table=tab.id, seat=p.seat, reason="rebuy",
+                       same_seat=True)
+        else:
+            self._seat_new(p.id, t, "rebuy")
 
     def _do_reenter(self, cmd: dict[str, Any], t: float) -> None:
         p = self._player(cmd.get("player"))

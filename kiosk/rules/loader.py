@@ -28,6 +28,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "dispute_window": ("next_hand", "next_deal"),
     "odd_chip": ("left_of_button", "left_of_dealer_in_pot"),
     "break_order": ("fewest", "published"),
+    "newcomer_waits": ("between", "button_and_sb"),
 }
 
 

@@ -25,6 +25,9 @@ class ButtonRules:
     start: str = "random"      # "random" | "seat1" | "high_card" (card by suit S>H>D>C)
     redraw_new_fraction: float | None = None  # re-draw the button when this share is new
     high_card_final_tables: int = 0  # draw the button at the last N tables' start
+    # newcomers who sit out until the button passes: "between" the button and the small
+    # blind only (TDA 9), or also on the "button_and_sb" seats (Sheridan's r.10)
+    newcomer_waits: str = "between"
     rule: str = ""
 
 

@@ -309,6 +309,7 @@ class Simulator:
         else:
             pos = btn.next_hand(prev, occupied, f.seat_count(tid),
                                 dead_button=self.profile.button.dead_button,
+                                waits=self.profile.button.newcomer_waits,
                                 newcomers=f.newcomers(tid))
         self.prev[tid] = pos
         level = self.structure.level_number(reading.period) or 1
