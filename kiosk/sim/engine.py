@@ -112,6 +112,7 @@ class SimResult:
     moved_skipped_bb: int = 0
     moved_bb_twice: int = 0
     max_moves_one_player: int = 0
+    moved_3plus: int = 0
     places: list[str] = field(default_factory=list)
     invariant_violations: int = 0
     violations: list[str] = field(default_factory=list)
@@ -270,6 +271,7 @@ class Simulator:
             self.res.moves_balance = st["moves_balance"]
             self.res.moves_break = st["moves_break"] + st["moves_final"]
             self.res.moves_unavoidable = st["unavoidable"]
+            self.res.moved_3plus = sum(1 for p in self.tour.players.values() if p.moves >= 3)
         self.res.sim_hours = round(t / 3600, 2)
         self.res.wall_seconds = round(time.perf_counter() - wall, 3)
         if progress:
