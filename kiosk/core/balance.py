@@ -20,7 +20,6 @@ import heapq
 from collections.abc import Callable, Iterable
 from typing import Any
 
-
 ORIGINAL = 1_000_000   # added tables that break first rank below 0, the rest above
 
 
@@ -55,7 +54,8 @@ class Balancer:
         self.weight: dict[int, int] = {}
         # count -> heap (original?, weight, rank, t): the order tables break in
         self._breakq: dict[int, list[tuple[bool, int, int, int]]] = {}
-        self._heaps = {"soonest": self._soonest, "latest": self._latest, "break": self._breakq}
+        self._heaps: dict[str, dict[int, list[Any]]] = {
+            "soonest": self._soonest, "latest": self._latest, "break": self._breakq}
         self._queued: dict[tuple[str, int], dict[int, tuple]] = {}  # what each heap holds
 
     def __len__(self) -> int:

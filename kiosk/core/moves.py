@@ -269,9 +269,9 @@ class Moves(_Base):
                 b.set(nxt, nxt_count, self.tables[nxt].moved_weight)
         # the last seat cards: the tables kept for later are full, the next to break or
         # the shortest table has the seat (a heap peek, not a pass over every table)
-        for tid in (tid, nxt, b.latest_with(b.min())):
-            if tid is not None and self._room(tid, taken):
-                return tid
+        for choice in (tid, nxt, b.latest_with(b.min())):
+            if choice is not None and self._room(choice, taken):
+                return choice
         best: tuple[int, int, int] | None = None
         for tid, c in b.count.items():
             if self._room(tid, taken):
