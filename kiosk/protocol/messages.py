@@ -230,6 +230,8 @@ class Schedule(Message, kw_only=True):
     extra_hands: Count | None = None
     finished: bool = False
     winner: Ident | None = None
+    # open tables, next to break first (TDA 10C's predetermined procedure applied now)
+    break_order: Annotated[list[TableNo], Meta(max_length=10_000)] = []
 
 
 class PlanSeat(Part, kw_only=True):
