@@ -57,6 +57,7 @@ class Balancer:
         self._heaps: dict[str, dict[int, list[Any]]] = {
             "soonest": self._soonest, "latest": self._latest, "break": self._breakq}
         self._queued: dict[tuple[str, int], dict[int, tuple]] = {}  # what each heap holds
+        self._members: dict[int, set[int]] = {}   # count -> the tables holding it
 
     def __len__(self) -> int:
         return len(self.count)
@@ -79,8 +80,9 @@ class Balancer:
                 self._push("break", count, (r > 0, weight, r, table))
             return
         if old is not None:
-            self._leave(old)
+            self._leave(table, old)
         self.count[table] = count
+        self._members.setdefault(count, set()).add(table)
         self.weight[table] = weight
         if count >= len(self._size):
             # players ordered in count before they arrive, so a table filled by a break
@@ -97,10 +99,11 @@ class Balancer:
     def remove(self, table: int) -> None:
         old = self.count.pop(table, None)
         if old is not None:
-            self._leave(old)
+            self._leave(table, old)
 
-    def _leave(self, count: int) -> None:
+    def _leave(self, table: int, count: int) -> None:
         self._size[count] -= 1
+        self._members[count].discard(table)
         if not self._size[count]:   # every entry left in its heaps is stale
             for kind, heaps in self._heaps.items():
                 heaps.pop(count, None)
@@ -117,20 +120,20 @@ class Balancer:
         queued[table] = item
         heap = self._heaps[kind].setdefault(count, [])
         heapq.heappush(heap, item)
-        if len(heap) > 2 * len(self.count) + 64:
-            heap[:] = {x for x in heap if self._live(count, x)}
+        if len(heap) > 4 * self._size[count] + 64:
+            # rebuilt from the tables holding `count` now: O(tables in the bucket)
+            heap[:] = [self._entry(kind, t) for t in self._members[count]]
             heapq.heapify(heap)
             queued.clear()
             queued.update((x[-1], x) for x in heap)
 
-    def _live(self, count: int, item: tuple) -> bool:
-        table = item[-1]
-        if self.count.get(table) != count:
-            return False
-        rank = self.rank.get(table, 0)
-        if len(item) == 4:
-            return item[2] == rank and item[1] == self.weight.get(table)
-        return abs(item[0]) == abs(rank)   # (rank, t) or (-rank, t)
+    def _entry(self, kind: str, table: int) -> tuple:
+        r = self.rank.get(table, 0)
+        if kind == "soonest":
+            return (r, table)
+        if kind == "latest":
+            return (-r, table)
+        return (r > 0, self.weight[table], r, table)
 
     def _pop(self, kind: str, count: int) -> None:
         item = heapq.heappop(self._heaps[kind][count])

@@ -165,3 +165,21 @@ def test_sheridans_has_no_reentry() -> None:
     room.hand(1, busts=(min(room.tour.tables[1].seat_of),))
     with pytest.raises(RuleError, match="no re-entry"):
         room.do({"kind": "reenter", "player": pid})
+
+
+@pytest.mark.parametrize("seed", range(1, 8))
+def test_home_rebuy_after_busting_in_the_big_blind_does_not_pay_it_twice(seed: int) -> None:
+    """Home rebuy rules (playing behind; no dead button): the big blind busts and
+    re-buys before the next deal. Keeping the seat, the button moves on past them and
+    they are dealt in without the big blind again; a random re-seat could land them on
+    the next big blind."""
+    room = Room(12, profile="home-roberts", structure=S, seed=seed)
+    tour = room.tour
+    pos = room.deal(1)
+    pid = tour.tables[1].seat_of[pos.bb]
+    room.bust(1, pos.bb)
+    room.end(1)
+    room.do({"kind": "rebuy", "player": pid})
+    assert room.seat_of(pid) == (1, pos.bb)
+    nxt = room.deal(1)
+    assert nxt.bb != pos.bb and pos.bb in nxt.dealt
