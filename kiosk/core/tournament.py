@@ -224,7 +224,7 @@ class Tournament(TableReports, Moves):
     def _on_hand_started(self, ev: ev_.HandStarted) -> None:
         tab = self.tables[ev.table]
         tab.hand, tab.in_hand, tab.last_hand_at = ev.hand, True, ev.t
-        tab.positions = btn.Positions.from_dict(ev)
+        tab.positions = btn.Positions(ev.button, ev.sb, ev.bb, tuple(ev.dealt), tuple(ev.waiting))
         tab.new_seats.clear()
         tab.all_in.clear()
         tab.redraw_button = False
