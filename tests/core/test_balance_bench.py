@@ -20,7 +20,7 @@ def test_core_moves_fewer_players_than_the_reference_on_the_same_busts() -> None
     out = json.loads(proc.stdout)
     assert set(out) == {"core", "reference"}
     core, ref = out["core"], out["reference"]
-    assert KEYS <= set(core) and KEYS <= set(ref)
+    assert set(core) >= KEYS and set(ref) >= KEYS
     assert core["moves_per_entrant"] < ref["moves_per_entrant"]
     assert core["max_moves_one_player"] <= ref["max_moves_one_player"]
     assert core["moved_3plus"] <= ref["moved_3plus"]
