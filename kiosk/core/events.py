@@ -100,6 +100,7 @@ class Seated(Event, tag="seated", kw_only=True):
     table: TableNo
     seat: SeatNo
     reason: Ident = "draw"
+    same_seat: bool = False   # a re-buy before the next deal keeps the seat: not new there
 
 
 class Started(Event, tag="started", kw_only=True):

@@ -102,7 +102,8 @@ def shared_prize(prizes: list[int], place: int, tied: int = 1) -> int:
 
 
 def schedule(tour: Tournament) -> dict[str, Any]:
-    """The retained schedule body: structure, profile, the clock anchor and the field."""
+    """The retained schedule body: structure, profile, the clock anchor, the field and
+    the current breaking order (open tables, next to break first; TDA 10C)."""
     places = tour.places() if tour.finished_at is not None else {}
     paid = len(payouts(tour.entries, tour.buy_in, tour.payout_percent))
     return {
@@ -117,6 +118,7 @@ def schedule(tour: Tournament) -> dict[str, Any]:
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
         "places_paid": paid, "bubble": tour.started and paid > 0 and tour.alive == paid + 1,
         "final_table": tour.final_table,
+        "break_order": tour.break_order(),
     }
 
 

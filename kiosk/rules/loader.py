@@ -24,6 +24,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "across_tables": ("stack", "tie"),
     "hand_for_hand_same_table": ("stack", "tie"),
     "bubble_deal": ("secret_red_black", "unanimous"),
+    "break_order": ("fewest", "published"),
+    "newcomer_waits": ("between", "button_and_sb"),
 }
 
 

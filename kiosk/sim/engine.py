@@ -21,6 +21,7 @@ from kiosk.core.clock import Clock
 from kiosk.core.state import IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.rules.loader import load_profile
+from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 
@@ -111,6 +112,7 @@ class SimResult:
     moved_skipped_bb: int = 0
     moved_bb_twice: int = 0
     max_moves_one_player: int = 0
+    moved_3plus: int = 0
     places: list[str] = field(default_factory=list)
     invariant_violations: int = 0
     violations: list[str] = field(default_factory=list)
@@ -134,14 +136,15 @@ class Simulator:
     it); with one, the tournament lives in a director and only reports cross over.
     """
 
-    def __init__(self, players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,
+    def __init__(self, players: int, seats: int = 9, profile: str | Profile = "tda-2017",
+                 seed: int = 1,
                  structure: str | Structure = "standard", check_every: int = 2000,
                  timer: Callable[[], float] = time.perf_counter,
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
                  pace: Callable[[float], None] | None = None,
                  skip: frozenset[int] = frozenset(), buttons: Any = None) -> None:
         self.rng = random.Random(seed)
-        prof = load_profile(profile)
+        prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
         self.structure = st = structure if isinstance(structure, Structure) \
             else load_structure(structure)
@@ -269,6 +272,7 @@ class Simulator:
             self.res.moves_balance = st["moves_balance"]
             self.res.moves_break = st["moves_break"] + st["moves_final"]
             self.res.moves_unavoidable = st["unavoidable"]
+            self.res.moved_3plus = sum(1 for p in self.tour.players.values() if p.moves >= 3)
         self.res.sim_hours = round(t / 3600, 2)
         self.res.wall_seconds = round(time.perf_counter() - wall, 3)
         if progress:
@@ -308,6 +312,7 @@ class Simulator:
         else:
             pos = btn.next_hand(prev, occupied, f.seat_count(tid),
                                 dead_button=self.profile.button.dead_button,
+                                waits=self.profile.button.newcomer_waits,
                                 newcomers=f.newcomers(tid))
         self.prev[tid] = pos
         level = self.structure.level_number(reading.period) or 1
