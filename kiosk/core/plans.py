@@ -129,6 +129,14 @@ def schedule_key(tour: Tournament) -> tuple[Any, ...]:
             tuple(sorted(tour.h4h_waiting)), tour.final_table, tour.finished_at)
 
 
+def schedule_urgent_key(tour: Tournament) -> tuple[Any, ...]:
+    """The parts of the schedule a table must have at once (clock, hand-for-hand, final
+    table, the end); the rest (field counts, breaking order) may wait a second."""
+    return (tour.clock, tour.h4h_on, tour.h4h_round, tuple(sorted(tour.h4h_waiting)),
+            tour.final_table, tour.final_pending, tour.finished_at, tour.extra_hands,
+            tour.started)
+
+
 def seating(tour: Tournament) -> dict[str, list[Any]]:
     """Card -> [table, seat, name] for every player in play: check-in works offline."""
     out: dict[str, list[Any]] = {}
