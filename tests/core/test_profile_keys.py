@@ -18,7 +18,7 @@ KIOSK = Path(model.__file__).resolve().parents[1]
 OWNED_ELSEWHERE = {
     "chip_race", "chip_race.mode", "chip_race.start_seat", "chip_race.max_one_chip",
     "chip_race.nobody_raced_out", "chip_race.rule",         # chip race: money side
-    "entries.forfeited_chips_leave", "entries.playing_behind",   # chips in play
+    "entries.forfeited_chips_leave",                        # chips in play
     "bubble_deal",                                          # a prize deal: money side
     "hand_for_hand.players_stay_seated",                    # balancing in hand-for-hand
 }

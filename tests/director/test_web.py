@@ -151,7 +151,8 @@ def test_dashboard_and_schedule_show_the_breaking_order(tmp_path: Path) -> None:
         assert snap["summary"]["break_order"] == [2, 1]
         assert (await login(client)).status == 200
         pid = d.tour.tables[1].seat_of[min(d.tour.tables[1].seat_of)]
-        ok = await client.post("/api/act", json={"kind": "bust", "player": pid})
+        ok = await client.post("/api/act", json={"kind": "bust", "player": pid},
+                                headers=await csrf(client))
         assert ok.status == 200
         snap = await (await client.get("/api/snapshot")).json()
         assert snap["summary"]["break_order"] == [1, 2]
