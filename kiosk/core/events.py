@@ -164,7 +164,7 @@ class Reentered(Event, tag="reentered", kw_only=True):
 
 class Moved(Event, tag="moved", kw_only=True):
     player: Ident
-    table: TableNo | None = None
+    table: TableNo
     seat: SeatNo | None = None
     to_table: TableNo
     to_seat: SeatNo

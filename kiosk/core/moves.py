@@ -9,7 +9,7 @@ redrawn once every hand is over.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core.balance import (
@@ -21,14 +21,18 @@ from kiosk.core.balance import (
 )
 from kiosk.core.state import IN_PLAY, Table
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament as _Base
-else:
-    _Base = object
+# a mixin of Tournament, whose state it reads: typed loosely because Tournament is
+# built from it (the modules would import each other)
+_Base: Any = object
 
 
 class Moves(_Base):
     """The balancer's bookkeeping and every decision that moves a player."""
+
+    _halt_top: tuple[Any, ...] | None     # what halts depended on when last checked
+    _halted: set[int]
+    _longest_at: int                      # event count when _longest_now was taken
+    _longest_now: int
 
     def _rebuild_balancer(self) -> None:
         b = Balancer()

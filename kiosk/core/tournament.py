@@ -300,7 +300,7 @@ class Tournament(TableReports, Moves):
     def _on_reentered(self, ev: ev_.Reentered) -> None:
         self._buy_again(ev).entries += 1
 
-    def _buy_again(self, ev: Event) -> Player:
+    def _buy_again(self, ev: ev_.Rebuy | ev_.Reentered) -> Player:
         """A busted player buys a new stack: out of the places, waiting for a seat."""
         p = self.players[ev.player]
         self._drop_bust(p)

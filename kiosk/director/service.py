@@ -99,7 +99,7 @@ class Director:
         self._check_unchanged(tour.config)
         return tour
 
-    def _check_unchanged(self, created: dict[str, Any]) -> None:
+    def _check_unchanged(self, created: ev_.Created) -> None:
         """[event] settings are fixed once the event exists: a change is refused, not lost."""
         c = self.config
         structure = load_structure(c.structure)
