@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.config import BrokerConfig, GpioConfig, TableConfig
+from kiosk.core import events, plans
+from kiosk.core.tournament import Tournament
+from kiosk.protocol import messages
 from kiosk.rules.structure_files import load_structure
 
 T0 = 1_700_000_000.0
@@ -27,18 +30,36 @@ def seat(n: int, name: str | None = None, **kw: Any) -> dict[str, Any]:
 
 
 def plan(seats: dict[int, dict[str, Any]] | list[int] | None = None, *, rev: int = 1,
-         table: int = 3, **extra: Any) -> dict[str, Any]:
+         table: int = 3, max_seats: int = 9, **extra: Any) -> dict[str, Any]:
+    """The plan the director's core publishes for a table seating `seats`.
+
+    The players are registered and seated in a real Tournament and the body comes from
+    `kiosk.core.plans.plan`, then `extra` (flags, calls, moves) and per-seat details the
+    test wants are laid over it, and the result is checked against the plan schema: a
+    sample that drifts from what the director sends fails here, not on a Pi."""
     if seats is None:
         seats = list(range(1, 10))
     if isinstance(seats, list):
         seats = {n: seat(n) for n in seats}
-    body = {"v": 1, "table": table, "rev": rev, "ts": T0,
-            "seats": {str(n): who for n, who in seats.items()},
-            "moves_out": [], "moves_in": [], "halt": False, "breaking": False,
-            "redraw_button": False, "hand_for_hand": {"on": False, "round": 0, "go": False},
-            "floor_calls": {}, "clock_calls": {}}
+    tour = Tournament.create(event="test", structure=load_structure("standard"),
+                             seats=max(max_seats, max(seats, default=2), 2), t=T0)
+    tour.apply(events.make("table_opened", T0, table=table, seats=tour.seats))
+    for n, who in sorted(seats.items()):
+        tour.apply(events.make("registered", T0, player=who["player"], name=who["name"],
+                               card=who.get("card"), stack=20000))
+        tour.apply(events.make("seated", T0, player=who["player"], table=table, seat=n))
+    if seats:   # a table that has dealt: nobody is new unless the test says so
+        first = min(seats)
+        tour.apply(events.make("hand_started", T0, table=table, hand=0, button=first,
+                               sb=first, bb=first, dealt=sorted(seats)))
+        tour.apply(events.make("hand_ended", T0, table=table, hand=0))
+    body = {"rev": rev, "epoch": 0.0, "ts": T0, **plans.plan(tour, table)}
+    for n, who in seats.items():
+        body["seats"][str(n)].update(who)
     body.update(extra)
-    return body
+    checked = messages.check("plan", body)
+    checked["seats"] = {str(k): v for k, v in checked["seats"].items()}   # as JSON has them
+    return checked
 
 
 def seating(table: int = 3, seats: range = range(1, 10)) -> dict[str, Any]:
