@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "provision": ("kiosk.appliance.provision", "broker users, ACL, TLS and configs for a room"),
     "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
     "profiles": ("kiosk.rules.cli", "list rule profiles and blind structures, or check a file"),
+    "results": ("kiosk.director.results_cli", "an event's results from its log, as CSV or JSON"),
 }
 
 

@@ -78,11 +78,54 @@ class EventConfig:
     http_port: int = 8080
     floor_users: dict[str, str] = field(default_factory=dict)
     source: str = ""
+    money: dict = field(default_factory=dict)      # kiosk.core.payouts.PrizeRules fields
+    chip_set: tuple[int, ...] = ()                  # denominations, smallest first
+    h4h_at_bubble: bool = False
+
+
+MONEY_KEYS = {"fee", "staff", "bounty", "bounty_mode", "pko_percent", "addon", "guarantee",
+              "table", "percent_paid", "shares_csv", "rounding", "seat_value", "target_event",
+              "chip_set", "h4h_at_bubble"}
+
+
+def _money(sec: Section, base: Path, buy_in: int, percent: float) -> tuple[dict, tuple, bool]:
+    """The [money] section: prize split, bounties, payout table, chips."""
+    from kiosk.core.payouts import PrizeRules, parse_shares_csv
+    from kiosk.errors import RuleError
+
+    m = sec.section("money")
+    m.unknown(MONEY_KEYS)
+    rules: dict = {"buy_in": buy_in, "percent_paid": percent}
+    for key in ("fee", "staff", "bounty", "pko_percent", "guarantee", "rounding", "seat_value",
+                "addon"):
+        if key in m.data:
+            rules[key] = m.number(key, integer=True, minimum=0)
+    for key in ("bounty_mode", "table", "target_event"):
+        if key in m.data:
+            rules[key] = m.get(key, str)
+    if "percent_paid" in m.data:
+        rules["percent_paid"] = m.number("percent_paid", minimum=0.01, maximum=100)
+    if "shares_csv" in m.data:
+        path = Path(m.get("shares_csv", str))
+        try:
+            rules["shares"] = list(parse_shares_csv((path if path.is_absolute() else base / path)
+                                                    .read_text(encoding="utf-8")))
+        except (OSError, RuleError) as exc:
+            raise m.fail("shares_csv", str(exc)) from None
+        rules.setdefault("table", "shares")
+    try:
+        PrizeRules.from_dict(rules)
+    except RuleError as exc:
+        raise m.fail("table" if "table" in str(exc) else "bounty", str(exc)) from None
+    chips = m.get("chip_set", list, [])
+    if not all(isinstance(c, int) and c > 0 for c in chips):
+        raise m.fail("chip_set", "expected a list of positive denominations")
+    return rules, tuple(sorted(chips)), m.get("h4h_at_bubble", bool, False)
 
 
 def load_event_config(path: str | Path) -> EventConfig:
     def build(top: Section) -> EventConfig:
-        top.unknown({"event", "broker", "director"})
+        top.unknown({"event", "broker", "director", "money"})
         ev = top.section("event", required=True)
         ev.unknown({"name", "profile", "structure", "seats", "start_stack", "buy_in",
                     "payout_percent", "seed"})
@@ -98,14 +141,17 @@ def load_event_config(path: str | Path) -> EventConfig:
                 raise d.fail(f"floor_users.{user}", "password must be a non-empty string")
         base = Path(path).parent
         db = d.get("db", str, "event.db")
+        buy_in = ev.number("buy_in", 100, minimum=0, integer=True)
+        percent = ev.number("payout_percent", 15.0, minimum=1, maximum=100)
+        money, chip_set, h4h_bubble = _money(top, base, buy_in, percent)
         return EventConfig(
             name=_event_name(ev, "name"),
             profile=ev.get("profile", str, "tda-2017"),
             structure=ev.get("structure", str, "standard"),
             seats=ev.number("seats", 9, minimum=2, maximum=10, integer=True),
             start_stack=ev.number("start_stack", 20000, minimum=1, integer=True),
-            buy_in=ev.number("buy_in", 100, minimum=0, integer=True),
-            payout_percent=ev.number("payout_percent", 15.0, minimum=1, maximum=100),
+            buy_in=buy_in, payout_percent=percent, money=money, chip_set=chip_set,
+            h4h_at_bubble=h4h_bubble,
             seed=ev.number("seed", None, integer=True),
             broker=_broker(top),
             db=str(db if Path(db).is_absolute() else base / db),

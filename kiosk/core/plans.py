@@ -27,6 +27,8 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
             "penalty_until": p.penalty_until, "penalty": p.penalty_text,
             "new": seat in tab.new_seats,
         }
+        if tour.prize.bounty:
+            seats[str(seat)]["bounty"] = tour.head(pid)
         if p.status == MOVING:
             moves_in.append({"player": pid, "name": p.name, "seat": seat,
                              "from_table": p.from_table, "from_seat": p.from_seat})
@@ -52,8 +54,44 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
         "breaking": tab.breaking, "broken": tab.broken, "redraw_button": tab.redraw_button,
         "final_table": tour.final_table == table and not tour.final_pending,
         "max_seats": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
-        "floor_calls": floor, "clock_calls": clocks,
+        "floor_calls": floor, "clock_calls": clocks, **money_plan(tour, tab),
     }
+
+
+def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
+    """What a table shows of the money: each player busted on its current hand with
+    place, prize and bounties won; the bubble; an open chip count and its colour-up."""
+    view = tour.money_view()
+    key = ("h4h", tour.h4h_round) if tour.h4h_on else ("hand", tab.id, tab.hand)
+    busts = []
+    for b in tour.groups.get(key, ()):
+        if b.table != tab.id:
+            continue
+        p = tour.players[b.player]
+        place = tour.place_of_bust(p.id)
+        tied = sum(1 for x in tour.groups[key]
+                   if tour.place_of_bust(x.player) == place) if place else 1
+        busts.append({"player": p.id, "name": p.name, "seat": p.seat, "place": place,
+                      "prize": tour.prize_for_place(place, tied) if place else 0,
+                      "bounty_won": tour.bounty_cash.get(p.id, 0),
+                      "eliminators": [tour.players[e].seat for e in
+                                      tour.eliminated_by.get(p.id, ())]})
+    out: dict[str, Any] = {
+        "busts": busts,
+        "money": {"places_paid": view.places_paid, "bubble": view.bubble,
+                  "in_the_money": view.in_the_money, "bounties": bool(tour.prize.bounty)},
+        "day_over": tour.day_over,
+    }
+    r = tour.count_round
+    if r is not None and tab.id in r["tables"]:
+        out["chip_count"] = {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
+                             "done": tab.id in tour.counts, "removed": r["removed"],
+                             "new_chip": r["new_chip"]}
+        cu = tour.colour_ups.get(tab.id)
+        if cu is not None:
+            out["colour_up"] = {k: cu[k] for k in ("before", "after", "cards", "won",
+                                                   "rescued", "new_chip")}
+    return out
 
 
 def _movers_from(tour: Tournament, tab: Table) -> list[Any]:

@@ -35,6 +35,7 @@ class Player:
     strikes: int = 0
     left_live_hand: int = 0
     bust_key: tuple | None = None   # the group of busts this player went out in
+    country: str = ""               # for results sites, when known
 
 
 @dataclass

@@ -30,7 +30,10 @@ REPORT_KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "absent": {"seat": int},
     "present": {"seat": int},
     "undo": {"report": str},
+    "chip_count": {"stacks": dict},
+    "addon": {"seat": int, "player": str},
 }
+MAX_CHIPS = 10 ** 12   # a stack or chip total above this is a typing error
 CLOCK_OUTCOMES = ("acted", "dead", "checked", "cancelled")
 
 
@@ -93,7 +96,52 @@ def _report(msg: dict[str, Any]) -> dict[str, Any]:
             raise ProtocolError(f"field data.{key} must be a seat number 1-10")
     if kind == "clock_done" and data["outcome"] not in CLOCK_OUTCOMES:
         raise ProtocolError(f"data.outcome must be one of {', '.join(CLOCK_OUTCOMES)}")
+    if kind == "bust":
+        _bust_extras(data)
+    if kind == "chip_count":
+        _stacks(data)
     return msg
+
+
+def _seat_number(value: Any, where: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10:
+        raise ProtocolError(f"{where} must be a seat number 1-10")
+
+
+def _bust_extras(data: dict[str, Any]) -> None:
+    """Optional: `eliminator` (a seat, or seats for a split pot) and `rebuy` (bool)."""
+    elim = data.get("eliminator")
+    if elim is not None:
+        seats = elim if isinstance(elim, list) else [elim]
+        if not 1 <= len(seats) <= 9:
+            raise ProtocolError("data.eliminator must name 1-9 seats")
+        for s in seats:
+            _seat_number(s, "data.eliminator")
+        if len(set(seats)) != len(seats) or data["seat"] in seats:
+            raise ProtocolError("data.eliminator must name other seats, each once")
+    if "rebuy" in data and not isinstance(data["rebuy"], bool):
+        raise ProtocolError("data.rebuy must be true or false")
+    if data.get("stack") is not None:
+        _chips(data["stack"], "data.stack")
+
+
+def _chips(value: Any, where: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < MAX_CHIPS:
+        raise ProtocolError(f"{where} must be a whole number of chips 0-{MAX_CHIPS:,}")
+
+
+def _stacks(data: dict[str, Any]) -> None:
+    """`stacks`: seat number (as a string key) -> chips; optional `round` (int)."""
+    if not data["stacks"] or len(data["stacks"]) > 10:
+        raise ProtocolError("data.stacks must hold 1-10 seats")
+    for seat, chips in data["stacks"].items():
+        if not (isinstance(seat, str) and seat.isdigit()):
+            raise ProtocolError(f"data.stacks key {seat!r} is not a seat number")
+        _seat_number(int(seat), "data.stacks key")
+        _chips(chips, f"data.stacks.{seat}")
+    if "round" in data and (not isinstance(data["round"], int) or isinstance(data["round"], bool)
+                            or data["round"] < 1):
+        raise ProtocolError("data.round must be a count round number >= 1")
 
 
 def _status(msg: dict[str, Any]) -> dict[str, Any]:

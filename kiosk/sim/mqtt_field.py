@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -115,6 +116,19 @@ class MqttField:
     def arriving(self) -> list[tuple[int, int, str]]:
         return sorted((t, m["seat"], m["player"]) for t, p in self.plans.items()
                       if not p.get("broken") for m in p.get("moves_in", ()))
+
+    def count_request(self, table: int) -> dict[str, Any] | None:
+        req = self._plan(table).get("chip_count")
+        return None if req is None or req.get("done") else req
+
+    def colour_up(self, table: int) -> dict[str, Any] | None:
+        cu = self._plan(table).get("colour_up")
+        return cu if isinstance(cu, dict) else None
+
+    def idle(self) -> bool:
+        """Every table holds: the floor (another process) may release them; wait a bit."""
+        time.sleep(0.05)
+        return True
 
     def report(self, rep: dict[str, Any], t: float) -> None:
         """Publish a report and re-send it until the director acknowledges it, as a
