@@ -156,15 +156,23 @@ class Money:
         return sum(paid[place - 1: place - 1 + tied]) // tied
 
     # ------------------------------------------------------------ busts
-    def _after_bust(self, p: Player, t: float, eliminators: Any, rebuy: bool,
+    def _bust_extras(self, p: Player, t: float, eliminators: Any, rebuy: bool) -> list[str]:
+        """Check a bust's eliminators and rebuy before anything is recorded; the
+        eliminators' player ids."""
+        seats = eliminators if isinstance(eliminators, list) else \
+            [eliminators] if eliminators is not None else []
+        if p.seat in seats:
+            raise RuleError(f"{p.name} cannot eliminate himself")
+        by = [self._seat_player(self.tables[p.table or 0], s).id for s in seats]
+        if rebuy:
+            self._check_rebuy(t)
+        return by
+
+    def _after_bust(self, p: Player, t: float, by: list[str], rebuy: bool,
                     rid: str | None) -> None:
         """Record who won the pot (and pay the bounty), then a rebuy in the same seat."""
-        tab = self.tables[p.table or 0] if p.table in self.tables else None
-        if eliminators:
-            seats = eliminators if isinstance(eliminators, list) else [eliminators]
-            if tab is None:
-                raise RuleError(f"{p.name} has no table to name an eliminator at")
-            self._knockout(p, [self._seat_player(tab, s).id for s in seats], t, rid)
+        if by:
+            self._knockout(p, by, t, rid)
         if rebuy:
             self._rebuy_here(p, t, rid)
 
@@ -181,7 +189,7 @@ class Money:
             raise RuleError(f"{p.name}'s bounty is already paid")
         head = self.prize.bounty + self.head_extra.get(key, 0) if self.prize.bounty else 0
         awards = knockout(head, by, self.prize.bounty_mode or "fixed", self.prize.pko_percent)
-        self._emit("knockout", t, player=p.id, entry=key[1], bounty=head,
+        self._emit("knockout", t, player=p.id, table=p.table, entry=key[1], bounty=head,
                    eliminators=by, entries=[self._entry(self.players[e])[1] for e in by],
                    cash=[a.cash for a in awards], head=[a.head for a in awards], report=rid)
 
@@ -235,13 +243,15 @@ class Money:
         e = self.profile.entries
         return e.rebuy and self.period(t) <= self.structure.index_of_level(e.rebuy_levels)
 
-    def _rebuy_here(self, p: Player, t: float, rid: str | None) -> None:
-        """A rebuy declared at the bust (playing behind, TDA 27): same table, same seat."""
+    def _check_rebuy(self, t: float) -> None:
         if not self.profile.entries.rebuy:
             raise RuleError("this profile has no rebuys")
         if not self._rebuy_period_open(t):
             raise RuleError(f"the rebuy period ended after level "
                             f"{self.profile.entries.rebuy_levels}")
+
+    def _rebuy_here(self, p: Player, t: float, rid: str | None) -> None:
+        """A rebuy declared at the bust (playing behind, TDA 27): same table, same seat."""
         table, seat = p.table or 0, p.seat or 0   # a bust leaves both as they were
         self._emit("rebuy", t, player=p.id, stack=self.start_stack, report=rid)
         tab = self.tables[table]

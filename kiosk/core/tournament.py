@@ -649,9 +649,10 @@ class Tournament(TableReports, Moves, Money):
         assert p.table is not None
         tab = self.tables[p.table]
         group = ("h4h", self.h4h_round) if self.h4h_on else ("hand", tab.id, tab.hand)
+        by = self._bust_extras(p, t, eliminator, rebuy)
         self._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                    stack=stack, group=list(group), report=rid)
-        self._after_bust(p, t, eliminator, rebuy, rid)
+        self._after_bust(p, t, by, rebuy, rid)
         if self.alive == 1 or self._satellite_done():
             winner = next(q for q in self.players.values() if q.status in IN_PLAY)
             self._emit("finished", t, winner=winner.id)
