@@ -141,7 +141,7 @@ class SimResult:
     bounty_pool: int = 0
     winner_keeps: int = 0      # the bounty on the winner's own head, his to keep
     results: list[dict[str, Any]] = field(default_factory=list)
-    knockouts: list[tuple[str, list[str]]] = field(default_factory=list)
+    knockouts: list[tuple[str, list[str], bool]] = field(default_factory=list)  # rebought?
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items()
@@ -163,7 +163,7 @@ class Simulator:
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
                  pace: Callable[[float], None] | None = None,
                  skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
-                 idle_timeout: float = 120.0) -> None:
+                 idle_timeout: float = 120.0, addons: bool = True) -> None:
         self.rng = random.Random(seed)
         prof = load_profile(profile)
         self.profile = prof
@@ -202,7 +202,7 @@ class Simulator:
         self.idle_timeout = idle_timeout
         e = prof.entries
         self.rebuy_until = st.index_of_level(e.rebuy_levels) if e.rebuy else -1
-        self.addon_from = self.rebuy_until + 1 if e.addon else None
+        self.addon_from = self.rebuy_until + 1 if e.addon and addons else None
         self.addon_done: set[int] = set()              # tables that sold their add-ons
 
     # ------------------------------------------------------------------ driving
@@ -488,7 +488,7 @@ class Simulator:
             pid = seat_of[seat]
             rebuy = period <= self.rebuy_until and rng.random() < 0.5
             by = beaten_by[seat]
-            self.res.knockouts.append((pid, [seat_of[by]]))
+            self.res.knockouts.append((pid, [seat_of[by]], rebuy))
             self._report(tid, t, "bust", seat=seat, player=pid, stack=start.get(seat),
                          eliminator=by, rebuy=rebuy)
             if rebuy:

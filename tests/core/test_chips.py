@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_kit import Room, flat_structure
+from core_kit import Room
 
 from kiosk.core.chips import colour_up, leaving_at, odd_chips, reconcile
 from kiosk.core.plans import plan
@@ -139,7 +139,7 @@ def test_a_count_that_cannot_be_right_is_refused_and_nothing_is_kept() -> None:
     tour = room.tour
     room.do({"kind": "count_chips", "label": "end of level 3", "by": "floor"})
     tab = tour.tables[1]
-    seat, pid = min(tab.seat_of.items())
+    seat = min(tab.seat_of)
     good = {str(s): 20000 for s in tab.seat_of}
     with pytest.raises(RuleError, match="more than the"):
         room.report(1, "chip_count", stacks={**good, str(seat): 10 ** 9})
