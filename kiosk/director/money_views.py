@@ -39,8 +39,7 @@ def deal_view(tour: Tournament, method: str = "icm",
     stacks = stacks if stacks is not None else {p.id: tour.last_count.get(p.id, 0)
                                                 for p in alive}
     prizes = tour.current_payouts()[: len(alive)]
-    rows = [{"player": p.id, "name": p.name, "stack": stacks.get(p.id, 0),
-             "place_prize": prizes[i] if i < len(prizes) else 0} for i, p in enumerate(alive)]
+    rows = [{"player": p.id, "name": p.name, "stack": stacks.get(p.id, 0)} for p in alive]
     out: dict[str, Any] = {"method": method, "players": rows, "prizes": prizes,
                            "total": sum(prizes), "agreed": tour.deal}
     values: list[Any] = [r["stack"] for r in rows]

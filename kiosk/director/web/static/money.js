@@ -43,11 +43,13 @@ function dealStacks() {
 }
 function renderDeal(d) {
   dealRows = d.players;
+  const chips = d.players.reduce((a, r) => a + (r.stack || 0), 0);
   $("#deal tbody").innerHTML = d.players.map((r) =>
     `<tr><td>${esc(r.name)}</td><td><input data-player="${esc(r.player)}" inputmode="numeric" ` +
     `aria-label="chips of ${esc(r.name)}" value="${r.stack || ""}"></td>` +
-    cell(money(r.place_prize), "num") + `<td class="num amount">${money(r.amount)}</td></tr>`).join("");
-  $("#total").textContent = `places left pay ${money(d.total)}`;
+    cell(chips ? (100 * (r.stack || 0) / chips).toFixed(1) + " %" : "", "num") +
+    `<td class="num amount">${money(r.amount)}</td></tr>`).join("");
+  $("#total").textContent = `places left pay ${d.prizes.map(money).join(" / ")} = ${money(d.total)}`;
   const msg = $("#message");
   msg.textContent = d.error || (d.agreed ? "A deal is recorded." : "");
   msg.className = d.error ? "error" : "ok";
