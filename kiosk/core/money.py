@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from kiosk.rules.profile import Profile
     from kiosk.rules.structure import Structure
 
-DEFAULT_CHIPS = (25, 100, 500, 1000, 5000, 25000, 100000)
 MAX_STACK = chipmath.MAX_STACK
 
 
@@ -75,7 +74,9 @@ class Money:
             rules = {"buy_in": created.get("buy_in", 0), "table": "percent",
                      "percent_paid": created.get("payout_percent", 15.0)}
         self.prize = PrizeRules.from_dict(rules)
-        self.chip_set: tuple[int, ...] = tuple(created.get("chip_set") or DEFAULT_CHIPS)
+        # the denominations in play; without them the core cannot tell what leaves at a
+        # break, and colour-ups are left to the floor
+        self.chip_set: tuple[int, ...] = tuple(sorted(created.get("chip_set") or ()))
         self.h4h_at_bubble: bool = bool(created.get("h4h_at_bubble"))
         self.addons = 0
         self.addon_players: set[str] = set()
@@ -84,7 +85,7 @@ class Money:
         self.head_extra: dict[tuple[str, int], int] = {}   # PKO: bounty added to a head
         self.bounty_cash: dict[str, int] = {}
         self.eliminated_by: dict[str, list[str]] = {}
-        self.count_round: dict[str, Any] | None = None
+        self.count_round: Any = None             # the open count_opened event
         self.n_rounds = 0
         self.counts: dict[int, dict[int, int]] = {}        # table -> seat -> stack (round)
         self.last_count: dict[str, int] = {}               # player -> last counted stack
@@ -377,7 +378,7 @@ class Money:
 
     def _on_count_opened(self, ev: Event) -> None:
         self.n_rounds = ev["round"]
-        self.count_round = dict(ev)
+        self.count_round = ev   # reads like a dict (r["round"])
         self.counts = {}
         self.colour_ups = {}
         for tid in ev["tables"]:
@@ -437,7 +438,7 @@ class Money:
     def _colour_up_tick(self, t: float) -> None:
         """At a break where a denomination leaves play, every table races it off."""
         period = self.period(t)
-        if not self.structure.periods[period].is_break:
+        if not self.chip_set or not self.structure.periods[period].is_break:
             return
         removed, new_chip = chipmath.leaving_at(self.chip_set, self.structure, period)
         label = f"colour-up at break {period}"

@@ -28,7 +28,7 @@ class TableReports(_Base):
                             f"from table {table}")
         tab = self._table(table)
         rid = rep["id"]
-        if rid in self.seen_reports:
+        if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once
         data, kind = rep["data"], rep["kind"]
         getattr(self, "_report_" + kind)(tab, data, t, rid)
@@ -123,28 +123,28 @@ class TableReports(_Base):
 
     def _report_undo(self, tab: Table, d: dict, t: float, rid: str) -> None:
         target = d["report"]
-        evs = self.report_events.get(target)
-        if not evs or self.seen_reports[target] != tab.id:
+        evs = self.report_events.get((tab.id, target))
+        if not evs:
             raise RuleError(f"table {tab.id} has no report {target!r} to undo")
-        if target in self.undone:
+        if (tab.id, target) in self.undone:
             raise RuleError(f"report {target} is already undone")
         for ev in evs:
-            k = ev["kind"]
+            k = ev.kind
             if k == "all_in":
-                self._emit("all_in_undone", t, table=tab.id, seat=ev["seat"], report=rid)
+                self._emit("all_in_undone", t, table=tab.id, seat=ev.seat, report=rid)
             elif k == "busted":
-                p = self.players[ev["player"]]
+                p = self.players[ev.player]
                 if p.status != BUSTED:
                     raise RuleError(f"{p.name} is no longer out; nothing to undo")
-                self._unbust(p, t, rid, prefer=(ev["table"], ev["seat"]))
+                self._unbust(p, t, rid, prefer=(ev.table, ev.seat))
             elif k == "absent":
-                self._emit("absent", t, player=ev["player"], table=tab.id, seat=ev["seat"],
-                           absent=not ev["absent"], report=rid)
-            elif k == "floor_call" and self.floor_calls[ev["call"]].state != "resolved":
-                self._emit("floor_resolved", t, call=ev["call"], table=tab.id,
+                self._emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
+                           absent=not ev.absent, report=rid)
+            elif k == "floor_call" and self.floor_calls[ev.call].state != "resolved":
+                self._emit("floor_resolved", t, call=ev.call, table=tab.id,
                            state="cancelled", note="undone at the table", report=rid)
-            elif k == "clock_call" and self.clock_calls[ev["call"]].state != "done":
-                self._emit("clock_done", t, call=ev["call"], table=tab.id, outcome="cancelled",
+            elif k == "clock_call" and self.clock_calls[ev.call].state != "done":
+                self._emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
                            report=rid)
             else:
                 raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")

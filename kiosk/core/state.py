@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from kiosk.core.button import Positions
+from kiosk.core.events import Event
 
-Event = dict[str, Any]
+__all__ = ["Event"]
 
 # statuses a player moves through
 WAITING, SEATED, MOVING, BUSTED, OUT = "waiting", "seated", "moving", "busted", "out"

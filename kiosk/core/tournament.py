@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kiosk.core import button as btn
+from kiosk.core import events as ev_
 from kiosk.core.balance import Balancer, break_rank
 from kiosk.core.clock import Clock
 from kiosk.core.money import Money
@@ -54,9 +55,10 @@ UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
 class Tournament(TableReports, Moves, Money):
     """All state of one event; see the module docstring for how it changes."""
 
-    def __init__(self, created: Event, profile: Profile | None = None,
+    def __init__(self, created: Event | dict[str, Any], profile: Profile | None = None,
                  structure: Structure | None = None) -> None:
-        if created.get("kind") != "created":
+        created = ev_.coerce(created)
+        if not isinstance(created, ev_.Created):
             raise ValueError("the first event must be 'created'")
         self.config = created
         self.event: str = created["event"]
@@ -80,9 +82,9 @@ class Tournament(TableReports, Moves, Money):
         self.entries = 0
         self.chips = 0
         self.groups: dict[tuple, list[Bust]] = {}   # insertion order = bust order
-        self.seen_reports: dict[str, int] = {}   # report id -> table it came from
-        self.undone: set[str] = set()            # report ids taken back by "undo"
-        self.report_events: dict[str, list[Event]] = {}
+        self.seen_reports: set[tuple[int, str]] = set()   # (table, report id) applied
+        self.undone: set[tuple[int, str]] = set()         # (table, report id) taken back
+        self.report_events: dict[tuple[int, str], list[Event]] = {}
         self.floor_calls: dict[str, FloorCall] = {}
         self.clock_calls: dict[str, ClockCall] = {}
         self.h4h_on = False
@@ -122,13 +124,14 @@ class Tournament(TableReports, Moves, Money):
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         if not 2 <= seats <= 10:
             raise RuleError("tables seat 2 to 10 players")
-        created = {"kind": "created", "t": t, "event": event, "profile": prof.id,
-                   "structure": structure.to_dict(), "seats": seats,
-                   "start_stack": start_stack or structure.start_stack, "buy_in": buy_in,
-                   "seed": seed, "max_entries": max_entries, "max_tables": max_tables,
-                   "payout_percent": payout_percent, **extra}
         if money is not None:
-            created["money"] = money
+            extra["money"] = money
+        created = ev_.make("created", t, event=event, profile=prof.id,
+                           structure=structure.to_dict(), seats=seats,
+                           start_stack=start_stack or structure.start_stack, buy_in=buy_in,
+                           seed=seed, max_entries=max_entries, max_tables=max_tables,
+                           payout_percent=payout_percent, **extra)
+        ev_.check(created)
         return cls(created, prof, structure)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -146,24 +149,28 @@ class Tournament(TableReports, Moves, Money):
         return tour
 
     # ---------------------------------------------------------------- folding
-    def apply(self, ev: Event) -> None:
+    def apply(self, ev: Event | dict[str, Any]) -> None:
         """Fold one event into the state; events are trusted (they were decided here)."""
+        if not isinstance(ev, ev_.Event):
+            ev = ev_.coerce(ev)
         self.n_events += 1
-        kind = ev["kind"]
+        kind = ev.kind
         handler = self._handlers.get(kind)
         if handler is None:
             handler = self._handlers[kind] = getattr(self, "_on_" + kind)
         handler(ev)
         if ev.get("by"):
             self.remember_audit(ev)
-        rid = ev.get("report")
-        if rid:
-            self.seen_reports[rid] = ev.get("table", 0)
+        rid = ev.report
+        table = getattr(ev, "table", None)
+        if rid and table:   # report ids are per table: table 3 cannot shadow table 4's
+            key = (table, rid)
+            self.seen_reports.add(key)
             if kind in UNDOABLE:
-                self.report_events.setdefault(rid, []).append(ev)
+                self.report_events.setdefault(key, []).append(ev)
 
     def _emit(self, kind: str, t: float, **fields: Any) -> Event:
-        ev = {"kind": kind, "t": t, **fields}
+        ev = ev_.make(kind, t, **fields)
         self.apply(ev)
         if self._out is not None:
             self._out.append(ev)
@@ -180,18 +187,17 @@ class Tournament(TableReports, Moves, Money):
         if other is not None:
             self.dirty.add(other)
 
-    def _on_registered(self, ev: Event) -> None:
-        p = Player(ev["player"], ev["name"], ev.get("card"), chips_bought=ev["stack"],
-                   country=ev.get("country") or "")
+    def _on_registered(self, ev: ev_.Registered) -> None:
+        p = Player(ev.player, ev.name, ev.card, chips_bought=ev.stack, country=ev.country)
         self.players[p.id] = p
         if p.card:
             self.by_card[p.card] = p.id
         self.entries += 1
-        self.chips += ev["stack"]
+        self.chips += ev.stack
         self.seating_dirty = True
 
-    def _on_table_opened(self, ev: Event) -> None:
-        tab = self.tables[ev["table"]] = Table(ev["table"], ev["seats"], ev.get("added", False))
+    def _on_table_opened(self, ev: ev_.TableOpened) -> None:
+        tab = self.tables[ev.table] = Table(ev.table, ev.seats, ev.added)
         rank = break_rank(tab.id, tab.added, self.profile.balance.added_tables_break_first)
         at = bisect.bisect(self._order, (rank, tab.id))
         self._order.insert(at, (rank, tab.id))
@@ -199,36 +205,36 @@ class Tournament(TableReports, Moves, Money):
         self.balancer.set_rank(tab.id, rank)
         self._recount(tab)
 
-    def _on_seated(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
+    def _on_seated(self, ev: ev_.Seated) -> None:
+        p = self.players[ev.player]
         if p.status not in IN_PLAY:
             self.alive += 1
-        p.status, p.table, p.seat = SEATED, ev["table"], ev["seat"]
+        p.status, p.table, p.seat = SEATED, ev.table, ev.seat
         p.from_table = p.from_seat = None
-        tab = self.tables[ev["table"]]
-        tab.seat_of[ev["seat"]] = p.id
-        tab.new_seats.add(ev["seat"])
+        tab = self.tables[ev.table]
+        tab.seat_of[ev.seat] = p.id
+        tab.new_seats.add(ev.seat)
         self._recount(tab)
         self._touch(tab.id)
         self.seating_dirty = True
 
-    def _on_started(self, ev: Event) -> None:
+    def _on_started(self, ev: ev_.Started) -> None:
         self.started = True
         self.schedule_dirty = True
 
-    def _on_clock_set(self, ev: Event) -> None:
-        self.clock = Clock.from_dict(ev["clock"])
+    def _on_clock_set(self, ev: ev_.ClockSet) -> None:
+        self.clock = Clock.from_dict(ev.clock)
         self.schedule_dirty = True
 
-    def _on_hand_started(self, ev: Event) -> None:
-        tab = self.tables[ev["table"]]
-        tab.hand, tab.in_hand, tab.last_hand_at = ev["hand"], True, ev["t"]
-        tab.positions = btn.Positions.from_dict(ev)
+    def _on_hand_started(self, ev: ev_.HandStarted) -> None:
+        tab = self.tables[ev.table]
+        tab.hand, tab.in_hand, tab.last_hand_at = ev.hand, True, ev.t
+        tab.positions = btn.Positions(ev.button, ev.sb, ev.bb, tuple(ev.dealt), tuple(ev.waiting))
         tab.new_seats.clear()
         tab.all_in.clear()
         tab.redraw_button = False
         if self.on_penalty:
-            for seat in ev["dealt"]:
+            for seat in ev.dealt:
                 p = self.players.get(tab.seat_of.get(seat, ""))
                 if p and p.penalty_hands:
                     p.penalty_hands -= 1
@@ -238,21 +244,21 @@ class Tournament(TableReports, Moves, Money):
                             p.penalty_text = ""
         self.dirty.add(tab.id)
 
-    def _on_hand_ended(self, ev: Event) -> None:
-        tab = self.tables[ev["table"]]
+    def _on_hand_ended(self, ev: ev_.HandEnded) -> None:
+        tab = self.tables[ev.table]
         tab.in_hand = False
         tab.all_in.clear()
-        tab.last_hand_at = ev["t"]
+        tab.last_hand_at = ev.t
         self.h4h_waiting.discard(tab.id)
         self._touch(tab.id)
 
-    def _on_all_in(self, ev: Event) -> None:
-        self.tables[ev["table"]].all_in.add(ev["seat"])
-        self._touch(ev["table"])
+    def _on_all_in(self, ev: ev_.AllIn) -> None:
+        self.tables[ev.table].all_in.add(ev.seat)
+        self._touch(ev.table)
 
-    def _on_all_in_undone(self, ev: Event) -> None:
-        self.tables[ev["table"]].all_in.discard(ev["seat"])
-        self._touch(ev["table"])
+    def _on_all_in_undone(self, ev: ev_.AllInUndone) -> None:
+        self.tables[ev.table].all_in.discard(ev.seat)
+        self._touch(ev.table)
 
     def _unseat(self, p: Player) -> None:
         if p.from_table is not None:
@@ -267,18 +273,18 @@ class Tournament(TableReports, Moves, Money):
             self._touch(tab.id, p.from_table)
         self.seating_dirty = True
 
-    def _on_busted(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
+    def _on_busted(self, ev: ev_.Busted) -> None:
+        p = self.players[ev.player]
         self._unseat(p)
-        p.status = OUT if ev.get("disqualified") else BUSTED
+        p.status = OUT if ev.disqualified else BUSTED
         p.absent = False
-        key = tuple(ev["group"])
+        key = tuple(ev.group)
         p.bust_key = key
-        self.groups.setdefault(key, []).append(Bust(p.id, ev["table"], ev.get("stack")))
+        self.groups.setdefault(key, []).append(Bust(p.id, ev.table, ev.stack))
         self.alive -= 1
 
-    def _on_unbusted(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
+    def _on_unbusted(self, ev: ev_.Unbusted) -> None:
+        p = self.players[ev.player]
         self._drop_bust(p)
         p.status = WAITING
         p.table = p.seat = None
@@ -291,65 +297,65 @@ class Tournament(TableReports, Moves, Money):
                 del self.groups[p.bust_key]
             p.bust_key = None
 
-    def _on_rebuy(self, ev: Event) -> None:
+    def _on_rebuy(self, ev: ev_.Rebuy) -> None:
         self._buy_again(ev).rebuys += 1
 
-    def _on_reentered(self, ev: Event) -> None:
+    def _on_reentered(self, ev: ev_.Reentered) -> None:
         self._buy_again(ev).entries += 1
 
     def _buy_again(self, ev: Event) -> Player:
         """A busted player buys a new stack: out of the places, waiting for a seat."""
-        p = self.players[ev["player"]]
+        p = self.players[ev.player]
         self._drop_bust(p)
-        p.chips_bought += ev["stack"]
-        self.chips += ev["stack"]
+        p.chips_bought += ev.stack
+        self.chips += ev.stack
         self.entries += 1
         p.status = WAITING
         return p
 
-    def _on_move_ordered(self, ev: Event) -> None:
-        src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
+    def _on_move_ordered(self, ev: ev_.MoveOrdered) -> None:
+        src, dst = self.tables[ev.table], self.tables[ev.to_table]
         src.pending_out.append(dst.id)
         dst.pending_in += 1
         self.n_pending += 1
         self._recount(src)
         self._recount(dst)
 
-    def _on_move_cancelled(self, ev: Event) -> None:
-        src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
+    def _on_move_cancelled(self, ev: ev_.MoveCancelled) -> None:
+        src, dst = self.tables[ev.table], self.tables[ev.to_table]
         src.pending_out.remove(dst.id)
         dst.pending_in -= 1
         self.n_pending -= 1
         self._recount(src)
         self._recount(dst)
 
-    def _on_moved(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
-        src, dst = self.tables[ev["table"]], self.tables[ev["to_table"]]
-        if ev.get("ordered"):
+    def _on_moved(self, ev: ev_.Moved) -> None:
+        p = self.players[ev.player]
+        src, dst = self.tables[ev.table], self.tables[ev.to_table]
+        if ev.ordered:
             src.pending_out.remove(dst.id)
             dst.pending_in -= 1
             self.n_pending -= 1
         self._unseat(p)
-        p.from_table, p.from_seat = src.id, ev["seat"]
+        p.from_table, p.from_seat = src.id, ev.seat
         self.movers_from.setdefault(src.id, set()).add(p.id)
         self.moving.add(p.id)
-        p.status, p.table, p.seat = MOVING, dst.id, ev["to_seat"]
+        p.status, p.table, p.seat = MOVING, dst.id, ev.to_seat
         p.moves += 1
-        dst.seat_of[ev["to_seat"]] = p.id
-        dst.new_seats.add(ev["to_seat"])
-        if ev.get("redraw_button"):
+        dst.seat_of[ev.to_seat] = p.id
+        dst.new_seats.add(ev.to_seat)
+        if ev.redraw_button:
             dst.redraw_button = True
         self._recount(dst)
         self._touch(dst.id, src.id)
-        self.stats["moves_" + ev["reason"]] += 1
-        if ev["reason"] in ("break", "final"):
+        self.stats["moves_" + ev.reason] += 1
+        if ev.reason in ("break", "final"):
             self.stats["unavoidable"] += 1
-        elif ev["reason"] == "balance":
+        elif ev.reason == "balance":
             src.balance_out += 1
 
-    def _on_arrived(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
+    def _on_arrived(self, ev: ev_.Arrived) -> None:
+        p = self.players[ev.player]
         prev = p.from_table
         if prev is not None:
             self.movers_from.get(prev, set()).discard(p.id)
@@ -358,18 +364,18 @@ class Tournament(TableReports, Moves, Money):
         p.from_table = p.from_seat = None
         self._touch(p.table, prev)
 
-    def _on_checked_in(self, ev: Event) -> None:
+    def _on_checked_in(self, ev: ev_.CheckedIn) -> None:
         pass  # kept in the log for the audit trail only
 
-    def _on_table_breaking(self, ev: Event) -> None:
-        tab = self.tables[ev["table"]]
+    def _on_table_breaking(self, ev: ev_.TableBreaking) -> None:
+        tab = self.tables[ev.table]
         tab.breaking = True
         self.n_breaking += 1
         self._recount(tab)
         self._touch(tab.id)
 
-    def _on_table_broken(self, ev: Event) -> None:
-        tab = self.tables[ev["table"]]
+    def _on_table_broken(self, ev: ev_.TableBroken) -> None:
+        tab = self.tables[ev.table]
         if tab.breaking:
             self.n_breaking -= 1
         tab.broken, tab.breaking = True, False
@@ -379,105 +385,105 @@ class Tournament(TableReports, Moves, Money):
         # players moved off this table to balance would have moved now anyway
         self.stats["unavoidable"] += tab.balance_out
 
-    def _on_final_ordered(self, ev: Event) -> None:
+    def _on_final_ordered(self, ev: ev_.FinalOrdered) -> None:
         self.final_pending = True
-        self.final_table = ev["final_table"]
+        self.final_table = ev.final_table
         for tab in self.active_tables():
             self._touch(tab.id)
 
-    def _on_final_cancelled(self, ev: Event) -> None:
+    def _on_final_cancelled(self, ev: ev_.FinalCancelled) -> None:
         self.final_pending = False
         self.final_table = None
         self._rebuild_balancer()
         for tab in self.active_tables():
             self._touch(tab.id)
 
-    def _on_final_seated(self, ev: Event) -> None:
+    def _on_final_seated(self, ev: ev_.FinalSeated) -> None:
         self.final_pending = False
-        tab = self.tables[ev["final_table"]]
-        tab.seats = ev["seats"]
+        tab = self.tables[ev.final_table]
+        tab.seats = ev.seats
         tab.redraw_button = True
         tab.positions = None
         self._rebuild_balancer()
 
-    def _on_h4h(self, ev: Event) -> None:
-        self.h4h_on = ev["on"]
-        if not ev["on"]:
+    def _on_h4h(self, ev: ev_.HandForHand) -> None:
+        self.h4h_on = ev.on
+        if not ev.on:
             self.h4h_waiting.clear()
         self.schedule_dirty = True
         for tab in self.active_tables():
             self._touch(tab.id)
 
-    def _on_h4h_go(self, ev: Event) -> None:
-        self.h4h_round = ev["round"]
-        self.h4h_waiting = set(ev["tables"])
+    def _on_h4h_go(self, ev: ev_.HandForHandGo) -> None:
+        self.h4h_round = ev.round
+        self.h4h_waiting = set(ev.tables)
         self.schedule_dirty = True
         for tab in self.active_tables():
             self._touch(tab.id)
 
-    def _on_floor_call(self, ev: Event) -> None:
-        self.floor_calls[ev["call"]] = FloorCall(ev["call"], ev["table"], ev.get("seat"), ev["t"],
-                                                 report=ev.get("report"))
-        self._touch(ev["table"])
+    def _on_floor_call(self, ev: ev_.FloorCall) -> None:
+        self.floor_calls[ev.call] = FloorCall(ev.call, ev.table, ev.seat, ev.t,
+                                                 report=ev.report)
+        self._touch(ev.table)
 
-    def _on_floor_acked(self, ev: Event) -> None:
-        c = self.floor_calls[ev["call"]]
-        c.state, c.acked_by, c.acked_at = "acked", ev.get("by"), ev["t"]
+    def _on_floor_acked(self, ev: ev_.FloorAcked) -> None:
+        c = self.floor_calls[ev.call]
+        c.state, c.acked_by, c.acked_at = "acked", ev.by, ev.t
         self._touch(c.table)
 
-    def _on_floor_resolved(self, ev: Event) -> None:
-        c = self.floor_calls[ev["call"]]
-        c.state, c.resolved_at, c.note = ev.get("state", "resolved"), ev["t"], ev.get("note", "")
+    def _on_floor_resolved(self, ev: ev_.FloorResolved) -> None:
+        c = self.floor_calls[ev.call]
+        c.state, c.resolved_at, c.note = ev.state, ev.t, ev.note
         self._touch(c.table)
 
-    def _on_clock_call(self, ev: Event) -> None:
-        c = ClockCall(ev["call"], ev["table"], ev["seat"], ev["t"], ev["seconds"], ev["countdown"],
-                      report=ev.get("report"), hand=self.tables[ev["table"]].hand)
-        if ev.get("approved"):
-            c.state, c.approved_at = "approved", ev["t"]
+    def _on_clock_call(self, ev: ev_.ClockCall) -> None:
+        c = ClockCall(ev.call, ev.table, ev.seat, ev.t, ev.seconds, ev.countdown,
+                      report=ev.report, hand=self.tables[ev.table].hand)
+        if ev.approved:
+            c.state, c.approved_at = "approved", ev.t
         self.clock_calls[c.id] = c
         self._touch(c.table)
 
-    def _on_clock_approved(self, ev: Event) -> None:
-        c = self.clock_calls[ev["call"]]
-        c.state, c.approved_at, c.approved_by = "approved", ev["t"], ev.get("by")
+    def _on_clock_approved(self, ev: ev_.ClockApproved) -> None:
+        c = self.clock_calls[ev.call]
+        c.state, c.approved_at, c.approved_by = "approved", ev.t, ev.by
         self._touch(c.table)
 
-    def _on_clock_done(self, ev: Event) -> None:
-        c = self.clock_calls[ev["call"]]
-        c.state, c.outcome, c.done_at = "done", ev["outcome"], ev["t"]
+    def _on_clock_done(self, ev: ev_.ClockDone) -> None:
+        c = self.clock_calls[ev.call]
+        c.state, c.outcome, c.done_at = "done", ev.outcome, ev.t
         self._touch(c.table)
 
-    def _on_absent(self, ev: Event) -> None:
-        self.players[ev["player"]].absent = ev.get("absent", True)
-        self._touch(ev["table"])
+    def _on_absent(self, ev: ev_.Absent) -> None:
+        self.players[ev.player].absent = ev.absent
+        self._touch(ev.table)
 
-    def _on_penalty(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
-        p.penalty_hands += ev.get("hands", 0)
+    def _on_penalty(self, ev: ev_.Penalty) -> None:
+        p = self.players[ev.player]
+        p.penalty_hands += ev.hands
         if p.penalty_hands:
             self.on_penalty.add(p.id)
-        if ev.get("minutes"):
-            p.penalty_until = ev["t"] + 60 * ev["minutes"]
+        if ev.minutes:
+            p.penalty_until = ev.t + 60 * ev.minutes
             p.strikes += 1
-        if ev["type"] == "left_live_hand":
+        if ev.type == "left_live_hand":
             p.left_live_hand += 1
-        p.penalty_text = ev.get("text", "")
+        p.penalty_text = ev.text
         self._touch(p.table)
 
-    def _on_penalty_served(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
+    def _on_penalty_served(self, ev: ev_.PenaltyServed) -> None:
+        p = self.players[ev.player]
         p.penalty_until = None
         if not p.penalty_hands:
             p.penalty_text = ""
         self._touch(p.table)
 
-    def _on_end_of_day(self, ev: Event) -> None:
-        self.extra_hands = ev["hands"]
+    def _on_end_of_day(self, ev: ev_.EndOfDay) -> None:
+        self.extra_hands = ev.hands
         self.schedule_dirty = True
 
-    def _on_finished(self, ev: Event) -> None:
-        self.finished_at = ev["t"]
+    def _on_finished(self, ev: ev_.Finished) -> None:
+        self.finished_at = ev.t
         self.schedule_dirty = True
         self.dirty.update(t.id for t in self.active_tables())
 
@@ -583,8 +589,8 @@ class Tournament(TableReports, Moves, Money):
                 self._seat_new(p.id, t, "alternate")
 
     # table reports --------------------------------------------------------
-    def _on_undone(self, ev: Event) -> None:
-        self.undone.add(ev["target"])
+    def _on_undone(self, ev: ev_.Undone) -> None:
+        self.undone.add((ev.table, ev.target))
 
     # floor actions ----------------------------------------------------------
     def _do_floor_ack(self, cmd: dict[str, Any], t: float) -> None:
@@ -799,8 +805,8 @@ class Tournament(TableReports, Moves, Money):
         rng = self._rng("end-of-day", self.extra_hands)
         self._emit("end_of_day", t, hands=rng.randint(lo, hi))
 
-    def _on_unseated(self, ev: Event) -> None:
-        p = self.players[ev["player"]]
+    def _on_unseated(self, ev: ev_.Unseated) -> None:
+        p = self.players[ev.player]
         self._unseat(p)
         p.status, p.table, p.seat = WAITING, None, None
         self.alive -= 1

@@ -23,7 +23,8 @@ def audit_view(tour: Tournament, limit: int = 500) -> list[dict[str, Any]]:
     """The floor's actions and manual changes, newest first: who, when, what."""
     out = []
     for ev in reversed(tour.audit[-limit:]):
-        details = {k: v for k, v in ev.items() if k not in AUDIT_HIDDEN and v is not None}
+        details = {k: v for k, v in ev.to_dict().items()
+                   if k not in AUDIT_HIDDEN and v is not None}
         out.append({"t": ev["t"], "by": ev["by"], "action": ev["kind"],
                     "before": details.pop("before", None), "after": details.pop("after", None),
                     "details": details})

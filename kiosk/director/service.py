@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import json
 import logging
 import os
 import time
@@ -24,14 +23,17 @@ import paho.mqtt.client as mqtt
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
+from kiosk.core import events as ev_
 from kiosk.core import plans
+from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
+from kiosk.director.budget import Budget
 from kiosk.director.hub import Hub
 from kiosk.director.snapshots import Snapshots
 from kiosk.director.store import EventLog
 from kiosk.errors import RuleError
 from kiosk.mqttclient import make_client
-from kiosk.protocol.messages import ProtocolError, decode, encode
+from kiosk.protocol.messages import ProtocolError, decode, encode, parse, report_id
 from kiosk.protocol.topics import Topics
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
@@ -61,6 +63,9 @@ class Director:
         self._seating_at = 0.0
         self._seating_due = True
         self.rejected = 0
+        self.dropped = 0            # messages over a table's budget (the table re-sends)
+        self.budget = Budget()
+        self.epoch = round(self.clock(), 3)   # this run: tables follow a restored director
 
     # ----------------------------------------------------------------- state
     def _load(self) -> Tournament:
@@ -85,20 +90,53 @@ class Director:
     def now(self) -> float:
         return self.clock()
 
-    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[dict[str, Any]]:
+    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Event]:
         """Decide a command, log its events, publish what changed. RuleError if refused."""
         if user:
             cmd = {**cmd, "by": user}
-        events = self.tour.execute(cmd, self.now())
-        self._commit(events)
+        events, rows = self.decide(cmd, [])
+        self._commit(rows)
         self._publish_changes()
         return events
 
-    def _commit(self, events: list[dict[str, Any]]) -> None:
-        if not events:
+    def decide(self, cmd: dict[str, Any],
+               pending: list[Event]) -> tuple[list[Event], list[tuple[str, bytes]]]:
+        """One command as a transaction: its events, each proven storable, or nothing.
+
+        Whatever raises (a rule, a bug, an event that would not encode) leaves the state
+        as if the command never came: when the command had already changed the state, it
+        is rebuilt from the log plus `pending` (this batch's earlier, unwritten events).
+        Raises RuleError with the reason.
+        """
+        before = self.tour.n_events
+        try:
+            events = self.tour.execute(cmd, self.now())
+            rows = [(e.kind, ev_.check(e)) for e in events]
+        except RuleError:
+            if self.tour.n_events != before:
+                self._rebuild(pending)
+            raise
+        except Exception as exc:
+            log.error("command %s failed; state rolled back", cmd.get("kind"), exc_info=True)
+            if self.tour.n_events != before:
+                self._rebuild(pending)
+            raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
+        return events, rows
+
+    def _rebuild(self, pending: list[Event]) -> None:
+        """The state as logged, plus this batch's decided-but-unwritten events."""
+        tour = self.snapshots.load()
+        for ev in pending:
+            tour.apply(ev)
+        tour.dirty.update(tour.tables)
+        tour.schedule_dirty = tour.seating_dirty = True
+        self.tour = tour
+
+    def _commit(self, rows: list[tuple[str, bytes]]) -> None:
+        if not rows:
             return
         try:
-            self.log.append(events)
+            self.log.append_rows(rows)
         except Exception:  # the state is now ahead of the log: only a replay can fix that
             log.critical("cannot write the event log %s; stopping", self.log.path,
                          exc_info=True)
@@ -130,7 +168,8 @@ class Director:
             self.client.publish(topic, encode(body), qos=1, retain=retain)
 
     def _plan_msg(self, table: int) -> dict[str, Any]:
-        return {"rev": self.log.last_seq, "ts": self.now(), **plans.plan(self.tour, table)}
+        return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.now(),
+                **plans.plan(self.tour, table)}
 
     def _publish_changes(self) -> None:
         tour = self.tour
@@ -150,7 +189,8 @@ class Director:
             self.hub.publish({"type": "summary"})
 
     def _schedule_msg(self) -> dict[str, Any]:
-        return {"rev": self.log.last_seq, "ts": self.now(), **plans.schedule(self.tour)}
+        return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.now(),
+                **plans.schedule(self.tour)}
 
     def _publish_seating(self, force: bool = False) -> None:
         now = self.now()
@@ -159,7 +199,8 @@ class Director:
             self._seating_due = False
             self._seating_at = now
             self._publish(self.topics.seating,
-                          {"rev": self.log.last_seq, "cards": plans.seating(self.tour)})
+                          {"rev": self.log.last_seq, "epoch": self.epoch,
+                           "cards": plans.seating(self.tour)})
 
     def republish_all(self) -> None:
         """Everything retained, again: after a (re)connect the broker may have lost it."""
@@ -192,8 +233,13 @@ class Director:
             self.loop.call_soon_threadsafe(self.connected.clear)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        """On paho's thread: a table over its budget is dropped here, before it costs the
+        loop anything (its outbox re-sends what mattered, later)."""
+        if not self.budget.take(msg.topic, time.monotonic()):
+            self.dropped += 1
+            return
         if self.loop:
-            self.loop.call_soon_threadsafe(self._enqueue, msg.topic, msg.payload)
+            self.loop.call_soon_threadsafe(self._enqueue, msg.topic, bytes(msg.payload))
 
     def _enqueue(self, topic: str, payload: bytes) -> None:
         self._inbox.append((topic, payload))
@@ -205,7 +251,8 @@ class Director:
     def drain(self) -> None:
         """Handle every waiting message, commit once, then publish and acknowledge."""
         self._draining = False
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
+        rows: list[tuple[str, bytes]] = []
         acks: dict[int, list[str]] = {}
         rejected: dict[int, dict[str, str]] = {}
         tables_changed: set[int] = set()
@@ -217,12 +264,12 @@ class Director:
                 continue
             table, leaf = parsed
             if leaf == "report":
-                self._report(table, payload, events, acks, rejected)
+                self._report(table, payload, events, rows, acks, rejected)
             elif leaf == "live":
                 self._live(table, payload, tables_changed)
             elif leaf == "status":
                 self._status(table, payload, tables_changed)
-        self._commit(events)
+        self._commit(rows)
         self._publish_changes()
         for table, ids in acks.items():
             body: dict[str, Any] = {"ids": ids}
@@ -232,37 +279,39 @@ class Director:
         if tables_changed:
             self.hub.publish({"type": "tables", "tables": sorted(tables_changed)})
 
-    def _report(self, table: int, payload: bytes, events: list[dict[str, Any]],
-                acks: dict[int, list[str]], rejected: dict[int, dict[str, str]]) -> None:
-        try:
-            msg = decode("report", payload)
-        except ProtocolError as exc:
+    def _report(self, table: int, payload: bytes, events: list[Event],
+                rows: list[tuple[str, bytes]], acks: dict[int, list[str]],
+                rejected: dict[int, dict[str, str]]) -> None:
+        """One report: applied and logged whole, or acknowledged as rejected with why."""
+
+        def refuse(rid: str | None, reason: str) -> None:
             self.rejected += 1
-            rid = report_id(payload)
-            log.warning("table %d: dropped report %s: %s", table, rid or "(no id)", exc)
-            if rid:  # a broken report never gets better: acknowledge it as rejected
+            log.warning("table %d: report %s rejected: %s", table, rid or "(no id)", reason)
+            if rid:  # a refused report never gets better: tell the table to stop sending it
                 acks.setdefault(table, []).append(rid)
-                rejected.setdefault(table, {})[rid] = str(exc)
-            return
-        if msg["table"] != table:
-            self.rejected += 1
-            log.warning("table %d: report %s names table %s; dropped", table, msg["id"],
-                        msg["table"])
-            return
-        rid = msg["id"]
-        duplicate = rid in self.tour.seen_reports
+                rejected.setdefault(table, {})[rid] = reason[:500]
+
         try:
-            events += self.tour.execute({"kind": "report", "table": table, "report": msg},
-                                        self.now())
+            msg = parse("report", payload)
+        except ProtocolError as exc:
+            refuse(report_id(payload), str(exc))
+            return
+        if msg.table != table:
+            refuse(msg.id, f"names table {msg.table} but came from table {table}")
+            return
+        duplicate = (table, msg.id) in self.tour.seen_reports
+        cmd = {"kind": "report", "table": table, "report": msg}
+        try:
+            evs, new_rows = self.decide(cmd, events)
         except RuleError as exc:
-            self.rejected += 1
-            log.warning("table %d: report %s (%s) rejected: %s", table, rid, msg["kind"], exc)
-            rejected.setdefault(table, {})[rid] = str(exc)
-        else:
-            if duplicate:
-                log.info("table %d: report %s was already applied; acknowledged again",
-                         table, rid)
-        acks.setdefault(table, []).append(rid)
+            refuse(msg.id, str(exc))
+            return
+        events += evs
+        rows += new_rows
+        if duplicate:
+            log.info("table %d: report %s was already applied; acknowledged again", table,
+                     msg.id)
+        acks.setdefault(table, []).append(msg.id)
 
     @staticmethod
     def _decode_from(table: int, kind: str, payload: bytes) -> dict[str, Any] | None:
@@ -362,12 +411,3 @@ class Director:
                 await runner.cleanup()
             self.log.close()
 
-
-def report_id(payload: bytes) -> str | None:
-    """The id of a report that failed validation, if one can be read at all."""
-    try:
-        msg = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    rid = msg.get("id") if isinstance(msg, dict) else None
-    return rid if isinstance(rid, str) and 0 < len(rid) <= 64 else None

@@ -1,211 +1,505 @@
-"""Message schemas (version 1) and the validation every receiver runs first.
+"""Message schemas (version 1), declared once, and the decoding every receiver runs first.
 
-Receivers call `decode(kind, payload)`; anything malformed, oversized or of another
-version raises ProtocolError with a reason that is logged, and the message is dropped:
-a bad payload must never crash a receiver or touch its state.
+Each MQTT message kind is a msgspec Struct with bounded fields (kiosk.core.bounds);
+`parse(kind, payload)` gives the typed message, `decode(kind, payload)` the same as
+plain JSON-shaped data. Anything malformed, oversized, of another version, of the wrong
+type (a bool for an int, 1.5 for a seat, 10^30 for a hand) or nested deeper than the
+schema raises ProtocolError with a reason: a bad payload never reaches any state.
+docs/protocol.md documents these classes; a test fails when the two disagree.
 """
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Callable
-from typing import Any
+import re
+from typing import Annotated, Any, ClassVar, Literal
+
+import msgspec
+from msgspec import Meta
+
+from kiosk.core.bounds import (
+    Chips,
+    Count,
+    HandNo,
+    Ident,
+    Money,
+    Name,
+    Rev,
+    SeatNo,
+    Seats,
+    Seconds,
+    TableNo,
+    Text,
+    Time,
+)
+from kiosk.core.events import Record
 
 VERSION = 1
-MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~2 KiB
-MAX_SEATING = 4 * 1024 * 1024  # the seating directory grows with the field
-
-# kinds of events a table reports, with the fields each must carry in `data`
-REPORT_KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "hand_started": {"hand": int, "button": int, "sb": int, "bb": int, "dealt": list},
-    "hand_ended": {"hand": int},
-    "all_in": {"seat": int, "hand": int},
-    "bust": {"seat": int, "player": str},
-    "clock_call": {"seat": int},
-    "clock_done": {"call": str, "outcome": str},
-    "floor_call": {},
-    "floor_cancel": {"call": str},
-    "checkin": {"card": str},
-    "absent": {"seat": int},
-    "present": {"seat": int},
-    "undo": {"report": str},
-    "chip_count": {"stacks": dict},
-    "addon": {"seat": int, "player": str},
-}
-MAX_CHIPS = 10 ** 12   # a stack or chip total above this is a typing error
+MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB
+MAX_SEATING = 4 * 1024 * 1024  # the seating directory grows with the field (10,000 cards)
+MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_size_limit)
 CLOCK_OUTCOMES = ("acted", "dead", "checked", "cancelled")
+Outcome = Literal["acted", "dead", "checked", "cancelled"]
+Epoch = Annotated[float, Meta(ge=0, le=1e11)]
 
 
 class ProtocolError(ValueError):
     """A payload that must be dropped; str(exc) says why."""
 
 
-def encode(msg: dict[str, Any]) -> bytes:
+class Part(Record, omit_defaults=False):
+    """A part of a message: every field is sent, so receivers never guess a default."""
+
+
+class Message(Part, forbid_unknown_fields=False):
+    """Fields every message carries."""
+
+    v: Literal[1] = 1
+
+
+# ---------------------------------------------------------------- table reports
+class HandStartedData(Part, forbid_unknown_fields=True, kw_only=True):
+    hand: Annotated[int, Meta(ge=1, le=10**9)]
+    button: SeatNo
+    sb: SeatNo
+    bb: SeatNo
+    dealt: Seats
+    waiting: Seats = []
+
+    def __post_init__(self) -> None:
+        if len(set(self.dealt)) != len(self.dealt) or len(set(self.waiting)) != len(self.waiting):
+            raise ValueError("dealt and waiting list each seat once")
+        if set(self.dealt) & set(self.waiting):
+            raise ValueError("a seat cannot be both dealt and waiting")
+
+
+class HandEndedData(Part, forbid_unknown_fields=True, kw_only=True):
+    hand: HandNo
+
+
+class AllInData(Part, forbid_unknown_fields=True, kw_only=True):
+    seat: SeatNo
+    hand: HandNo
+
+
+class BustData(Part, forbid_unknown_fields=True, kw_only=True):
+    seat: SeatNo
+    player: Ident
+    stack: Chips | None = None
+    eliminator: SeatNo | Annotated[list[SeatNo], Meta(min_length=1, max_length=9)] | None = None
+    rebuy: bool = False      # the player rebuys at once and keeps the seat
+
+    def __post_init__(self) -> None:
+        e = self.eliminator
+        seats = e if isinstance(e, list) else [] if e is None else [e]
+        if len(set(seats)) != len(seats) or self.seat in seats:
+            raise ValueError("eliminator must name other seats, each once")
+
+
+class ChipCountData(Part, forbid_unknown_fields=True, kw_only=True):
+    stacks: Annotated[dict[SeatNo, Chips], Meta(min_length=1, max_length=10)]
+    round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
+
+
+class AddonData(Part, forbid_unknown_fields=True, kw_only=True):
+    seat: SeatNo
+    player: Ident
+
+
+class SeatData(Part, forbid_unknown_fields=True, kw_only=True):
+    seat: SeatNo
+
+
+class ClockDoneData(Part, forbid_unknown_fields=True, kw_only=True):
+    call: Ident
+    outcome: Outcome
+
+
+class FloorCallData(Part, forbid_unknown_fields=True, kw_only=True):
+    seat: SeatNo | None = None
+
+
+class CallData(Part, forbid_unknown_fields=True, kw_only=True):
+    call: Ident
+
+
+class CheckinData(Part, forbid_unknown_fields=True, kw_only=True):
+    card: Ident
+    seat: SeatNo | None = None
+
+
+class UndoData(Part, forbid_unknown_fields=True, kw_only=True):
+    report: Ident
+
+
+class Report(Message, tag_field="kind", kw_only=True, forbid_unknown_fields=True):
+    """A table's report: an id unique at that table, a per-table sequence, a time."""
+
+    table: TableNo
+    id: Ident
+    seq: Count
+    ts: Time
+    kind: ClassVar[str] = ""
+
+
+class HandStarted(Report, tag="hand_started", kw_only=True):
+    data: HandStartedData
+
+
+class HandEnded(Report, tag="hand_ended", kw_only=True):
+    data: HandEndedData
+
+
+class AllIn(Report, tag="all_in", kw_only=True):
+    data: AllInData
+
+
+class Bust(Report, tag="bust", kw_only=True):
+    data: BustData
+
+
+class ClockCall(Report, tag="clock_call", kw_only=True):
+    data: SeatData
+
+
+class ClockDone(Report, tag="clock_done", kw_only=True):
+    data: ClockDoneData
+
+
+class FloorCall(Report, tag="floor_call", kw_only=True):
+    data: FloorCallData
+
+
+class FloorCancel(Report, tag="floor_cancel", kw_only=True):
+    data: CallData
+
+
+class Checkin(Report, tag="checkin", kw_only=True):
+    data: CheckinData
+
+
+class Absent(Report, tag="absent", kw_only=True):
+    data: SeatData
+
+
+class Present(Report, tag="present", kw_only=True):
+    data: SeatData
+
+
+class Undo(Report, tag="undo", kw_only=True):
+    data: UndoData
+
+
+class ChipCount(Report, tag="chip_count", kw_only=True):
+    data: ChipCountData
+
+
+class AddonReport(Report, tag="addon", kw_only=True):
+    data: AddonData
+
+
+REPORTS: dict[str, type[Report]] = {
+    c.__struct_config__.tag: c  # type: ignore[misc]
+    for c in (HandStarted, HandEnded, AllIn, Bust, ClockCall, ClockDone, FloorCall,
+              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport)
+}
+for _tag, _cls in REPORTS.items():
+    _cls.kind = _tag
+REPORT_KINDS = tuple(REPORTS)
+AnyReport = (HandStarted | HandEnded | AllIn | Bust | ClockCall | ClockDone | FloorCall
+             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport)
+
+
+# ---------------------------------------------------------------- director -> tables
+class Status(Message, kw_only=True):
+    state: Literal["online", "offline"]
+    ts: Time = 0.0
+
+
+class PeriodSpec(Part, forbid_unknown_fields=True, kw_only=True):
+    minutes: Annotated[float, Meta(gt=0, le=24 * 60)]
+    sb: Chips = 0
+    bb: Chips = 0
+    ante: Chips = 0
+    bb_ante: Chips = 0
+    is_break: bool = False
+    color_up: Text = ""
+
+
+class StructureSpec(Part, kw_only=True):
+    name: Name
+    start_stack: Chips
+    periods: Annotated[list[PeriodSpec], Meta(min_length=1, max_length=500)]
+
+
+class ClockSpec(Part, kw_only=True):
+    period: Annotated[int, Meta(ge=0, le=500)]
+    anchor: Time
+    paused_remaining: Seconds | None = None
+
+
+class H4HSchedule(Part, kw_only=True):
+    on: bool = False
+    round: Count = 0
+
+
+class Schedule(Message, kw_only=True):
+    rev: Rev
+    epoch: Epoch = 0.0
+    ts: Time = 0.0
+    event: Ident = "event"
+    profile: Ident
+    profile_name: Name = ""
+    structure: StructureSpec
+    clock: ClockSpec
+    started: bool = False
+    seats: SeatNo = 9
+    hand_for_hand: H4HSchedule | None = None
+    extra_hands: Count | None = None
+    finished: bool = False
+    winner: Ident | None = None
+
+
+class PlanSeat(Part, kw_only=True):
+    player: Ident
+    name: Name = ""
+    card: Ident | None = None
+    status: Literal["seated", "arriving"] = "seated"
+    absent: bool = False
+    penalty_hands: Count = 0
+    penalty_until: Time | None = None
+    penalty: Text = ""
+    new: bool = False
+    bounty: Money | None = None      # bounty events: the bounty on this player's head
+
+
+class MoveOut(Part, kw_only=True):
+    player: Ident
+    name: Name = ""
+    seat: SeatNo | None = None
+    to_table: TableNo
+    to_seat: SeatNo
+
+
+class MoveIn(Part, kw_only=True):
+    player: Ident
+    name: Name = ""
+    seat: SeatNo
+    from_table: TableNo | None = None
+    from_seat: SeatNo | None = None
+
+
+class H4HPlan(Part, kw_only=True):
+    on: bool = False
+    round: Count = 0
+    go: bool = False
+
+
+class FloorCallView(Part, kw_only=True):
+    state: Literal["open", "acked", "resolved", "cancelled"]
+    seat: SeatNo | None = None
+    since: Time = 0.0
+    note: Text = ""
+    report: Ident | None = None
+
+
+class ClockCallView(Part, kw_only=True):
+    state: Literal["requested", "approved", "done"]
+    seat: SeatNo
+    approved_at: Time | None = None
+    seconds: Count
+    countdown: Count
+    outcome: Outcome | None = None
+    report: Ident | None = None
+
+
+class BustView(Part, kw_only=True):
+    """A player out on the table's current hand: place and prize, for the dealer."""
+
+    player: Ident
+    name: Name = ""
+    seat: SeatNo | None = None
+    place: Count | None = None
+    prize: Money = 0
+    bounty_won: Money = 0
+    eliminators: Annotated[list[SeatNo | None], Meta(max_length=9)] = []
+
+
+class MoneyPlan(Part, kw_only=True, forbid_unknown_fields=True):
+    places_paid: Count = 0
+    bubble: bool = False
+    in_the_money: bool = False
+    bounties: bool = False
+
+
+class ChipCountPlan(Part, kw_only=True):
+    round: Count
+    label: Text = ""
+    purpose: Literal["count", "colour_up", "bag"] = "count"
+    done: bool = False
+    removed: Annotated[list[Chips], Meta(max_length=20)] = []
+    new_chip: Chips = 0
+
+
+class ColourUpPlan(Part, kw_only=True):
+    before: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
+    after: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
+    cards: Annotated[dict[SeatNo, list[Annotated[str, Meta(max_length=3)]]],
+                     Meta(max_length=10)] = {}
+    won: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}
+    rescued: Seats = []
+    new_chip: Chips = 0
+
+
+class Plan(Message, kw_only=True):
+    """A table's desired state (docs/protocol.md): derived from the director's state."""
+
+    table: TableNo
+    rev: Rev
+    epoch: Epoch = 0.0
+    ts: Time = 0.0
+    seats: Annotated[dict[SeatNo, PlanSeat], Meta(max_length=10)]
+    moves_out: Annotated[list[MoveOut], Meta(max_length=10)]
+    moves_in: Annotated[list[MoveIn], Meta(max_length=10)]
+    halt: bool = False
+    hold: bool = False
+    breaking: bool = False
+    broken: bool = False
+    redraw_button: bool = False
+    final_table: bool = False
+    max_seats: Annotated[int, Meta(ge=2, le=10)] = 9
+    hand: HandNo = 0
+    hand_for_hand: H4HPlan = msgspec.field(default_factory=H4HPlan)
+    floor_calls: Annotated[dict[Ident, FloorCallView], Meta(max_length=1000)] = {}
+    clock_calls: Annotated[dict[Ident, ClockCallView], Meta(max_length=1000)] = {}
+    busts: Annotated[list[BustView], Meta(max_length=10)] = []
+    money: MoneyPlan = msgspec.field(default_factory=MoneyPlan)
+    day_over: bool = False
+    chip_count: ChipCountPlan | None = None
+    colour_up: ColourUpPlan | None = None
+
+
+class Ack(Message, kw_only=True):
+    ids: Annotated[list[Ident], Meta(max_length=10_000)]
+    rejected: Annotated[dict[Ident, Text], Meta(max_length=10_000)] = {}
+
+
+class Seating(Message, kw_only=True):
+    rev: Rev
+    epoch: Epoch = 0.0
+    cards: Annotated[dict[Ident, tuple[TableNo, SeatNo, Name]], Meta(max_length=100_000)]
+
+
+class LiveClockCall(Part, kw_only=True):
+    id: Ident
+    seat: SeatNo
+    phase: Ident = ""
+    started_at: Time | None = None
+    seconds: Count = 0
+    countdown: Count = 0
+
+
+class LiveFloorCall(Part, kw_only=True):
+    id: Ident
+    state: Ident = "open"
+    since: Time = 0.0
+    seat: SeatNo | None = None
+
+
+class Live(Message, kw_only=True):
+    """A table's live snapshot, shown on the dashboard; never folded into the tournament."""
+
+    table: TableNo
+    hand: HandNo
+    in_hand: bool = False
+    all_in: Seats = []
+    button: SeatNo | None = None
+    sb: SeatNo | None = None
+    bb: SeatNo | None = None
+    period: Annotated[int, Meta(ge=0, le=500)] | None = None
+    clock_call: LiveClockCall | None = None
+    floor_call: LiveFloorCall | None = None
+    h4h_waiting: bool = False
+    plan_rev: Rev | None = None
+    ts: Time = 0.0
+
+
+SCHEMAS: dict[str, Any] = {
+    "report": AnyReport, "status": Status, "schedule": Schedule, "plan": Plan, "ack": Ack,
+    "live": Live, "seating": Seating,
+}
+_DECODERS = {kind: msgspec.json.Decoder(t) for kind, t in SCHEMAS.items()}
+_encoder = msgspec.json.Encoder()
+
+
+def encode(msg: Any) -> bytes:
     """Compact JSON, with the version stamped in."""
-    return json.dumps({"v": VERSION, **msg}, separators=(",", ":")).encode()
+    if isinstance(msg, dict):
+        msg = {"v": VERSION, **msg}
+    try:
+        return _encoder.encode(msg)
+    except (TypeError, OverflowError, msgspec.EncodeError) as exc:
+        raise ProtocolError(f"cannot encode: {exc}") from None
 
 
-def _load(payload: bytes | str, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
+def parse(kind: str, payload: bytes | bytearray | str) -> Any:
+    """Parse and validate one message of `kind` into its declared class."""
+    limit = MAX_SEATING if kind == "seating" else MAX_PAYLOAD
     if len(payload) > limit:
         raise ProtocolError(f"payload of {len(payload)} bytes exceeds {limit}")
     try:
-        msg = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProtocolError(f"not JSON ({exc.__class__.__name__}: {exc})") from None
-    if not isinstance(msg, dict):
-        raise ProtocolError(f"expected a JSON object, got {type(msg).__name__}")
-    if msg.get("v") != VERSION:
-        raise ProtocolError(f"schema version {msg.get('v')!r} is not {VERSION}")
-    return msg
+        return _DECODERS[kind].decode(payload)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(_reason(str(exc), payload)) from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError(f"not JSON ({exc})") from None
+    except (RecursionError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"unreadable: {exc.__class__.__name__}") from None
 
 
-def _need(msg: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
-    if key not in msg:
-        raise ProtocolError(f"missing field {where}{key}")
-    value = msg[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds:
-        raise ProtocolError(f"field {where}{key} must not be a boolean")
-    if float in kinds and isinstance(value, int):
-        return value
-    if not isinstance(value, kinds):
-        names = "/".join(k.__name__ for k in kinds)
-        raise ProtocolError(f"field {where}{key} must be {names}, got {type(value).__name__}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ProtocolError(f"field {where}{key} must be finite")
-    return value
+class _Version(msgspec.Struct):
+    v: Any = None
 
 
-def _report(msg: dict[str, Any]) -> dict[str, Any]:
-    _need(msg, "table", int)
-    rid = _need(msg, "id", str)
-    if not 1 <= len(rid) <= 64:
-        raise ProtocolError("field id must be 1-64 characters")
-    if _need(msg, "seq", int) < 0:
-        raise ProtocolError("field seq must be >= 0")
-    _need(msg, "ts", (int, float))
-    kind = _need(msg, "kind", str)
-    if kind not in REPORT_KINDS:
-        raise ProtocolError(f"unknown report kind {kind!r}")
-    data = _need(msg, "data", dict)
-    for key, t in REPORT_KINDS[kind].items():
-        _need(data, key, t, "data.")
-    for key in ("seat", "bb", "sb", "button"):
-        if key in data and data[key] is not None and not 1 <= data[key] <= 10:
-            raise ProtocolError(f"field data.{key} must be a seat number 1-10")
-    if kind == "clock_done" and data["outcome"] not in CLOCK_OUTCOMES:
-        raise ProtocolError(f"data.outcome must be one of {', '.join(CLOCK_OUTCOMES)}")
-    if kind == "bust":
-        _bust_extras(data)
-    if kind == "chip_count":
-        _stacks(data)
-    return msg
+def _reason(problem: str, payload: bytes | bytearray | str) -> str:
+    """msgspec's reason, or the version when that is what is wrong (a newer table)."""
+    try:
+        v = msgspec.json.decode(payload, type=_Version).v
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return problem
+    return problem if v == VERSION else f"schema version {v!r} is not {VERSION}"
 
 
-def _seat_number(value: Any, where: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10:
-        raise ProtocolError(f"{where} must be a seat number 1-10")
+def decode(kind: str, payload: bytes | bytearray | str) -> dict[str, Any]:
+    """Validate one message of `kind`; the result as plain JSON-shaped data."""
+    out: dict[str, Any] = msgspec.to_builtins(parse(kind, payload))
+    return out
 
 
-def _bust_extras(data: dict[str, Any]) -> None:
-    """Optional: `eliminator` (a seat, or seats for a split pot) and `rebuy` (bool)."""
-    elim = data.get("eliminator")
-    if elim is not None:
-        seats = elim if isinstance(elim, list) else [elim]
-        if not 1 <= len(seats) <= 9:
-            raise ProtocolError("data.eliminator must name 1-9 seats")
-        for s in seats:
-            _seat_number(s, "data.eliminator")
-        if len(set(seats)) != len(seats) or data["seat"] in seats:
-            raise ProtocolError("data.eliminator must name other seats, each once")
-    if "rebuy" in data and not isinstance(data["rebuy"], bool):
-        raise ProtocolError("data.rebuy must be true or false")
-    if data.get("stack") is not None:
-        _chips(data["stack"], "data.stack")
+def check(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Validate a message about to be sent or stored (same rules as receiving it)."""
+    return decode(kind, encode(body))
 
 
-def _chips(value: Any, where: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < MAX_CHIPS:
-        raise ProtocolError(f"{where} must be a whole number of chips 0-{MAX_CHIPS:,}")
+_ID_FIELD = re.compile(rb'^\{[^{\[]*?"id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
 
 
-def _stacks(data: dict[str, Any]) -> None:
-    """`stacks`: seat number (as a string key) -> chips; optional `round` (int)."""
-    if not data["stacks"] or len(data["stacks"]) > 10:
-        raise ProtocolError("data.stacks must hold 1-10 seats")
-    for seat, chips in data["stacks"].items():
-        if not (isinstance(seat, str) and seat.isdigit()):
-            raise ProtocolError(f"data.stacks key {seat!r} is not a seat number")
-        _seat_number(int(seat), "data.stacks key")
-        _chips(chips, f"data.stacks.{seat}")
-    if "round" in data and (not isinstance(data["round"], int) or isinstance(data["round"], bool)
-                            or data["round"] < 1):
-        raise ProtocolError("data.round must be a count round number >= 1")
+class _IdOnly(msgspec.Struct):
+    id: Ident
 
 
-def _status(msg: dict[str, Any]) -> dict[str, Any]:
-    if _need(msg, "state", str) not in ("online", "offline"):
-        raise ProtocolError("field state must be online or offline")
-    return msg
-
-
-def _schedule(msg: dict[str, Any]) -> dict[str, Any]:
-    _need(msg, "rev", int)
-    _need(msg, "profile", str)
-    structure = _need(msg, "structure", dict)
-    _need(structure, "periods", list, "structure.")
-    clock = _need(msg, "clock", dict)
-    _need(clock, "period", int, "clock.")
-    _need(clock, "anchor", (int, float), "clock.")
-    _need(clock, "paused_remaining", (int, float, type(None)), "clock.")
-    return msg
-
-
-def _plan(msg: dict[str, Any]) -> dict[str, Any]:
-    _need(msg, "table", int)
-    _need(msg, "rev", int)
-    seats = _need(msg, "seats", dict)
-    for seat, who in seats.items():
-        if not seat.isdigit():
-            raise ProtocolError(f"seat key {seat!r} is not a number")
-        _need(who, "player", str, f"seats.{seat}.")
-    _need(msg, "moves_out", list)
-    _need(msg, "moves_in", list)
-    return msg
-
-
-def _ack(msg: dict[str, Any]) -> dict[str, Any]:
-    ids = _need(msg, "ids", list)
-    if not all(isinstance(i, str) for i in ids):
-        raise ProtocolError("field ids must be a list of strings")
-    return msg
-
-
-def _seating(msg: dict[str, Any]) -> dict[str, Any]:
-    _need(msg, "rev", int)
-    cards = _need(msg, "cards", dict)
-    for card, where in cards.items():
-        if not (isinstance(where, list) and len(where) == 3):
-            raise ProtocolError(f"cards.{card} must be [table, seat, name]")
-    return msg
-
-
-def _live(msg: dict[str, Any]) -> dict[str, Any]:
-    _need(msg, "table", int)
-    _need(msg, "hand", int)
-    return msg
-
-
-DECODERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "report": _report, "status": _status, "schedule": _schedule, "plan": _plan,
-    "ack": _ack, "live": _live, "seating": _seating,
-}
-
-
-def decode(kind: str, payload: bytes | str) -> dict[str, Any]:
-    """Parse and validate one message of `kind`; raises ProtocolError with a reason."""
-    return DECODERS[kind](_load(payload, MAX_SEATING if kind == "seating" else MAX_PAYLOAD))
+def report_id(payload: bytes | bytearray | str) -> str | None:
+    """The id of a report that failed validation, if one can be read at all, so that the
+    table can be told it was rejected (and stop re-sending it)."""
+    if len(payload) > MAX_MESSAGE:
+        return None
+    try:
+        return msgspec.json.decode(payload, type=_IdOnly).id
+    except RecursionError:   # nested too deep to parse: the id may still stand in plain sight
+        raw = payload.encode() if isinstance(payload, str) else bytes(payload)
+        found = _ID_FIELD.search(raw[:4096])
+        return found.group(1).decode() if found else None
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
+        return None
 
 
 def report(table: int, rid: str, seq: int, ts: float, kind: str, **data: Any) -> dict[str, Any]:

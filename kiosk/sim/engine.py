@@ -163,7 +163,8 @@ class Simulator:
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
                  pace: Callable[[float], None] | None = None,
                  skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
-                 idle_timeout: float = 120.0, addons: bool = True) -> None:
+                 idle_timeout: float = 120.0, addons: bool = True,
+                 chip_set: list[int] | None = None) -> None:
         self.rng = random.Random(seed)
         prof = load_profile(profile)
         self.profile = prof
@@ -173,7 +174,7 @@ class Simulator:
         self.tour: Tournament | None = None
         if field is None:
             self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
-                                          seed=seed, t=0.0, money=money)
+                                          seed=seed, t=0.0, money=money, chip_set=chip_set)
             field = LocalField(self.tour, self)
         self.field = field
         self.n = players
@@ -204,6 +205,7 @@ class Simulator:
         self.rebuy_until = st.index_of_level(e.rebuy_levels) if e.rebuy else -1
         self.addon_from = self.rebuy_until + 1 if e.addon and addons else None
         self.addon_done: set[int] = set()              # tables that sold their add-ons
+        self.addon_players: set[str] = set()
 
     # ------------------------------------------------------------------ driving
     def execute(self, cmd: dict[str, Any], t: float) -> list[dict[str, Any]]:
@@ -353,7 +355,8 @@ class Simulator:
         if period > self.addon_from + 1:
             return
         for seat, pid in sorted(self.field.seats(tid).items()):
-            if self.rng.random() < 0.7:
+            if pid not in self.addon_players and self.rng.random() < 0.7:
+                self.addon_players.add(pid)
                 self._report(tid, t, "addon", seat=seat, player=pid)
                 stack = self.structure.start_stack * self.profile.entries.addon_stacks
                 self.chips[pid] += stack

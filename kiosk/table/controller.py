@@ -19,6 +19,7 @@ from typing import Any
 from kiosk.core.button import Positions, draw_button, first_hand, next_hand
 from kiosk.core.clock import Clock, ClockReading, format_clock
 from kiosk.errors import KioskError
+from kiosk.protocol import messages
 from kiosk.protocol.messages import report
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.profile import Profile
@@ -68,7 +69,8 @@ class _Local:
     checked_in: dict[int, str] = field(default_factory=dict)     # arriving seat -> player
     h4h_round: int | None = None             # hand-for-hand round of the running hand
     h4h_played: int | None = None            # last hand-for-hand round this table played
-    redraw_rev: int = -1                     # plan rev whose redraw_button we honoured
+    redraw_rev: list[float] = field(default_factory=lambda: [0.0, -1])  # plan [epoch, rev]
+                                             # whose redraw_button we honoured
     redraw_pending: bool = False
     draw_note: str = ""
 
@@ -88,6 +90,8 @@ class _Local:
             setattr(loc, key, {int(k): v for k, v in d.get(key, {}).items()})
         if d.get("positions"):
             loc.positions = Positions.from_dict(d["positions"])
+        if not isinstance(loc.redraw_rev, list):   # state saved before plans had an epoch
+            loc.redraw_rev = [0.0, float(loc.redraw_rev)]
         return loc
 
 
@@ -123,9 +127,29 @@ class TableController:
         self._undo: list[tuple[str, str, _Local]] = []
 
     # ------------------------------------------------------------------ inputs
+    def _valid(self, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:
+        """`msg` fits its schema and is not older than what is held.
+
+        Checked here, not only on the wire, because plans also come back from this
+        table's own store at start: a bad one is refused and logged, and the last good
+        one stays. Order is (director epoch, revision), so a director restored from an
+        older backup (a new epoch, lower revisions) is followed, and nothing from a
+        previous run outranks the running director for ever."""
+        try:
+            checked = messages.check(kind, msg)
+        except messages.ProtocolError as exc:
+            log.warning("table %s: refused a %s: %s; keeping the last good one", self.table,
+                        kind, exc)
+            return False
+        msg.clear()
+        msg.update(checked)
+        if held is None:
+            return True
+        return (msg["epoch"], msg["rev"]) >= (held.get("epoch", 0.0), held.get("rev", -1))
+
     def apply_schedule(self, msg: dict[str, Any]) -> bool:
-        """Take a (validated) schedule; older revisions are ignored."""
-        if self.schedule is not None and msg.get("rev", 0) < self.schedule.get("rev", 0):
+        """Take a schedule; older revisions are ignored."""
+        if not self._valid("schedule", msg, self.schedule):
             return False
         try:
             structure = Structure.from_dict(msg["structure"])
@@ -144,7 +168,7 @@ class TableController:
 
     def apply_plan(self, msg: dict[str, Any], t: float | None = None) -> bool:
         """Take this table's plan; a lower revision than the one held is ignored."""
-        if msg.get("table", self.table) != self.table or msg.get("rev", 0) < self.plan["rev"]:
+        if msg.get("table", self.table) != self.table or not self._valid("plan", msg, self.plan):
             return False
         self.plan = msg
         when = float(t if t is not None else msg.get("ts", 0.0))
@@ -161,15 +185,15 @@ class TableController:
             who = seats.get(seat, {})
             if who.get("player") != player or who.get("status", "seated") == "seated":
                 del loc.checked_in[seat]
-        if msg.get("redraw_button") and msg["rev"] > loc.redraw_rev:
-            loc.redraw_rev, loc.redraw_pending = msg["rev"], True
+        if msg.get("redraw_button") and [msg["epoch"], msg["rev"]] > loc.redraw_rev:
+            loc.redraw_rev, loc.redraw_pending = [msg["epoch"], msg["rev"]], True
         self._reconcile_clock_calls(msg.get("clock_calls") or {}, when)
         self._reconcile_floor_calls(msg.get("floor_calls") or {}, when)
         return True
 
     def apply_seating(self, msg: dict[str, Any]) -> bool:
         """Take the seating directory used for card check-ins."""
-        if msg.get("rev", 0) < self.seating.get("rev", -1):
+        if not self._valid("seating", msg, self.seating):
             return False
         self.seating = msg
         return True

@@ -47,8 +47,10 @@ class Outbox:
             self._db.close()
 
     # reports
-    def add(self, report: dict[str, Any]) -> bytes:
-        """Commit one report (and the seq counter) before anyone publishes it."""
+    def add(self, report: dict[str, Any], state: Any = None) -> bytes:
+        """Commit one report, the seq counter and (when given) the controller state that
+        made it, in one transaction, before anyone publishes it: a power cut leaves
+        either both or neither."""
         payload = encode({k: v for k, v in report.items() if k != "v"})
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
@@ -58,6 +60,10 @@ class Outbox:
             self._db.execute("INSERT INTO state (key, value) VALUES ('seq', ?) ON CONFLICT(key) "
                              "DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)",
                              (str(report["seq"]),))
+            if state is not None:
+                self._db.execute("INSERT INTO state (key, value) VALUES ('controller', ?) "
+                                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                 (json.dumps(state),))
         return payload
 
     def unsent(self) -> list[tuple[str, bytes]]:

@@ -74,8 +74,7 @@ class TableService:
         with self.lock:
             res: Result = getattr(self.ctl, name)(self.now(), *args, **kw)
             for rep in res.reports:
-                payload = self.outbox.add(rep)
-                self.outbox.put("controller", self.ctl.export_state())
+                payload = self.outbox.add(rep, state=self.ctl.export_state())
                 self.link.send(rep["id"], payload)
             self._after_change()
         return res

@@ -75,12 +75,13 @@ def test_colour_up_accounts_for_every_chip_and_races_nobody_out(
 def test_whole_events_conserve_chips_and_account_for_every_bounty(
         seed: int, mode: str, profile: str, players: int) -> None:
     sim = Simulator(players, profile=profile, seed=seed, structure="turbo",
-                    money={"buy_in": 100, "bounty": 40, "bounty_mode": mode})
+                    money={"buy_in": 100, "bounty": 40, "bounty_mode": mode},
+                    chip_set=[25, 100, 500, 1000, 5000, 25000])
     res = sim.run()
     assert res.invariant_violations == 0, res.violations   # the sim checks chips each step
     tour = sim.tour
     assert tour is not None
-    assert tour.chips == sim.bought - res.chips_removed
+    assert tour.chips == sim.bought - res.chips_removed == sim.bought - tour.chips_removed
     t = totals(tour)
     assert t["bounties_won"] + t["winner_keeps"] + t["bounty_unclaimed"] == t["bounty_pool"]
     assert t["bounty_unclaimed"] == 0                       # every bust named its eliminator

@@ -97,7 +97,7 @@ def test_disqualifying_the_last_opponent_ends_the_tournament() -> None:
     room = Room(2, structure=flat_structure())
     a, b = sorted(room.tour.players)
     evs = room.do({"kind": "penalty", "player": a, "type": "disqualify"})
-    assert evs[-1] == {"kind": "finished", "t": room.t, "winner": b}
+    assert evs[-1].to_dict() == {"kind": "finished", "t": room.t, "winner": b}
     assert room.tour.places() == {a: 2, b: 1}
 
 

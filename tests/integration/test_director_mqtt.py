@@ -153,7 +153,8 @@ def test_bad_input_is_rejected_with_a_reason_and_changes_nothing(mosquitto,
     probe.send(1, report(1, "r-u", "bust", seat=int(seat), player="p999"))  # wrong player
     probe.send(1, report(9, "r-9", "floor_call"))                        # no such table
     probe.send(9, report(9, "r-9", "floor_call"))
-    for text in ("not JSON", "schema version 2 is not 1", "missing field data.hand",
+    for text in ("not JSON", "schema version 2 is not 1",
+                 "missing required field `hand` - at `$.data`",
                  "names table 2", f"holds {who['player']}, not p999",
                  "table 9 is not in play"):
         director.wait_log(text)

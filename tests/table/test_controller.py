@@ -98,8 +98,10 @@ def test_break_screen_shows_colour_up() -> None:
 
 
 def _approve(c: TableController, t: float, seat_no: int, rev: int = 2) -> None:
-    c.apply_plan(plan(rev=rev, clock_calls={"c1": {"state": "approved", "seat": seat_no,
-                                                   "approved_at": t}}), t)
+    rules = c.profile.clock_call
+    assert c.apply_plan(plan(rev=rev, clock_calls={"c1": {
+        "state": "approved", "seat": seat_no, "approved_at": t, "seconds": rules.seconds,
+        "countdown": rules.countdown}}), t)
 
 
 def test_clock_call_tda_2017_is_25_plus_5_after_approval() -> None:

@@ -114,7 +114,8 @@ def test_clock_call_overlay(ui: Harness, size: tuple[int, int]) -> None:
     ui.ctl.clock_call = None
     assert ui.act("call_clock", 6, "player").report is not None
     seated(ui, 2, clock_calls={f"c{size[0]}": {"state": "approved", "seat": 6,
-                                               "approved_at": ui.t}})
+                                               "approved_at": ui.t, "seconds": 25,
+                                               "countdown": 5}})
     ui.t += 10
     try:
         ids = ui.draw(size)
