@@ -104,7 +104,8 @@ class LocalField:
         return {"round": r["round"], "purpose": r["purpose"]}
 
     def colour_up(self, table: int) -> dict[str, Any] | None:
-        return self.tour.colour_ups.get(table)
+        ev = self.tour.colour_ups.get(table)
+        return None if ev is None else {"after": ev.after, "before": ev.before}
 
     def idle(self) -> bool:
         return False   # nothing outside this process can release a holding table
