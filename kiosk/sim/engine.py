@@ -105,7 +105,7 @@ class LocalField:
 
     def colour_up(self, table: int) -> dict[str, Any] | None:
         ev = self.tour.colour_ups.get(table)
-        return None if ev is None else {"after": ev.after, "before": ev.before}
+        return None if ev is None else {"after": ev["after"], "before": ev["before"]}
 
     def idle(self) -> bool:
         return False   # nothing outside this process can release a holding table
