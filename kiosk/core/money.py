@@ -389,8 +389,9 @@ class Money:
 
     def _report_chip_count(self, tab: Table, d: dict, t: float, rid: str) -> None:
         r = self.count_round
-        if r is None or d.get("round", r["round"]) != r["round"]:
-            raise RuleError(f"no chip count {d.get('round')} is open")
+        asked = d.get("round")
+        if r is None or (asked is not None and asked != r["round"]):
+            raise RuleError(f"no chip count {asked or ''} is open".replace("  ", " "))
         raw = d["stacks"]
         if not isinstance(raw, dict):
             raise RuleError("stacks must map seat numbers to chips")
