@@ -5,6 +5,7 @@ readable from the dealer's chair on the 7-inch screen and on larger ones."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -74,7 +75,7 @@ class BustPanel(Panel):
         row = BoxLayout(spacing=height * 0.01, size_hint_y=None, height=height * 0.16)
         self.choices = []
         for s in seat_choices(plan, busted):
-            b = _button(str(s), height, lambda s=s: on_winner(s))
+            b = _button(str(s), height, functools.partial(on_winner, s))
             self.choices.append(b)
             row.add_widget(b)
         self.skip = _button("Skip", height, lambda: on_winner(None),
@@ -107,7 +108,7 @@ class ChipCountPanel(Panel):
         pad = GridLayout(cols=3, spacing=height * 0.01, size_hint_x=0.42)
         self.keys = {}
         for k in KEYS:
-            self.keys[k] = _button(k, height, lambda k=k: self._press(k))
+            self.keys[k] = _button(k, height, functools.partial(self._press, k))
             pad.add_widget(self.keys[k])
         body.add_widget(left)
         body.add_widget(pad)
