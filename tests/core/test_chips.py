@@ -177,5 +177,6 @@ def test_end_of_day_bags_and_a_random_redraw_for_day_two() -> None:
     # the draw is seeded by the decision: a replay seats everyone alike
     again = room.replay()
     assert {pid: (again.players[pid].table, again.players[pid].seat) for pid in bags} == after
-    assert [e["kind"] for e in tour.audit][-3:] == ["day_ended", "count_opened", "bagged"] or \
-        any(e["kind"] == "redrawn" for e in tour.audit)
+    assert [e["kind"] for e in tour.audit][-4:] == ["day_ended", "count_opened", "bagged",
+                                                    "redrawn"]
+    assert all(e["by"] == "td" for e in tour.audit[-4:])
