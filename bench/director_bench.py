@@ -87,8 +87,7 @@ def run_room(tables: int, seconds: float) -> dict[str, Any]:
     (work / "event.toml").write_text(
         f'[event]\nname = "bench"\nstructure = "{work / "bench.toml"}"\nseed = 1\n\n'
         f'[broker]\nurl = "mqtt://127.0.0.1:{broker.port}"\n\n'
-        f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{http}"\n'
-        f'floor_users = {{ floor = "floor" }}\n')
+        f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{http}"\n')
     (work / "bench.toml").write_text(
         'name = "Bench"\nstart_stack = 20000\n\n[[level]]\nsb = 25\nbb = 50\nminutes = 0.5\n\n'
         '[[level]]\nsb = 50\nbb = 100\nminutes = 60\n')

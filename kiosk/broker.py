@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -53,22 +56,37 @@ def find_mosquitto() -> str | None:
         None)
 
 
+def _die_with_parent() -> None:
+    """In the child: Linux sends SIGTERM when the parent dies, even by kill -9."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+
+
 class Mosquitto:
-    """A private Mosquitto on a free loopback port; stop() and start() keep the port."""
+    """A private Mosquitto on a free loopback port; stop() and start() keep the port.
+
+    With `die_with_parent` the broker cannot outlive the process that started it (the
+    demo); start it from the main thread then, since Linux ties this to the thread.
+    """
 
     def __init__(self, port: int | None = None, extra_conf: str = "",
-                 workdir: str | None = None, persistence: bool = False) -> None:
+                 workdir: str | None = None, persistence: bool = False,
+                 die_with_parent: bool = False) -> None:
         exe = find_mosquitto()
         if exe is None:
             raise KioskError("mosquitto is not installed (apt-get install mosquitto)")
         self.exe = exe
         self.port = port or free_port()
+        self.die_with_parent = die_with_parent
+        self.own_dir = workdir is None
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="pk-mosquitto-"))
         self.conf = self.dir / "mosquitto.conf"
         lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous true", "set_tcp_nodelay true",
                  f"persistence {'true' if persistence else 'false'}",
                  f"persistence_location {self.dir}/", "log_dest stderr",
                  "log_type error", "log_type warning", "max_queued_messages 100000"]
+        if die_with_parent and os.geteuid() == 0:
+            lines.append("user root")   # switching user would clear the parent-death signal
         self.conf.write_text("\n".join(lines) + "\n" + extra_conf)
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -78,7 +96,9 @@ class Mosquitto:
 
     def start(self) -> Mosquitto:
         self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     preexec_fn=_die_with_parent if self.die_with_parent
+                                     else None)
         try:
             wait_port(self.port)
         except KioskError:
@@ -96,6 +116,12 @@ class Mosquitto:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def close(self) -> None:
+        """Stop for good: also remove the temporary folder this broker made."""
+        self.stop()
+        if self.own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class EmbeddedBroker:
@@ -135,9 +161,21 @@ class EmbeddedBroker:
             self._broker = None
         self._loop.call_soon_threadsafe(self._loop.stop)
 
+    close = stop
 
-def start_broker(prefer: str = "mosquitto", port: int | None = None) -> Mosquitto | EmbeddedBroker:
+
+def start_broker(prefer: str = "mosquitto", port: int | None = None,
+                 die_with_parent: bool = False,
+                 workdir: Path | None = None) -> Mosquitto | EmbeddedBroker:
     """Mosquitto if it is installed (and preferred), otherwise the embedded broker."""
     if prefer == "mosquitto" and find_mosquitto():
-        return Mosquitto(port).start()
+        if workdir is not None:
+            workdir.mkdir(parents=True, exist_ok=True)
+        broker = Mosquitto(port, die_with_parent=die_with_parent,
+                           workdir=str(workdir) if workdir else None)
+        try:
+            return broker.start()
+        except BaseException:
+            broker.close()
+            raise
     return EmbeddedBroker(port).start()

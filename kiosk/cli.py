@@ -1,7 +1,8 @@
 """`pokerkiosk` command line: each subcommand lives in its own module.
 
 A subcommand module exposes `add_arguments(parser)` and `run(args) -> int`; it is
-imported only when chosen, so `pokerkiosk sim` never loads Kivy or aiohttp.
+imported only when chosen, so `pokerkiosk sim` never loads Kivy or aiohttp. Whatever
+goes wrong reaches the person as one line and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,21 +18,37 @@ from kiosk.errors import KioskError
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("kiosk.demo", "broker, director, dashboard and simulated tables on this machine"),
     "director": ("kiosk.director.cli", "run the director service for one event"),
-    "table": ("kiosk.table.cli", "run one table kiosk"),
+    "table": ("kiosk.table.cli", "run one table kiosk (--headless: no screen, for a PC)"),
     "sim": ("kiosk.sim.cli", "simulate whole tournaments through the core"),
     "provision": ("kiosk.appliance.provision", "broker users, ACL, TLS and configs for a room"),
     "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
+    "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
+    "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
     "profiles": ("kiosk.rules.cli", "list rule profiles and blind structures, or check a file"),
     "results": ("kiosk.director.results_cli", "an event's results from its log, as CSV or JSON"),
+    "help": ("kiosk.cli", "this list, or `help COMMAND` for one command's options"),
 }
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(prog="pokerkiosk", description=__doc__.splitlines()[0])
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """argparse's two-line usage error, as one line."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("topic", nargs="?", help="a command")
+
+
+def run(args: argparse.Namespace) -> int:
+    return main([args.topic, "--help"] if args.topic else ["--help"])
+
+
+def build(argv: list[str]) -> argparse.ArgumentParser:
+    parser = _Parser(prog="pokerkiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"pokerkiosk {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     chosen = next((a for a in argv if a in COMMANDS), None)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -39,7 +56,16 @@ def main(argv: list[str] | None = None) -> int:
             mod = importlib.import_module(module)
             mod.add_arguments(p)
             p.set_defaults(_run=mod.run)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not getattr(args, "_run", None):
@@ -49,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args) or 0)
     except KioskError as exc:
         print(f"pokerkiosk {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"pokerkiosk {args.command}: error: {where}{exc.strerror or exc}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

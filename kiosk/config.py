@@ -1,22 +1,233 @@
-"""The director's event.toml and each table's table.toml."""
+"""The director's event.toml and each table's table.toml, from one declared schema.
+
+The msgspec Structs below are the schema: every key, its type, bounds, default and
+meaning is declared once, here. The loaders convert a file with it (unknown and
+wrong keys are named with file, key and expected type), then build the runtime
+configs the services use. docs/config.md is generated from the same Structs.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlparse
+
+import msgspec
+from msgspec import Meta
 
 from kiosk.errors import ConfigError
 from kiosk.protocol.topics import check_event_name
-from kiosk.tomlfile import Section, parse_with
+from kiosk.tomlfile import read_toml
+
+T = TypeVar("T")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
+def _doc(text: str, **bounds: Any) -> Meta:
+    return Meta(description=text, **bounds)
+
+
+class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+# ------------------------------------------------------------------ the schema
+class BrokerSection(_Section):
+    """`[broker]`: where the MQTT broker is and how to log in."""
+
+    url: Annotated[str, _doc("mqtt://host:port, or mqtts://host:port for TLS; "
+                             "?mqtt311 for MQTT 3.1.1 brokers")] = "mqtt://127.0.0.1:1883"
+    username: Annotated[str | None, _doc("broker user (provision: director, table-N)")] = None
+    password: Annotated[str | None, _doc("that user's broker password")] = None
+    ca_file: Annotated[str | None, _doc("CA certificate that signed the broker's "
+                                        "certificate (mqtts://)")] = None
+
+
+class EventSection(_Section):
+    """`[event]`: the tournament. Fixed once the event exists (its first event is logged)."""
+
+    name: Annotated[str, _doc("event name, used in the MQTT topics (letters, digits, "
+                              "'-', '_')")]
+    profile: Annotated[str, _doc("house rule profile id (`pokerkiosk profiles`) or a "
+                                 "profile file")] = "tda-2017"
+    structure: Annotated[str, _doc("blind structure id or file")] = "standard"
+    seats: Annotated[int, _doc("seats per table", ge=2, le=10)] = 9
+    start_stack: Annotated[Annotated[int, Meta(ge=1)] | None,
+                           _doc("chips per entry; unset: the structure's start_stack")] = None
+    buy_in: Annotated[int, _doc("buy-in per entry, for the prize pool", ge=0)] = 100
+    payout_percent: Annotated[float, _doc("share of the field paid", ge=1, le=100)] = 15.0
+    seed: Annotated[int | None, _doc("seed for seat draws; unset: random")] = None
+
+
+class DirectorSection(_Section):
+    """`[director]`: the director service on this machine."""
+
+    db: Annotated[str, _doc("event log (SQLite); relative to this file. Its folder is "
+                            "the state directory (floor sessions are kept there too)")] \
+        = "event.db"
+    http: Annotated[str, _doc("dashboard address host:port; anything but 127.0.0.1 "
+                              "needs tls_cert and tls_key")] = "127.0.0.1:8080"
+    tls_cert: Annotated[str | None, _doc("certificate for HTTPS (provision --tls: "
+                                         "https.crt)")] = None
+    tls_key: Annotated[str | None, _doc("its private key (provision --tls: https.key)")] = None
+    floor_users_file: Annotated[str, _doc("floor logins (argon2 hashes), relative to this "
+                                          "file; `pokerkiosk floor-user add NAME`")] \
+        = "floor-users.toml"
+
+
+class MoneySection(_Section):
+    """`[money]`: how each buy-in splits, bounties, the payout table, chips in play."""
+
+    fee: Annotated[int, _doc("house fee per entry", ge=0)] = 0
+    staff: Annotated[int, _doc("staff share per entry", ge=0)] = 0
+    bounty: Annotated[int, _doc("bounty per entry (needs bounty_mode)", ge=0)] = 0
+    bounty_mode: Annotated[Literal["", "fixed", "pko"],
+                           _doc("fixed bounties, or pko (progressive knockouts)")] = ""
+    pko_percent: Annotated[int, _doc("PKO: share of a bounty paid in cash, the rest onto "
+                                     "the eliminator's head", ge=0, le=100)] = 50
+    addon: Annotated[Annotated[int, Meta(ge=0)] | None,
+                     _doc("add-on prize money; unset: the buy-in")] = None
+    guarantee: Annotated[int, _doc("prize pool at least this (the house pays the overlay)",
+                                   ge=0)] = 0
+    table: Annotated[Literal["standard", "percent", "wta", "shares"],
+                     _doc("payout table: by field size, percent_paid, winner-take-all, or "
+                          "shares_csv")] = "standard"
+    percent_paid: Annotated[Annotated[float, Meta(ge=0.01, le=100)] | None,
+                            _doc("table = percent: share of the field paid; unset: [event] "
+                                 "payout_percent")] = None
+    shares_csv: Annotated[str | None, _doc("payout table as place,percent rows; relative to "
+                                           "this file")] = None
+    rounding: Annotated[int, _doc("prizes are multiples of this; first place takes the rest",
+                                  ge=1)] = 1
+    seat_value: Annotated[int, _doc("satellites: a seat in the target event costs this",
+                                    ge=0)] = 0
+    target_event: Annotated[str, _doc("satellites: the event the seats are for")] = ""
+    chip_set: Annotated[list[Annotated[int, Meta(ge=1)]],
+                        _doc("denominations in play; with them a break where one leaves "
+                             "play races it off at every table")] = []
+    h4h_at_bubble: Annotated[bool, _doc("hand-for-hand from the bubble until the money")] \
+        = False
+
+
+class EventFile(_Section):
+    """event.toml"""
+
+    event: EventSection
+    broker: BrokerSection = msgspec.field(default_factory=BrokerSection)
+    director: DirectorSection = msgspec.field(default_factory=DirectorSection)
+    money: MoneySection = msgspec.field(default_factory=MoneySection)
+
+
+class TableSection(_Section):
+    """`[table]`: which table this kiosk is."""
+
+    number: Annotated[int, _doc("table number", ge=1, le=9999)]
+    event: Annotated[str, _doc("event name, as in the director's event.toml")]
+    state_dir: Annotated[str, _doc("folder for the outbox; relative to this file")] = "."
+
+
+class GpioSection(_Section):
+    """`[gpio]`: BCM pin numbers and button timing; defaults match firmware_cfg/config.txt."""
+
+    enabled: Annotated[bool, _doc("false: no buttons or lights (a PC, the demo)")] = True
+    allin: Annotated[int, _doc("ALL-IN button pin", ge=0, le=27)] = 17
+    clock: Annotated[int, _doc("CLOCK button pin", ge=0, le=27)] = 27
+    floor: Annotated[int, _doc("FLOOR button pin", ge=0, le=27)] = 22
+    floor_led: Annotated[int, _doc("floor light pin", ge=0, le=27)] = 5
+    clock_led: Annotated[int, _doc("clock light pin", ge=0, le=27)] = 6
+    buzzer: Annotated[int, _doc("buzzer pin", ge=0, le=27)] = 13
+    bounce: Annotated[float, _doc("button debounce, seconds", ge=0, le=1)] = 0.05
+    hold_to_cancel: Annotated[float, _doc("a press held this long cancels, seconds",
+                                          ge=0.2, le=10)] = 1.5
+
+
+class ReaderSection(_Section):
+    """`[reader]`: the serial card reader."""
+
+    port: Annotated[str | None, _doc("serial port (/dev/ttyAMA0); unset: no reader")] = None
+    baud: Annotated[int, _doc("baud rate", ge=300)] = 9600
+
+
+class UiSection(_Section):
+    """`[ui]`: the dealer screen."""
+
+    size: Annotated[str, _doc("window size WIDTHxHEIGHT", pattern=r"^\d+x\d+$")] = "800x480"
+    fullscreen: Annotated[bool, _doc("fill the screen (the Pi)")] = False
+
+
+class TableFile(_Section):
+    """table.toml"""
+
+    table: TableSection
+    broker: BrokerSection = msgspec.field(default_factory=BrokerSection)
+    gpio: GpioSection = msgspec.field(default_factory=GpioSection)
+    reader: ReaderSection = msgspec.field(default_factory=ReaderSection)
+    ui: UiSection = msgspec.field(default_factory=UiSection)
+
+
+def defaults(cls: type) -> dict[str, Any]:
+    """The declared defaults of a schema Struct: the one place they are written."""
+    out = {}
+    for f in msgspec.structs.fields(cls):
+        if f.default is not msgspec.NODEFAULT:
+            out[f.name] = f.default
+        elif f.default_factory is not msgspec.NODEFAULT:
+            out[f.name] = f.default_factory()
+    return out
+
+
+_EV, _DIR, _GPIO = defaults(EventSection), defaults(DirectorSection), defaults(GpioSection)
+_BROKER = urlparse(defaults(BrokerSection)["url"])
+
+
+# -------------------------------------------------------------- file -> schema
+_PATH = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+
+
+def convert(source: str, data: dict[str, Any], cls: type[T]) -> T:
+    """`data` as `cls`; any mismatch becomes a ConfigError naming file, key and type."""
+    try:
+        return msgspec.convert(data, cls)
+    except msgspec.ValidationError as exc:
+        m = _PATH.match(str(exc))
+        assert m is not None
+        msg, path = m.group("msg"), (m.group("path") or "").lstrip(".")
+        path = re.sub(r"\[(\d+)\]", r".\1", path)
+        unknown = re.match(r"Object contains unknown field `(.+)`", msg)
+        missing = re.match(r"Object missing required field `(.+)`", msg)
+        if unknown:
+            key = f"{path}.{unknown.group(1)}".lstrip(".")
+            known = ", ".join(f.name for f in msgspec.structs.fields(_struct_at(cls, path)))
+            raise ConfigError(source, key, f"unknown key (known: {known})") from None
+        if missing:
+            raise ConfigError(source, f"{path}.{missing.group(1)}".lstrip("."),
+                              "missing (required)") from None
+        raise ConfigError(source, path, _readable(msg)) from None
+
+
+def _readable(msg: str) -> str:
+    msg = msg.replace(" | null`", "`").replace("`object`", "a table").replace("`array`", "a list")
+    msg = msg.replace("`str`", "a string").replace("`int`", "an integer")
+    msg = msg.replace("`float`", "a number").replace("`bool`", "true/false")
+    return msg[0].lower() + msg[1:]
+
+
+def _struct_at(cls: type, path: str) -> type:
+    for part in filter(None, path.split(".")):
+        f = next(f for f in msgspec.structs.fields(cls) if f.name == part)
+        cls = f.type
+    return cls
+
+
+# ------------------------------------------------------------ runtime configs
 @dataclass(frozen=True)
 class BrokerConfig:
     """Where the broker is and how to log in; `mqtts://` turns TLS on."""
 
-    host: str = "127.0.0.1"
-    port: int = 1883
+    host: str = _BROKER.hostname or "127.0.0.1"
+    port: int = _BROKER.port or 1883
     tls: bool = False
     username: str | None = None
     password: str | None = None
@@ -30,34 +241,43 @@ class BrokerConfig:
     @classmethod
     def from_url(cls, url: str, **kw: object) -> BrokerConfig:
         u = urlparse(url)
-        if u.scheme not in ("mqtt", "mqtts") or not u.hostname:
-            raise ValueError(f"broker url {url!r} must look like mqtt://host:port or mqtts://host:port")
+        try:
+            port = u.port
+        except ValueError:
+            port = -1
+        if u.scheme not in ("mqtt", "mqtts") or not u.hostname or port == -1:
+            raise ValueError(f"broker url {url!r} must look like mqtt://host:port or "
+                             "mqtts://host:port")
         tls = u.scheme == "mqtts"
-        return cls(host=u.hostname, port=u.port or (8883 if tls else 1883), tls=tls,
+        return cls(host=u.hostname, port=port or (8883 if tls else 1883), tls=tls,
                    username=u.username or kw.get("username"),  # type: ignore[arg-type]
                    password=u.password or kw.get("password"),  # type: ignore[arg-type]
                    ca_file=kw.get("ca_file"),  # type: ignore[arg-type]
                    mqtt_version=3 if "mqtt311" in (u.query or "") else 5)
 
 
-def _broker(sec: Section) -> BrokerConfig:
-    b = sec.section("broker")
-    b.unknown({"url", "username", "password", "ca_file"})
-    url = b.get("url", str, "mqtt://127.0.0.1:1883")
+def _broker(source: str, b: BrokerSection) -> BrokerConfig:
     try:
-        return BrokerConfig.from_url(url, username=b.get("username", str, None),
-                                     password=b.get("password", str, None),
-                                     ca_file=b.get("ca_file", str, None))
+        return BrokerConfig.from_url(b.url, username=b.username, password=b.password,
+                                     ca_file=b.ca_file)
     except ValueError as exc:
-        raise b.fail("url", str(exc)) from None
+        raise ConfigError(source, "broker.url", str(exc)) from None
 
 
-def _event_name(sec: Section, key: str) -> str:
-    name = sec.get(key, str)
+def _event_name(source: str, key: str, name: str) -> str:
     try:
         return check_event_name(name)
     except ValueError as exc:
-        raise sec.fail(key, str(exc)) from None
+        raise ConfigError(source, key, str(exc)) from None
+
+
+def parse_http(text: str) -> tuple[str, int]:
+    """`host:port` with a port in 0..65535; ValueError with a readable message."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"expected host:port with a port up to 65535, got {text!r}")
+    return host, int(port)
 
 
 @dataclass(frozen=True)
@@ -65,115 +285,139 @@ class EventConfig:
     """One tournament as the director runs it."""
 
     name: str
-    profile: str = "tda-2017"
-    structure: str = "standard"
-    seats: int = 9
-    start_stack: int = 20000
-    buy_in: int = 100
-    payout_percent: float = 15.0
-    seed: int | None = None
+    profile: str = _EV["profile"]
+    structure: str = _EV["structure"]
+    seats: int = _EV["seats"]
+    start_stack: int | None = _EV["start_stack"]
+    buy_in: int = _EV["buy_in"]
+    payout_percent: float = _EV["payout_percent"]
+    seed: int | None = _EV["seed"]
     broker: BrokerConfig = field(default_factory=BrokerConfig)
-    db: str = "event.db"
-    http_host: str = "127.0.0.1"
-    http_port: int = 8080
-    floor_users: dict[str, str] = field(default_factory=dict)
+    db: str = _DIR["db"]
+    http_host: str = parse_http(_DIR["http"])[0]
+    http_port: int = parse_http(_DIR["http"])[1]
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    floor_users: dict[str, str] = field(default_factory=dict)   # user -> argon2 hash
+    floor_users_file: str | None = None   # re-read when it changes
+    allow_default_logins: bool = False    # the demo's floor/floor; never from a file
     source: str = ""
-    money: dict = field(default_factory=dict)      # kiosk.core.payouts.PrizeRules fields
-    chip_set: tuple[int, ...] = ()                  # denominations, smallest first
+    money: dict[str, Any] = field(default_factory=dict)   # kiosk.core.payouts.PrizeRules
+    chip_set: tuple[int, ...] = ()
     h4h_at_bubble: bool = False
 
+    @property
+    def https(self) -> bool:
+        return bool(self.tls_cert and self.tls_key)
 
-MONEY_KEYS = {"fee", "staff", "bounty", "bounty_mode", "pko_percent", "addon", "guarantee",
-              "table", "percent_paid", "shares_csv", "rounding", "seat_value", "target_event",
-              "chip_set", "h4h_at_bubble"}
+    @property
+    def state_dir(self) -> Path:
+        return Path(self.db).parent
+
+    def fixed(self) -> dict[str, Any]:
+        """The [event] settings fixed once the event exists, as the file gives them."""
+        return {k: getattr(self, k) for k in ("profile", "structure", "seats", "start_stack",
+                                              "buy_in", "payout_percent", "seed")}
 
 
-def _money(sec: Section, base: Path, buy_in: int, percent: float) -> tuple[dict, tuple, bool]:
-    """The [money] section: prize split, bounties, payout table, chips."""
-    from kiosk.core.payouts import PrizeRules, parse_shares_csv
-    from kiosk.errors import RuleError
-
-    m = sec.section("money")
-    m.unknown(MONEY_KEYS)
-    rules: dict = {"buy_in": buy_in, "percent_paid": percent}
-    for key in ("fee", "staff", "bounty", "pko_percent", "guarantee", "rounding", "seat_value",
-                "addon"):
-        if key in m.data:
-            rules[key] = m.number(key, integer=True, minimum=0)
-    for key in ("bounty_mode", "table", "target_event"):
-        if key in m.data:
-            rules[key] = m.get(key, str)
-    if "percent_paid" in m.data:
-        rules["percent_paid"] = m.number("percent_paid", minimum=0.01, maximum=100)
-    if "shares_csv" in m.data:
-        path = Path(m.get("shares_csv", str))
-        try:
-            rules["shares"] = list(parse_shares_csv((path if path.is_absolute() else base / path)
-                                                    .read_text(encoding="utf-8")))
-        except (OSError, RuleError) as exc:
-            raise m.fail("shares_csv", str(exc)) from None
-        rules.setdefault("table", "shares")
-    try:
-        PrizeRules.from_dict(rules)
-    except RuleError as exc:
-        raise m.fail("table" if "table" in str(exc) else "bounty", str(exc)) from None
-    chips = m.get("chip_set", list, [])
-    if not all(isinstance(c, int) and c > 0 for c in chips):
-        raise m.fail("chip_set", "expected a list of positive denominations")
-    return rules, tuple(sorted(chips)), m.get("h4h_at_bubble", bool, False)
+def _relative(base: Path, value: str) -> str:
+    return str(value if Path(value).is_absolute() else base / value)
 
 
 def load_event_config(path: str | Path) -> EventConfig:
-    def build(top: Section) -> EventConfig:
-        top.unknown({"event", "broker", "director", "money"})
-        ev = top.section("event", required=True)
-        ev.unknown({"name", "profile", "structure", "seats", "start_stack", "buy_in",
-                    "payout_percent", "seed"})
-        d = top.section("director")
-        d.unknown({"db", "http", "floor_users"})
-        http = d.get("http", str, "127.0.0.1:8080")
-        host, _, port = http.rpartition(":")
-        if not host or not port.isdigit():
-            raise d.fail("http", f"expected host:port, got {http!r}")
-        users = d.get("floor_users", dict, {})
-        for user, pw in users.items():
-            if not isinstance(pw, str) or not pw:
-                raise d.fail(f"floor_users.{user}", "password must be a non-empty string")
-        base = Path(path).parent
-        db = d.get("db", str, "event.db")
-        buy_in = ev.number("buy_in", 100, minimum=0, integer=True)
-        percent = ev.number("payout_percent", 15.0, minimum=1, maximum=100)
-        money, chip_set, h4h_bubble = _money(top, base, buy_in, percent)
-        return EventConfig(
-            name=_event_name(ev, "name"),
-            profile=ev.get("profile", str, "tda-2017"),
-            structure=ev.get("structure", str, "standard"),
-            seats=ev.number("seats", 9, minimum=2, maximum=10, integer=True),
-            start_stack=ev.number("start_stack", 20000, minimum=1, integer=True),
-            buy_in=buy_in, payout_percent=percent, money=money, chip_set=chip_set,
-            h4h_at_bubble=h4h_bubble,
-            seed=ev.number("seed", None, integer=True),
-            broker=_broker(top),
-            db=str(db if Path(db).is_absolute() else base / db),
-            http_host=host, http_port=int(port),
-            floor_users=dict(users), source=str(path),
-        )
+    from kiosk import floor_users
 
-    return parse_with(path, build)
+    source = str(path)
+    data = read_toml(path)
+    director = data.get("director")
+    if isinstance(director, dict) and "floor_users" in director:
+        raise ConfigError(source, "director.floor_users",
+                          "floor logins now live hashed in floor-users.toml beside this "
+                          "file: remove this key and run `pokerkiosk floor-user add NAME "
+                          f"--config {source}` for each user")
+    doc = convert(source, data, EventFile)
+    ev, d = doc.event, doc.director
+    try:
+        host, port = parse_http(d.http)
+    except ValueError as exc:
+        raise ConfigError(source, "director.http", str(exc)) from None
+    if bool(d.tls_cert) != bool(d.tls_key):
+        raise ConfigError(source, "director.tls_cert" if not d.tls_cert else "director.tls_key",
+                          "set both tls_cert and tls_key, or neither")
+    base = Path(path).parent
+    cert = _relative(base, d.tls_cert) if d.tls_cert else None
+    key = _relative(base, d.tls_key) if d.tls_key else None
+    for name, file in (("tls_cert", cert), ("tls_key", key)):
+        if file and not Path(file).is_file():
+            raise ConfigError(source, f"director.{name}", f"{file} not found")
+    if host not in LOOPBACK and not cert:
+        raise ConfigError(source, "director.http",
+                          f"{d.http} would send floor passwords across the room in clear: "
+                          "set tls_cert and tls_key (provision --tls writes them) or listen "
+                          "on 127.0.0.1 only")
+    users_file = _relative(base, d.floor_users_file)
+    _check_rules(source, ev)
+    money = _money(source, base, ev, doc.money)
+    return EventConfig(
+        name=_event_name(source, "event.name", ev.name), profile=ev.profile,
+        structure=ev.structure, seats=ev.seats, start_stack=ev.start_stack, buy_in=ev.buy_in,
+        payout_percent=ev.payout_percent, seed=ev.seed, broker=_broker(source, doc.broker),
+        db=_relative(base, d.db), http_host=host, http_port=port, tls_cert=cert, tls_key=key,
+        floor_users=floor_users.load(users_file), floor_users_file=users_file, source=source,
+        money=money, chip_set=tuple(sorted(doc.money.chip_set)),
+        h4h_at_bubble=doc.money.h4h_at_bubble)
+
+
+def _money(source: str, base: Path, ev: EventSection, m: MoneySection) -> dict[str, Any]:
+    """The prize rules the core takes (kiosk.core.payouts.PrizeRules), checked."""
+    from kiosk.core.payouts import PrizeRules, parse_shares_csv
+    from kiosk.errors import RuleError
+
+    rules: dict[str, Any] = {
+        "buy_in": ev.buy_in, "fee": m.fee, "staff": m.staff, "bounty": m.bounty,
+        "bounty_mode": m.bounty_mode, "pko_percent": m.pko_percent, "addon": m.addon,
+        "guarantee": m.guarantee, "table": m.table,
+        "percent_paid": ev.payout_percent if m.percent_paid is None else m.percent_paid,
+        "rounding": m.rounding, "seat_value": m.seat_value, "target_event": m.target_event}
+    if m.shares_csv:
+        try:
+            text = Path(_relative(base, m.shares_csv)).read_text(encoding="utf-8")
+            rules["shares"] = list(parse_shares_csv(text))
+        except (OSError, RuleError) as exc:
+            raise ConfigError(source, "money.shares_csv", str(exc)) from None
+        rules["table"] = "shares"
+    try:
+        PrizeRules.from_dict(rules)
+    except RuleError as exc:
+        raise ConfigError(source, "money.table" if "table" in str(exc) or "share" in str(exc)
+                          else "money.bounty", str(exc)) from None
+    return rules
+
+
+def _check_rules(source: str, ev: EventSection) -> None:
+    """A profile or structure typo is named at start, before any event is written."""
+    from kiosk.rules.loader import load_profile
+    from kiosk.rules.structure_files import load_structure
+
+    for key, load in (("profile", load_profile), ("structure", load_structure)):
+        try:
+            load(getattr(ev, key))
+        except ConfigError as exc:
+            raise ConfigError(source, f"event.{key}", str(exc)) from None
 
 
 @dataclass(frozen=True)
 class GpioConfig:
-    """BCM pin numbers and button timing; defaults match firmware_cfg/config.txt."""
+    """BCM pin numbers and button timing (defaults: GpioSection)."""
 
-    allin: int = 17
-    clock: int = 27
-    floor: int = 22
-    floor_led: int = 5
-    clock_led: int = 6
-    buzzer: int = 13
-    bounce_s: float = 0.05
-    hold_to_cancel_s: float = 1.5
+    allin: int = _GPIO["allin"]
+    clock: int = _GPIO["clock"]
+    floor: int = _GPIO["floor"]
+    floor_led: int = _GPIO["floor_led"]
+    clock_led: int = _GPIO["clock_led"]
+    buzzer: int = _GPIO["buzzer"]
+    bounce_s: float = _GPIO["bounce"]
+    hold_to_cancel_s: float = _GPIO["hold_to_cancel"]
 
 
 @dataclass(frozen=True)
@@ -193,43 +437,22 @@ class TableConfig:
 
 
 def load_table_config(path: str | Path) -> TableConfig:
-    def build(top: Section) -> TableConfig:
-        top.unknown({"table", "broker", "gpio", "reader", "ui"})
-        t = top.section("table", required=True)
-        t.unknown({"number", "event", "state_dir"})
-        g = top.section("gpio")
-        g.unknown({"enabled", "allin", "clock", "floor", "floor_led", "clock_led", "buzzer",
-                   "bounce", "hold_to_cancel"})
-        pins = {k: g.number(k, getattr(GpioConfig, k), minimum=0, maximum=27, integer=True)
-                for k in ("allin", "clock", "floor", "floor_led", "clock_led", "buzzer")}
-        if len(set(pins.values())) != len(pins):
-            raise g.fail("allin", "two functions share one GPIO pin")
-        gpio = GpioConfig(**pins, bounce_s=g.number("bounce", 0.05, minimum=0, maximum=1),
-                          hold_to_cancel_s=g.number("hold_to_cancel", 1.5, minimum=0.2,
-                                                    maximum=10))
-        r = top.section("reader")
-        r.unknown({"port", "baud"})
-        u = top.section("ui")
-        u.unknown({"size", "fullscreen"})
-        size = u.get("size", str, "800x480")
-        w, _, h = size.partition("x")
-        if not (w.isdigit() and h.isdigit()):
-            raise u.fail("size", f"expected WIDTHxHEIGHT, got {size!r}")
-        base = Path(path).parent
-        state_dir = t.get("state_dir", str, ".")
-        return TableConfig(
-            table=t.number("number", minimum=1, maximum=9999, integer=True),
-            event=_event_name(t, "event"),
-            broker=_broker(top),
-            state_dir=str(state_dir if Path(state_dir).is_absolute() else base / state_dir),
-            gpio=gpio if g.get("enabled", bool, True) else None,
-            reader_port=r.get("port", str, None),
-            reader_baud=r.number("baud", 9600, minimum=300, integer=True),
-            ui_size=size, fullscreen=u.get("fullscreen", bool, False), source=str(path),
-        )
-
-    return parse_with(path, build)
+    source = str(path)
+    doc = convert(source, read_toml(path), TableFile)
+    g = doc.gpio
+    pins = {k: getattr(g, k) for k in ("allin", "clock", "floor", "floor_led", "clock_led",
+                                       "buzzer")}
+    if len(set(pins.values())) != len(pins):
+        raise ConfigError(source, "gpio.allin", "two functions share one GPIO pin")
+    gpio = GpioConfig(**pins, bounce_s=g.bounce, hold_to_cancel_s=g.hold_to_cancel)
+    return TableConfig(
+        table=doc.table.number, event=_event_name(source, "table.event", doc.table.event),
+        broker=_broker(source, doc.broker),
+        state_dir=_relative(Path(path).parent, doc.table.state_dir),
+        gpio=gpio if g.enabled else None, reader_port=doc.reader.port,
+        reader_baud=doc.reader.baud, ui_size=doc.ui.size, fullscreen=doc.ui.fullscreen,
+        source=source)
 
 
-__all__ = ["BrokerConfig", "ConfigError", "EventConfig", "GpioConfig", "TableConfig",
-           "load_event_config", "load_table_config"]
+__all__ = ["BrokerConfig", "ConfigError", "EventConfig", "EventFile", "GpioConfig",
+           "TableConfig", "TableFile", "load_event_config", "load_table_config"]

@@ -2,7 +2,9 @@
 
 A broker (Mosquitto if installed, otherwise an embedded one), the director with its
 floor dashboard and TV clock, and simulated tables that deal in real time over the
-real protocol. Ctrl-C stops everything.
+real protocol. Ctrl-C (or SIGTERM, or SIGHUP when the terminal closes) stops
+everything: the broker and the kiosk window go with the demo, and the temporary
+folder is removed unless --dir or --keep says otherwise.
 """
 
 from __future__ import annotations
@@ -10,35 +12,67 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
+from kiosk import floor_users
 from kiosk.broker import free_port, start_broker, wait_port
-from kiosk.config import load_event_config
+from kiosk.config import load_event_config, parse_http
 from kiosk.director.service import Director
+from kiosk.errors import KioskError
+from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 
 log = logging.getLogger("kiosk.demo")
 
 
+def _http(text: str) -> tuple[str, int]:
+    try:
+        return parse_http(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive(kind: type[float]) -> Callable[[str], float]:
+    def check(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+        return value
+    check.__name__ = kind.__name__
+    return check
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=45, help="entrants (default 45)")
+    p.add_argument("--players", type=_positive(int), default=45, help="entrants (default 45)")
     p.add_argument("--profile", default="tda-2017")
     p.add_argument("--structure", default="turbo")
-    p.add_argument("--hand-seconds", type=float, default=30.0,
-                   help="average length of a simulated hand (default 30)")
-    p.add_argument("--http", default="127.0.0.1:8080", help="dashboard address")
+    p.add_argument("--hand-seconds", type=_positive(float), default=30.0,
+                   help="average length of a simulated hand in seconds (default 30)")
+    p.add_argument("--http", type=_http, default="127.0.0.1:8080",
+                   help="dashboard address host:port (default 127.0.0.1:8080; port 0: any "
+                        "free port)")
     p.add_argument("--broker", choices=("mosquitto", "embedded"), default="mosquitto",
                    help="which broker to start (default: Mosquitto when installed)")
-    p.add_argument("--dir", help="keep the event log here (default: a temporary folder)")
+    p.add_argument("--dir", help="keep the event log here (default: a temporary folder, "
+                                 "removed at the end)")
+    p.add_argument("--keep", action="store_true", help="keep the temporary folder")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kiosk", choices=("auto", "yes", "no"), default="auto",
                    help="leave table 1 to a real `pokerkiosk table`; auto (the default): "
@@ -48,17 +82,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "is present; otherwise its command is printed)")
 
 
-def _write_config(folder: Path, args: argparse.Namespace, broker_url: str) -> Path:
-    host, _, port = args.http.rpartition(":")
-    if int(port) == 0:
-        port = str(free_port())
+def _write_config(folder: Path, args: argparse.Namespace, broker_url: str,
+                  host: str, port: int) -> Path:
     path = folder / "event.toml"
     path.write_text(
         f'[event]\nname = "demo"\nprofile = "{args.profile}"\nstructure = "{args.structure}"\n'
         f"seats = 9\nseed = {args.seed}\nbuy_in = 100\n\n"
         f'[broker]\nurl = "{broker_url}"\n\n'
-        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n'
-        f'floor_users = {{ floor = "floor" }}\n')
+        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n')
+    users = folder / floor_users.FILE
+    if not users.exists():
+        floor_users.save(users, {floor_users.DEMO_USER:
+                                 floor_users.hash_password(floor_users.DEMO_PASSWORD)})
     (folder / "players.csv").write_text("name,card\n" + "".join(
         f"{name},D{i + 1:04d}\n" for i, name in enumerate(_names(args.players))))
     return path
@@ -72,38 +107,78 @@ def _names(n: int) -> list[str]:
             (f" {i // 180 + 1}" if i >= 180 else "") for i in range(n)]
 
 
+class _Stop(BaseException):
+    """SIGTERM or SIGHUP before the event loop runs: unwind through every `finally`."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stop(signum)
+
+
+def _claim(host: str, port: int) -> int:
+    """Fail early, before a broker starts or a URL is printed, when the port is taken."""
+    if port == 0:
+        return free_port()
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise KioskError(f"cannot serve the dashboard on {host}:{port}: {exc.strerror} "
+                             "(another program holds it? try --http 127.0.0.1:0)") from None
+    return port
+
+
 def run(args: argparse.Namespace) -> int:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
+    host, port = args.http
+    port = _claim(host, port)
+    temporary = args.dir is None
     folder = Path(args.dir or tempfile.mkdtemp(prefix="pokerkiosk-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    broker = start_broker(args.broker)
-    url = f"mqtt://127.0.0.1:{broker.port}" + ("?mqtt311" if broker.config.mqtt_version == 3
-                                               else "")
-    config = load_event_config(_write_config(folder, args, url))
-    director = Director(config)
-    if not director.tour.players:
-        director.import_csv((folder / "players.csv").read_text())
-    if not director.tour.started:
-        director.act({"kind": "start"})
-    display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
-    banner = [f"broker      {config.broker.url} ({type(broker).__name__})",
-              f"dashboard   http://{config.http_host}:{config.http_port}/   "
-              "(floor login: floor / floor)",
-              f"TV clock    http://{config.http_host}:{config.http_port}/clock",
-              f"event log   {config.db}"]
-    kiosk = None
-    if args.kiosk:
-        table_toml = _write_table_config(folder, url)
-        banner.append(f"table 1     pokerkiosk table --config {table_toml}")
-        if display:
-            kiosk = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "table", "--config",
-                                      str(table_toml)])
     try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return _run_in(folder, args, host, port)
+    except _Stop:
+        return 0
+    finally:
+        if temporary and not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int:
+    broker = start_broker(args.broker, die_with_parent=True, workdir=folder / "broker")
+    kiosk = None
+    try:
+        url = f"mqtt://127.0.0.1:{broker.port}" + ("?mqtt311" if broker.config.mqtt_version
+                                                   == 3 else "")
+        config = dataclasses.replace(
+            load_event_config(_write_config(folder, args, url, host, port)),
+            allow_default_logins=True)
+        director = Director(config)
+        if not director.tour.players:
+            director.import_csv((folder / "players.csv").read_text())
+        if not director.tour.started:
+            director.act({"kind": "start"})
+        display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
+        banner = [f"broker      {config.broker.url} ({type(broker).__name__})",
+                  f"dashboard   {director.dashboard_url}   (floor login: "
+                  f"{floor_users.DEMO_USER} / {floor_users.DEMO_PASSWORD})",
+                  f"TV clock    {director.dashboard_url}clock",
+                  f"event log   {config.db}" + ("" if args.dir or args.keep else
+                                                 " (removed at the end; --keep keeps it)")]
+        if args.kiosk:
+            table_toml = _write_table_config(folder, url)
+            banner.append(f"table 1     pokerkiosk table --config {table_toml}")
+            if display:
+                kiosk = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "table",
+                                          "--config", str(table_toml)])
         asyncio.run(_serve(director, args, banner))
     finally:
         if kiosk is not None:
             kiosk.terminate()
-        broker.stop()
+            kiosk.wait()
+        broker.close()
     return 0
 
 
@@ -127,15 +202,25 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
     task = asyncio.current_task()
     assert task is not None
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, task.cancel)
     stop = threading.Event()
     tables = threading.Thread(target=_deal, args=(director, args, stop), daemon=True,
                               name="demo-tables")
     serving = asyncio.ensure_future(director.serve(web=True))
     try:
-        await asyncio.wait_for(director.connected.wait(), 15)
-        await loop.run_in_executor(None, wait_port, director.config.http_port)
+        connected = asyncio.ensure_future(director.connected.wait())
+        await asyncio.wait({serving, connected}, timeout=15,
+                           return_when=asyncio.FIRST_COMPLETED)
+        if serving.done():
+            connected.cancel()
+            serving.result()            # the director could not start: say why
+        if not connected.done():
+            connected.cancel()
+            raise KioskError(f"the director did not reach the broker at "
+                             f"{director.config.broker.url} within 15 s")
+        await loop.run_in_executor(None, wait_port, director.config.http_port,
+                                   10.0, director.config.http_host)
         print("\n".join([*banner, "Ctrl-C stops the demo."]), flush=True)
         tables.start()
         with contextlib.suppress(asyncio.CancelledError):
@@ -162,7 +247,8 @@ def _deal(director: Director, args: argparse.Namespace, stop: threading.Event) -
     sim = Simulator(len(director.tour.players), profile=director.tour.profile.id,
                     seed=args.seed, structure=director.tour.structure, field=field,
                     hand_seconds=args.hand_seconds, pace=pace,
-                    skip=frozenset({1}) if args.kiosk else frozenset())
+                    skip=frozenset({1}) if args.kiosk else frozenset(),
+                    buttons=ButtonPresser(field, args.seed))
     with contextlib.suppress(SystemExit):
         sim.run()
         log.info("the demo tournament is over; the dashboard stays up (Ctrl-C to stop)")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk import floor_users as floor_logins
 from kiosk.broker import Mosquitto, free_port, stop_process
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -35,14 +36,15 @@ class DirectorProcess:
                  seats: int = 9, extra_toml: str = "", start_stack: int = 20000) -> None:
         self.dir = workdir
         self.http_port = free_port()
-        users = ", ".join(f'{u} = "{p}"' for u, p in (floor_users or {}).items())
+        floor_logins.save(workdir / floor_logins.FILE, {
+            u: floor_logins.hash_password(p) for u, p in (floor_users or {}).items()})
         self.config = workdir / "event.toml"
         self.config.write_text(
             f'[event]\nname = "{name}"\nprofile = "{profile}"\nstructure = "{structure}"\n'
             f"seats = {seats}\nseed = {seed}\nbuy_in = 100\nstart_stack = {start_stack}\n\n"
             f'[broker]\nurl = "mqtt://127.0.0.1:{broker.port}"\n\n'
-            f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{self.http_port}"\n'
-            f"floor_users = {{ {users} }}\n\n{extra_toml}")
+            f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{self.http_port}"\n\n'
+            f"{extra_toml}")
         self.players_csv = workdir / "players.csv"
         self.players_csv.write_text("name,card\n" + "".join(
             f"Player {i + 1},C{i + 1:04d}\n" for i in range(players)))

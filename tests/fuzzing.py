@@ -136,6 +136,8 @@ def mutated_plans(plan: dict[str, Any], rng: random.Random, count: int) -> Itera
             bad[key] = rng.choice([10**30, "5", None, 1.5])
         elif key == "hand_for_hand":
             bad[key] = rng.choice(["yes", {"on": "yes"}, 5])
+        elif key == "hold_reason":                   # any string up to 2,000 is a reason
+            bad[key] = rng.choice([5, None, "x" * 3000, ["a"]])
         elif isinstance(value, bool):
             bad[key] = rng.choice(["yes", 5, None])
         elif isinstance(value, dict):

@@ -28,6 +28,9 @@ maybe() {  # like put, for a file that may not be there
     if [ -f "$1" ]; then put "$@"; fi
 }
 maybe "$IN/event.toml" "$ETC/pokerkiosk/event.toml" root:pokerkiosk 0640
+maybe "$IN/floor-users.toml" "$ETC/pokerkiosk/floor-users.toml" root:pokerkiosk 0640
+maybe "$IN/https.key" "$ETC/pokerkiosk/https.key" root:pokerkiosk 0640
+maybe "$IN/https.crt" "$ETC/pokerkiosk/https.crt" root:root 0644
 if [ -f "$IN/ca.crt" ]; then
     cp "$IN/ca.crt" "$IN/.ca.crt.broker"
     put "$IN/ca.crt" "$ETC/pokerkiosk/ca.crt" root:root 0644

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.appliance.passwords import hash_line
+from kiosk.protocol.messages import MAX_MESSAGE
 from kiosk.protocol.topics import Topics
 
 DIRECTOR_USER = "director"
@@ -69,6 +70,8 @@ def mosquitto_conf(layout: BrokerLayout, *, tls: bool) -> str:
         "allow_anonymous false",
         f"password_file {d}/passwd",
         f"acl_file {d}/acl",
+        "# The largest message is the seating directory (kiosk.protocol MAX_MESSAGE).",
+        f"message_size_limit {MAX_MESSAGE}",
         "",
         "# Retained plans and schedules must survive a broker restart.",
         "persistence true",
@@ -96,4 +99,10 @@ def mosquitto_conf(layout: BrokerLayout, *, tls: bool) -> str:
             "# Plain MQTT: use `provision --tls` when the room network is shared.",
             f"listener {layout.port}",
         ]
+    lines += [
+        "# Each login is its own client id: no table can take over the director's session",
+        "# (or another table's) by connecting with its client id. A listener option: it",
+        "# must follow the listener line, or Mosquitto opens a second listener on 1883.",
+        "use_username_as_clientid true",
+    ]
     return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ words a person setting up a room at 7 pm can act on.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -13,6 +14,9 @@ import socket
 import ssl
 import subprocess
 import time
+import urllib.error
+import urllib.request
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +118,39 @@ def broker(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
         client.disconnect()
 
 
+def anonymous(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
+    """A room broker must refuse clients without a login (the ACL means nothing otherwise)."""
+    from kiosk.mqttclient import make_client
+
+    anon = BrokerConfig(host=cfg.host, port=cfg.port, tls=cfg.tls, ca_file=cfg.ca_file,
+                        mqtt_version=cfg.mqtt_version)
+    try:
+        client = make_client(f"pokerkiosk-doctor-anon-{os.getpid()}", anon)
+    except (OSError, ssl.SSLError, ValueError):
+        return Check("SKIP", "anonymous", "cannot set up TLS (see the broker line)")
+    client.connect_timeout = timeout
+    result: dict[str, Any] = {}
+    client.on_connect = lambda _c, _u, _f, rc, _p: result.setdefault("rc", rc)
+    try:
+        client.connect(cfg.host, cfg.port, keepalive=10)
+        deadline = time.monotonic() + timeout
+        while "rc" not in result and time.monotonic() < deadline:
+            client.loop(timeout=0.1)
+    except (OSError, ssl.SSLError):
+        return Check("SKIP", "anonymous", "broker not reachable (see the broker line)")
+    finally:
+        client.disconnect()
+    rc = result.get("rc")
+    if rc is None:
+        return Check("SKIP", "anonymous", "no answer from the broker")
+    if not rc.is_failure:
+        return fail("anonymous", f"{cfg.url} accepts clients without a login: any device "
+                                 "in the room can read and write every topic",
+                    "install the provisioned mosquitto.conf (allow_anonymous false, "
+                    "password_file, acl_file) and restart mosquitto")
+    return ok("anonymous", f"{cfg.url} refuses clients without a login")
+
+
 # -------------------------------------------------------------------------- clock
 def parse_tracking(text: str) -> tuple[bool, float | None]:
     """(synchronised, offset seconds) from `chronyc tracking` output."""
@@ -160,6 +197,16 @@ def gpio(cfg: GpioConfig | None) -> Check:
     except ImportError:
         return fail("gpio", "gpiozero is not installed",
                     "install the table extra: pip install 'poker-kiosk[table]'")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        found = _open_pins(cfg, Button, OutputDevice, GPIOPinInUse)
+    if found.failed and said:   # gpiozero's warnings join the line, never break it
+        notes = "; ".join(dict.fromkeys(str(w.message).splitlines()[0] for w in said))
+        return Check(found.status, found.name, f"{found.message} ({notes})", found.fix)
+    return found
+
+
+def _open_pins(cfg: GpioConfig, Button: Any, OutputDevice: Any, GPIOPinInUse: Any) -> Check:
     pins = {"allin": cfg.allin, "clock": cfg.clock, "floor": cfg.floor,
             "floor_led": cfg.floor_led, "clock_led": cfg.clock_led, "buzzer": cfg.buzzer}
     opened: list[Any] = []
@@ -226,16 +273,70 @@ def display(env: dict[str, str] | None = None) -> Check:
 
 
 # ----------------------------------------------------------------------- director
-def http_port(host: str, port: int) -> Check:
-    """The dashboard's port must be free before the director starts."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+def running_director(cfg: EventConfig, timeout: float = 3.0) -> dict[str, Any] | None:
+    """The health of this event's director if it serves the configured port, else None."""
+    host = "127.0.0.1" if cfg.http_host in ("0.0.0.0", "::") else cfg.http_host
+    scheme = "https" if cfg.https else "http"
+    context = ssl._create_unverified_context() if cfg.https else None  # our own port
+    try:
+        with urllib.request.urlopen(f"{scheme}://{host}:{cfg.http_port}/api/health",
+                                    timeout=timeout, context=context) as r:
+            health = json.load(r)
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+    if not isinstance(health, dict) or health.get("service") != "pokerkiosk-director":
+        return None
+    return health
+
+
+def http_port(cfg: EventConfig, health: dict[str, Any] | None) -> Check:
+    """The dashboard's port is free, or held by this very event's director."""
+    host, port = cfg.http_host, cfg.http_port
+    scheme = "https" if cfg.https else "http"
+    if health is not None:
+        if health.get("event") == cfg.name:
+            return ok("http", f"the director of {cfg.name} serves {scheme}://{host}:{port}/")
+        return fail("http", f"{host}:{port} is served by the director of another event "
+                            f"({health.get('event')!r})",
+                    "stop that director, or change [director] http")
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                       socket.SOCK_STREAM) as s:
         try:
             s.bind((host, port))
         except OSError as exc:
             return fail("http", f"cannot listen on {host}:{port} ({exc.strerror})",
-                        "another program holds the port (if it is pokerkiosk-director "
-                        "itself, stop it first), or change [director] http")
-    return ok("http", f"{host}:{port} is free for the dashboard")
+                        "another program holds the port (`ss -ltnp`); stop it or change "
+                        "[director] http")
+    return ok("http", f"{host}:{port} is free for the dashboard ({scheme})")
+
+
+def director_broker(cfg: EventConfig, health: dict[str, Any] | None,
+                    timeout: float) -> Check:
+    """Through the running director when there is one: logging in as `director` would
+    take over its session (one client id per login)."""
+    if health is None:
+        return broker(cfg.broker, timeout=timeout)
+    if health.get("broker_connected"):
+        return ok("broker", f"the running director is connected to {cfg.broker.url} as "
+                            f"{cfg.broker.username or 'anonymous'}")
+    return fail("broker", f"the running director is not connected to {cfg.broker.url}",
+                "journalctl -u pokerkiosk-director -b says why; check the broker "
+                "(systemctl status mosquitto) and [broker] in event.toml")
+
+
+def floor_logins(cfg: EventConfig) -> Check:
+    from kiosk import floor_users
+
+    where = cfg.floor_users_file or "the config"
+    if not cfg.floor_users:
+        return fail("floor", f"no floor users in {where}: nobody can act on the dashboard",
+                    f"pokerkiosk floor-user add NAME --config {cfg.source}")
+    weak = sorted(u for u, h in cfg.floor_users.items()
+                  if floor_users.has_default_password(u, h))
+    if weak:
+        return fail("floor", f"{', '.join(weak)} in {where} has a password anyone could guess",
+                    f"pokerkiosk floor-user add {weak[0]} --config {cfg.source}")
+    return ok("floor", f"{len(cfg.floor_users)} floor user(s), none with a default password")
 
 
 def database(db: str) -> Check:
@@ -251,10 +352,11 @@ def database(db: str) -> Check:
 
 
 def table_checks(cfg: TableConfig, timeout: float) -> list[Check]:
-    return [broker(cfg.broker, timeout=timeout),
+    return [broker(cfg.broker, timeout=timeout), anonymous(cfg.broker, timeout=timeout),
             clock(), gpio(cfg.gpio), reader(cfg.reader_port, cfg.reader_baud), display()]
 
 
 def director_checks(cfg: EventConfig, timeout: float) -> list[Check]:
-    return [broker(cfg.broker, timeout=timeout),
-            clock(), http_port(cfg.http_host, cfg.http_port), database(cfg.db)]
+    health = running_director(cfg)
+    return [director_broker(cfg, health, timeout), anonymous(cfg.broker, timeout=timeout),
+            clock(), http_port(cfg, health), database(cfg.db), floor_logins(cfg)]

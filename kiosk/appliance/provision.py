@@ -13,8 +13,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk import floor_users
 from kiosk.appliance import broker_files, credentials, tls, tomlwrite
 from kiosk.appliance.files import PUBLIC, SECRET, write
+from kiosk.config import LOOPBACK, parse_http
 from kiosk.errors import KioskError
 from kiosk.protocol.topics import check_event_name
 
@@ -38,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state-dir", default=STATE_DIR,
                    help="where tables keep their outbox and the director its event log "
                         "(default %(default)s)")
+    p.add_argument("--dashboard", metavar="HOST:PORT",
+                   help="where the director serves the dashboard (default 127.0.0.1:8080; "
+                        "with --tls 0.0.0.0:8443, HTTPS for the whole room)")
     p.add_argument("--reader-port", default="/dev/ttyAMA0",
                    help="card reader serial port on the tables, or 'none' (default %(default)s)")
 
@@ -52,13 +57,14 @@ class Room:
     added: list[str]
     tls: bool
     broker_url: str
+    dashboard: str = ""
 
 
 def run(args: argparse.Namespace) -> int:
     room = provision(Path(args.out), event=args.event, tables=args.tables, use_tls=args.tls,
                      director_host=args.director_host, port=args.port,
                      config_dir=args.config_dir, broker_dir=args.broker_dir,
-                     state_dir=args.state_dir,
+                     state_dir=args.state_dir, dashboard=args.dashboard,
                      reader_port=None if args.reader_port == "none" else args.reader_port)
     print(f"provisioned event {room.event!r}: tables {_ranges(room.tables)}, "
           f"broker {room.broker_url}")
@@ -70,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"  {room.out}/tables/table-N.toml -> table N {args.config_dir}/table.toml"
           + (" (with ca.crt)" if room.tls else ""))
     print(f"  {room.out}/secrets.toml: every password in clear; keep it off the Pis")
+    if room.tls:
+        print(f"  {room.out}/ca/ca.key: signs certificates; never copy it to a Pi")
+    print(f"dashboard: {room.dashboard} (floor login: secrets.toml [floor_users])"
+          + ("" if room.tls else "; plain HTTP stays on the director itself: --tls opens "
+             "it to the room"))
     return 0
 
 
@@ -77,7 +88,7 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
               director_host: str | None = None, port: int | None = None,
               config_dir: str = "/etc/pokerkiosk",
               broker_dir: str = "/etc/mosquitto/pokerkiosk", state_dir: str = STATE_DIR,
-              reader_port: str | None = "/dev/ttyAMA0") -> Room:
+              reader_port: str | None = "/dev/ttyAMA0", dashboard: str | None = None) -> Room:
     """Write (or bring up to date) every file of a room in `out`."""
     try:
         check_event_name(event)
@@ -85,8 +96,19 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
         raise KioskError(str(exc)) from None
     if tables < 1:
         raise KioskError("--tables must be at least 1")
-    out.mkdir(parents=True, exist_ok=True)
-    out.chmod(0o700)
+    dashboard = dashboard or ("0.0.0.0:8443" if use_tls else "127.0.0.1:8080")
+    try:
+        web_host, web_port = parse_http(dashboard)
+    except ValueError as exc:
+        raise KioskError(f"--dashboard: {exc}") from None
+    if web_host not in LOOPBACK and not use_tls:
+        raise KioskError(f"--dashboard {dashboard} would send floor passwords across the "
+                         "room in clear: add --tls, or keep it on 127.0.0.1")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        out.chmod(0o700)
+    except OSError as exc:
+        raise KioskError(f"cannot use --out {out}: {exc.strerror}") from None
     secrets = credentials.load(out, event, director_host)
     added = secrets.ensure(tables)
     credentials.save(out, secrets)
@@ -98,40 +120,60 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
     write(broker / "acl", broker_files.acl_file(event, secrets.tables), PUBLIC)
     write(broker / "mosquitto.conf", broker_files.mosquitto_conf(layout, tls=use_tls), PUBLIC)
 
+    director = out / "director"
+    _write_floor_users(director / floor_users.FILE, secrets.floor_users)
     ca_file = None
     if use_tls:
         pki = tls.TlsFiles(ca_key=out / "ca" / "ca.key", ca_cert=out / "ca" / "ca.crt",
                            server_key=broker / "server.key", server_cert=broker / "server.crt")
         tls.ensure_pki(pki, event, secrets.director_host)
-        for dest in (broker, out / "director", out / "tables"):
+        for dest in (broker, director, out / "tables"):
             dest.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(pki.ca_cert, dest / "ca.crt")
+        # The dashboard serves HTTPS with the broker's certificate (same host, same names).
+        write(director / "https.crt", pki.server_cert.read_bytes(), PUBLIC)
+        write(director / "https.key", pki.server_key.read_bytes(), SECRET)
         ca_file = f"{config_dir}/ca.crt"
     else:
-        for stale in (broker / "server.key", broker / "server.crt", broker / "ca.crt"):
+        for stale in (broker / "server.key", broker / "server.crt", broker / "ca.crt",
+                      director / "https.crt", director / "https.key"):
             stale.unlink(missing_ok=True)   # a plain room must not look half-TLS
 
     scheme = "mqtts" if use_tls else "mqtt"
     table_url = f"{scheme}://{secrets.director_host}:{port}"
-    write(out / "director" / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
-                                                       ca_file, state_dir), SECRET)
+    write(director / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
+                                               ca_file, state_dir, use_tls, dashboard), SECRET)
     for n in secrets.tables:
         write(out / "tables" / f"table-{n}.toml",
               _table_toml(secrets, n, table_url, ca_file, reader_port, state_dir), SECRET)
+    shown = secrets.director_host if web_host in ("0.0.0.0", "::") else web_host
     return Room(out=out, event=event, tables=secrets.tables, added=added, tls=use_tls,
-                broker_url=table_url)
+                broker_url=table_url,
+                dashboard=f"{'https' if use_tls else 'http'}://{shown}:{web_port}/")
+
+
+def _write_floor_users(path: Path, plain: dict[str, str]) -> None:
+    """Hashes of the floor passwords; a hash that still matches is kept as it is."""
+    old = floor_users.load(path)
+    users = {u: old[u] if u in old and floor_users.verify(old[u], pw)
+             else floor_users.hash_password(pw) for u, pw in plain.items()}
+    if users != old or not path.exists():
+        floor_users.save(path, users)
 
 
 def _event_toml(s: credentials.RoomSecrets, url: str, ca_file: str | None,
-                state_dir: str) -> str:
+                state_dir: str, use_tls: bool, dashboard: str) -> str:
+    web: dict[str, object] = {"http": dashboard}
+    if use_tls:
+        web = {"http": dashboard, "tls_cert": "https.crt", "tls_key": "https.key"}
     return tomlwrite.dumps({
         "event": {"name": s.event},
         "broker": {"url": url, "username": broker_files.DIRECTOR_USER,
                    "password": s.users[broker_files.DIRECTOR_USER], "ca_file": ca_file},
-        "director": {"db": f"{state_dir}/event.db", "http": "0.0.0.0:8080",
-                     "floor_users": s.floor_users},
+        "director": {"db": f"{state_dir}/event.db", **web},
     }, "Director config for this room (pokerkiosk provision). Contains passwords: mode 0600.\n"
-       "Add profile, structure, seats, start_stack ... under [event] as needed.")
+       "Set profile, structure, seats, start_stack ... under [event] BEFORE the first start\n"
+       "(docs/config.md). Floor logins: floor-users.toml (pokerkiosk floor-user).")
 
 
 def _table_toml(s: credentials.RoomSecrets, n: int, url: str, ca_file: str | None,

@@ -23,7 +23,6 @@ from kiosk.core.payouts import (
     seats_won,
     split_ties,
 )
-from kiosk.core.places import group_places
 from kiosk.core.registration import late_reg_open
 from kiosk.core.state import BUSTED, IN_PLAY, Event, Player, Table
 from kiosk.errors import RuleError
@@ -102,9 +101,16 @@ class Money:
         return pool(self.prize, self.entries, self.addons)
 
     def current_payouts(self) -> list[int]:
+        """The payouts now (locked, or for the entries so far); computed once per change
+        of the field, since every plan and summary asks."""
         if self.locked is not None:
             return self.locked
-        return payout_table(self.prize, self.money_pool().prize_pool, self.entries)
+        key = (self.entries, self.addons, self.prize)
+        cached = getattr(self, "_payouts_for", None)
+        if cached is None or cached[0] != key:
+            cached = self._payouts_for = (
+                key, payout_table(self.prize, self.money_pool().prize_pool, self.entries))
+        return cached[1]
 
     def money_view(self) -> MoneyView:
         p = self.money_pool()
@@ -138,19 +144,6 @@ class Money:
         if self.deal:
             out.update(self.deal)
         return {pid: v for pid, v in out.items() if v}
-
-    def place_of_bust(self, pid: str) -> int | None:
-        """The finishing place of a recent bust without folding every group (plans)."""
-        p = self.players[pid]
-        if p.bust_key is None:
-            return None
-        acc = self.alive
-        for key in reversed(self.groups):
-            group = self.groups[key]
-            acc += len(group)
-            if key == p.bust_key:
-                return group_places(group, acc, self.profile.busts, key[0] == "h4h")[pid]
-        return None
 
     def prize_for_place(self, place: int, tied: int = 1) -> int:
         paid = self.current_payouts()

@@ -99,6 +99,20 @@ class Moves(_Base):
             return True
         return self.halted(tab)
 
+    def hold_reason(self, tab: Table) -> str:
+        """Why `holding(tab)` is true, in the words a dealer or floor person reads."""
+        if tab.broken:
+            return "the table is broken"
+        if self.finished_at is not None:
+            return "the tournament is over"
+        if tab.breaking:
+            return "the table is breaking"
+        if self.final_pending:
+            return "the final table draw waits for every hand to end"
+        if self.h4h_on and tab.id not in self.h4h_waiting:
+            return "hand-for-hand: waiting for the other tables"
+        return "halted until the tables are balanced" if self.halted(tab) else ""
+
     def _between_hands(self, tab: Table, t: float) -> None:
         """At a table's hand end: break it, or send the players it owes."""
         if tab.breaking:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.core.places import group_places
 from kiosk.core.state import MOVING, Table
 from kiosk.core.tournament import Tournament
 
@@ -53,31 +54,18 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
         "halt": tour.halted(tab), "hold": tour.holding(tab) and not tab.broken,
         "breaking": tab.breaking, "broken": tab.broken, "redraw_button": tab.redraw_button,
         "final_table": tour.final_table == table and not tour.final_pending,
+        "final_pending": tour.final_pending, "hold_reason": tour.hold_reason(tab),
+        "busts": hand_busts(tour, tab),
         "max_seats": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
         "floor_calls": floor, "clock_calls": clocks, **money_plan(tour, tab),
     }
 
 
 def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
-    """What a table shows of the money: each player busted on its current hand with
-    place, prize and bounties won; the bubble; an open chip count and its colour-up."""
+    """What a table shows of the money (besides the busts' places and prizes): the
+    bubble, an open chip count and its colour-up."""
     view = tour.money_view()
-    key = ("h4h", tour.h4h_round) if tour.h4h_on else ("hand", tab.id, tab.hand)
-    busts = []
-    for b in tour.groups.get(key, ()):
-        if b.table != tab.id:
-            continue
-        p = tour.players[b.player]
-        place = tour.place_of_bust(p.id)
-        tied = sum(1 for x in tour.groups[key]
-                   if tour.place_of_bust(x.player) == place) if place else 1
-        busts.append({"player": p.id, "name": p.name, "seat": p.seat, "place": place,
-                      "prize": tour.prize_for_place(place, tied) if place else 0,
-                      "bounty_won": tour.bounty_cash.get(p.id, 0),
-                      "eliminators": [tour.players[e].seat for e in
-                                      tour.eliminated_by.get(p.id, ())]})
     out: dict[str, Any] = {
-        "busts": busts,
         "money": {"places_paid": view.places_paid, "bubble": view.bubble,
                   "in_the_money": view.in_the_money, "bounties": bool(tour.prize.bounty)},
         "day_over": tour.day_over,
@@ -100,17 +88,68 @@ def _movers_from(tour: Tournament, tab: Table) -> list[Any]:
     return [tour.players[pid] for pid in sorted(movers)]
 
 
+def hand_busts(tour: Tournament, tab: Table) -> list[dict[str, Any]]:
+    """Players out at `tab` on its current hand (or hand-for-hand round), with the place
+    and prize the tie rules give them now: the dealer announces them."""
+    key = ("h4h", tour.h4h_round) if tour.h4h_on else ("hand", tab.id, tab.hand)
+    group = tour.groups.get(key)
+    if not group or not any(b.table == tab.id for b in group):
+        return []
+    later = 0                      # players out in groups after this one
+    for k, g in reversed(tour.groups.items()):
+        if k == key:
+            break
+        later += len(g)
+    places = group_places(group, tour.alive + later + len(group), tour.profile.busts,
+                          key[0] == "h4h")
+    prizes = tour.current_payouts()
+    out = []
+    for b in group:
+        if b.table != tab.id:
+            continue
+        p = tour.players[b.player]
+        place = places[b.player]
+        tied = sum(1 for q in places.values() if q == place)
+        out.append({"seat": p.seat, "player": p.id, "name": p.name, "place": place,
+                    "tied": tied, "prize": shared_prize(prizes, place, tied),
+                    "stack": b.stack, "bounty_won": tour.bounty_cash.get(p.id, 0),
+                    "eliminators": [tour.players[e].seat for e in
+                                    tour.eliminated_by.get(p.id, ())]})
+    return out
+
+
+def shared_prize(prizes: list[int], place: int, tied: int = 1) -> int:
+    """Prize for `place` when `tied` players share it: the prizes of the places they
+    occupy, split evenly (TDA RP-8), rounded down to whole units."""
+    share = prizes[place - 1:place - 1 + tied]
+    return sum(share) // tied if share else 0
+
+
 def schedule(tour: Tournament) -> dict[str, Any]:
-    """The retained schedule body: structure, profile and the clock anchor."""
+    """The retained schedule body: structure, profile, the clock anchor and the field."""
     places = tour.places() if tour.finished_at is not None else {}
+    money = tour.money_view()
+    paid = money.places_paid
     return {
         "event": tour.event, "profile": tour.profile.id, "profile_name": tour.profile.name,
         "structure": tour.structure.to_dict(), "clock": tour.clock.to_dict(),
         "started": tour.started, "seats": tour.seats,
-        "hand_for_hand": {"on": tour.h4h_on, "round": tour.h4h_round},
+        "hand_for_hand": {"on": tour.h4h_on, "round": tour.h4h_round,
+                          "playing": sorted(tour.h4h_waiting) if tour.h4h_on else []},
         "extra_hands": tour.extra_hands, "finished": tour.finished_at is not None,
         "winner": next((pid for pid, pl in places.items() if pl == 1), None),
+        "players_left": tour.alive, "entries": tour.entries,
+        "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
+        "places_paid": paid, "bubble": money.bubble,
+        "final_table": tour.final_table,
     }
+
+
+def schedule_key(tour: Tournament) -> tuple[Any, ...]:
+    """What the schedule shows of the field: the director republishes it when this changes,
+    so busts and hand-for-hand progress reach every table without a clock change."""
+    return (tour.alive, tour.entries, tour.chips, tour.h4h_on,
+            tuple(sorted(tour.h4h_waiting)), tour.final_table, tour.finished_at)
 
 
 def seating(tour: Tournament) -> dict[str, list[Any]]:

@@ -44,6 +44,8 @@ class TableReports(_Base):
             raise RuleError(f"table {tab.id} hand {d['hand']} is not after hand {tab.hand}")
         if tab.in_hand:
             raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
+        if self.holding(tab):
+            raise RuleError(f"table {tab.id} must not deal now: {self.hold_reason(tab)}")
         self._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
                    sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
                    waiting=list(d.get("waiting", [])), report=rid)

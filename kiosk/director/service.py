@@ -31,9 +31,16 @@ from kiosk.director.budget import Budget
 from kiosk.director.hub import Hub
 from kiosk.director.snapshots import Snapshots
 from kiosk.director.store import EventLog
-from kiosk.errors import RuleError
+from kiosk.errors import ConfigError, KioskError, RuleError
 from kiosk.mqttclient import make_client
-from kiosk.protocol.messages import ProtocolError, decode, encode, parse, report_id
+from kiosk.protocol.messages import (
+    MAX_MESSAGE,
+    ProtocolError,
+    decode,
+    encode,
+    parse,
+    report_id,
+)
 from kiosk.protocol.topics import Topics
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
@@ -62,7 +69,10 @@ class Director:
         self._draining = False
         self._seating_at = 0.0
         self._seating_due = True
+        self._stopping = False
+        self._unreachable = False
         self.rejected = 0
+        self._schedule_key: tuple | None = None
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.budget = Budget()
         self.epoch = round(self.clock(), 3)   # this run: tables follow a restored director
@@ -85,7 +95,30 @@ class Director:
             return tour
         tour = self.snapshots.load()
         log.info("replayed %d events in %.2f s", self.log.last_seq, time.perf_counter() - started)
+        self._check_unchanged(tour.config)
         return tour
+
+    def _check_unchanged(self, created: dict[str, Any]) -> None:
+        """[event] settings are fixed once the event exists: a change is refused, not lost."""
+        c = self.config
+        structure = load_structure(c.structure)
+        now = {"profile": load_profile(c.profile).id, "structure": structure.to_dict(),
+               "seats": c.seats, "start_stack": c.start_stack or structure.start_stack,
+               "buy_in": c.buy_in, "payout_percent": c.payout_percent, "seed": c.seed}
+        for key, value in now.items():
+            was = created.get(key)
+            if key == "seed" and value is None:
+                continue
+            if value != was:
+                shown = (c.structure, "the structure it was created with") \
+                    if key == "structure" else (value, repr(was))
+                self.log.close()
+                raise ConfigError(
+                    c.source or "event config", f"event.{key}",
+                    f"{shown[0]!r} differs from {shown[1]} in {c.db}; an existing event "
+                    "keeps its settings. Put it back, or start a new event with "
+                    f"`pokerkiosk new-event --config {c.source or 'event.toml'}` "
+                    "(the old log is kept)")
 
     def now(self) -> float:
         return self.clock()
@@ -150,7 +183,12 @@ class Director:
         if not rows or "name" not in (rows[0].keys() if rows else ()):
             return 0, ["line 1: the header needs a 'name' column"]
         added, errors = 0, []
+        columns = len(rows[0]) - (None in rows[0])
         for n, row in enumerate(rows, start=2):
+            if None in row:   # DictReader keeps surplus fields under None
+                errors.append(f"line {n}: {columns + len(row[None])} fields, but the header "  # type: ignore[index]
+                              f"names {columns}; not imported")
+                continue
             cmd = {"kind": "register", "name": (row.get("name") or "").strip(),
                    "card": (row.get("card") or "").strip() or None}
             if (row.get("id") or "").strip():
@@ -165,7 +203,12 @@ class Director:
     # ------------------------------------------------------------ publishing
     def _publish(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
         if self.client is not None:
-            self.client.publish(topic, encode(body), qos=1, retain=retain)
+            payload = encode(body)
+            if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
+                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
+                          len(payload), MAX_MESSAGE)
+                return
+            self.client.publish(topic, payload, qos=1, retain=retain)
 
     def _plan_msg(self, table: int) -> dict[str, Any]:
         return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.now(),
@@ -178,8 +221,9 @@ class Director:
         for n in changed:
             if n in tour.tables:
                 self._publish(self.topics.plan(n), self._plan_msg(n))
-        if tour.schedule_dirty:
-            tour.schedule_dirty = False
+        key = plans.schedule_key(tour)
+        if tour.schedule_dirty or key != self._schedule_key:
+            tour.schedule_dirty, self._schedule_key = False, key
             self._publish(self.topics.schedule, self._schedule_msg())
             self.hub.publish({"type": "summary"})
         if tour.seating_dirty:
@@ -222,12 +266,21 @@ class Director:
             self.loop.call_soon_threadsafe(self._connected)
 
     def _connected(self) -> None:
+        self._unreachable = False
         log.info("connected to %s", self.config.broker.url)
         self.republish_all()
         self.connected.set()
 
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if not self._unreachable:   # once per outage, not every retry
+            self._unreachable = True
+            log.warning("cannot reach the broker at %s; retrying", self.config.broker.url)
+
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        props: Any = None) -> None:
+        if self._stopping:
+            log.info("disconnected from the broker")
+            return
         log.warning("broker connection lost (%s); retrying", reason)
         if self.loop:
             self.loop.call_soon_threadsafe(self.connected.clear)
@@ -354,6 +407,7 @@ class Director:
                                   will_topic=self.topics.director_status, will_payload=offline)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_message = self._on_message
         self.client.max_queued_messages_set(0)
         self.client.connect_async(b.host, b.port, keepalive=15)
@@ -361,6 +415,7 @@ class Director:
 
     def stop_mqtt(self) -> None:
         if self.client is not None:
+            self._stopping = True
             self._publish(self.topics.director_status, {"state": "offline", "ts": self.now()})
             self.client.disconnect()
             self.client.loop_stop()
@@ -386,23 +441,14 @@ class Director:
     async def serve(self, web: bool = True) -> None:
         """Run until cancelled: MQTT, the ticker and (optionally) the dashboard."""
         loop = asyncio.get_running_loop()
-        self.start_mqtt(loop)
         runner = None
-        if web:
-            from aiohttp import web as aioweb
-
-            from kiosk.director.web.app import make_app
-
-            runner = aioweb.AppRunner(make_app(self), access_log=None)
-            await runner.setup()
-            site = aioweb.TCPSite(runner, self.config.http_host, self.config.http_port)
-            await site.start()
-            log.info("dashboard on http://%s:%d/ and clock on /clock",
-                     self.config.http_host, self.config.http_port)
-        notifier = Notifier()
-        notifier.ready()
-        notifier.status(f"event {self.config.name}: {self.tour.alive} players in play")
         try:
+            if web:
+                runner = await self._start_web()
+            self.start_mqtt(loop)
+            notifier = Notifier()
+            notifier.ready()
+            notifier.status(f"event {self.config.name}: {self.tour.alive} players in play")
             await self.tick_forever()
         finally:
             notifier.stopping()
@@ -411,3 +457,38 @@ class Director:
                 await runner.cleanup()
             self.log.close()
 
+
+    async def _start_web(self) -> Any:
+        """The dashboard, on HTTPS when a certificate is configured; a busy port is one line."""
+        import ssl
+
+        from aiohttp import web as aioweb
+
+        from kiosk.director.web.app import make_app
+
+        c = self.config
+        context = None
+        if c.tls_cert and c.tls_key:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            try:
+                context.load_cert_chain(c.tls_cert, c.tls_key)
+            except (OSError, ssl.SSLError) as exc:
+                raise KioskError(f"cannot load the dashboard certificate {c.tls_cert}: "
+                                 f"{exc}") from None
+        runner = aioweb.AppRunner(make_app(self), access_log=None)
+        await runner.setup()
+        site = aioweb.TCPSite(runner, c.http_host, c.http_port, ssl_context=context)
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise KioskError(f"cannot serve the dashboard on {c.http_host}:{c.http_port}: "
+                             f"{exc.strerror or exc} (another program holds the port? "
+                             "change [director] http)") from None
+        log.info("dashboard on %s and clock on /clock", self.dashboard_url)
+        return runner
+
+    @property
+    def dashboard_url(self) -> str:
+        c = self.config
+        return f"{'https' if c.https else 'http'}://{c.http_host}:{c.http_port}/"

@@ -49,7 +49,11 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "players_left": tour.alive, "entries": tour.entries,
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
         "prize_pool": money.prize_pool,
-        "payouts": money.payouts[:12],
+        "payouts": money.payouts[:12], "places_paid": money.places_paid,
+        "bubble": money.bubble,
+        "ante_text": _ante_text(period), "next_ante": _ante_text(nxt) if nxt else "",
+        "next_blinds": f"{nxt.sb:,}/{nxt.bb:,}" if nxt else None,
+        "final_table": None if tour.final_pending else tour.final_table,
         "money": {"prize_pool": money.prize_pool, "payouts": money.payouts,
                   "places_paid": money.places_paid, "bubble": money.bubble,
                   "bounty_pool": money.bounty_pool, "in_the_money": money.in_the_money,
@@ -73,6 +77,13 @@ def _count_summary(tour: Tournament) -> dict[str, Any] | None:
     rec = tour.reconciliation()
     return {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
             **rec.to_dict()}
+
+
+def _ante_text(p: Any) -> str:
+    """ "BB ante 400" for a big-blind ante, "Ante 25" for one from every player."""
+    if p.bb_ante:
+        return f"BB ante {p.bb_ante:,}"
+    return f"Ante {p.ante:,}" if p.ante else ""
 
 
 def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
@@ -105,6 +116,10 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
                        "to_seat": tour.players[pid].seat}
                       for pid in sorted(tour.movers_from.get(n, ()))],
         "final": tour.final_table == n and not tour.final_pending,
+        "h4h": (None if not tour.h4h_on or tab.broken
+                else "playing" if n in tour.h4h_waiting or tab.in_hand else "done"),
+        "can_break": not tab.broken and not tab.breaking and len(tour.active_tables()) > 1
+        and tour.final_table != n,
     }
 
 

@@ -69,11 +69,10 @@ def _nested(classes: list[type]) -> list[type]:
     seen: list[type] = []
 
     def walk(t: Any) -> None:
-        if isinstance(t, mi.StructType):
-            if t.cls not in seen:
-                seen.append(t.cls)
-                for f in t.fields:
-                    walk(f.type)
+        if isinstance(t, mi.StructType) and t.cls not in seen:
+            seen.append(t.cls)
+            for f in t.fields:
+                walk(f.type)
         for attr in ("types", "item_types"):
             for x in getattr(t, attr, ()):
                 walk(x)

@@ -17,6 +17,8 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.core.bounds import (
+    MAX_SEATS,
+    MAX_TABLES,
     Chips,
     Count,
     HandNo,
@@ -240,6 +242,7 @@ class ClockSpec(Part, kw_only=True):
 class H4HSchedule(Part, kw_only=True):
     on: bool = False
     round: Count = 0
+    playing: Annotated[list[TableNo], Meta(max_length=MAX_TABLES)] = []   # still to finish
 
 
 class Schedule(Message, kw_only=True):
@@ -257,6 +260,12 @@ class Schedule(Message, kw_only=True):
     extra_hands: Count | None = None
     finished: bool = False
     winner: Ident | None = None
+    players_left: Count = 0
+    entries: Count = 0
+    average_stack: Chips = 0
+    places_paid: Count = 0
+    bubble: bool = False           # one more bust and everyone left is paid
+    final_table: TableNo | None = None
 
 
 class PlanSeat(Part, kw_only=True):
@@ -288,6 +297,20 @@ class MoveIn(Part, kw_only=True):
     from_seat: SeatNo | None = None
 
 
+class PlanBust(Part, kw_only=True):
+    """A player out at this table on its current hand, with what the tie rules give."""
+
+    seat: SeatNo | None = None
+    player: Ident
+    name: Name = ""
+    place: Annotated[int, Meta(ge=1, le=10**9)] | None = None
+    tied: Annotated[int, Meta(ge=1, le=MAX_SEATS * MAX_TABLES)] = 1
+    prize: Money = 0
+    stack: Chips | None = None
+    bounty_won: Money = 0         # bounty events: what this player won knocking others out
+    eliminators: Annotated[list[SeatNo | None], Meta(max_length=9)] = []   # who won the pot
+
+
 class H4HPlan(Part, kw_only=True):
     on: bool = False
     round: Count = 0
@@ -310,18 +333,6 @@ class ClockCallView(Part, kw_only=True):
     countdown: Count
     outcome: Outcome | None = None
     report: Ident | None = None
-
-
-class BustView(Part, kw_only=True):
-    """A player out on the table's current hand: place and prize, for the dealer."""
-
-    player: Ident
-    name: Name = ""
-    seat: SeatNo | None = None
-    place: Count | None = None
-    prize: Money = 0
-    bounty_won: Money = 0
-    eliminators: Annotated[list[SeatNo | None], Meta(max_length=9)] = []
 
 
 class MoneyPlan(Part, kw_only=True, forbid_unknown_fields=True):
@@ -366,12 +377,14 @@ class Plan(Message, kw_only=True):
     broken: bool = False
     redraw_button: bool = False
     final_table: bool = False
+    final_pending: bool = False        # the final-table draw waits: no table deals
+    hold_reason: Text = ""             # why `hold` is set, in words
+    busts: Annotated[list[PlanBust], Meta(max_length=10)] = []
     max_seats: Annotated[int, Meta(ge=2, le=10)] = 9
     hand: HandNo = 0
     hand_for_hand: H4HPlan = msgspec.field(default_factory=H4HPlan)
     floor_calls: Annotated[dict[Ident, FloorCallView], Meta(max_length=1000)] = {}
     clock_calls: Annotated[dict[Ident, ClockCallView], Meta(max_length=1000)] = {}
-    busts: Annotated[list[BustView], Meta(max_length=10)] = []
     money: MoneyPlan = msgspec.field(default_factory=MoneyPlan)
     day_over: bool = False
     chip_count: ChipCountPlan | None = None

@@ -24,9 +24,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "across_tables": ("stack", "tie"),
     "hand_for_hand_same_table": ("stack", "tie"),
     "bubble_deal": ("secret_red_black", "unanimous"),
-    "player_leaves": ("removed", "removed_unless_money", "blinded"),
-    "dispute_window": ("next_hand", "next_deal"),
-    "odd_chip": ("left_of_button", "left_of_dealer_in_pot"),
 }
 
 

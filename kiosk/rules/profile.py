@@ -65,7 +65,6 @@ class LateRegRules:
     through_break: bool = False     # stay open over the break after `until_level`
     stack: str = "full"             # "full" | "docked"
     dock_big_blinds: int = 0        # docked stacks lose this many current big blinds
-    limited_by_stacks: bool = False  # no more entries than stacks carried
     rule: str = ""
 
 
@@ -116,7 +115,6 @@ class ChipRaceRules:
 
 @dataclass(frozen=True)
 class EndOfDayRules:
-    minutes_before: int | None = None      # draw extra hands this long before the end
     hands: tuple[int, int] | None = None   # inclusive range of extra hands
     rule: str = ""
 
@@ -137,7 +135,3 @@ class Profile:
     chip_race: ChipRaceRules
     end_of_day: EndOfDayRules
     bubble_deal: str | None         # "secret_red_black" | "unanimous" | None
-    player_leaves: str | None       # "removed" | "removed_unless_money" | "blinded" | None
-    dispute_window: str             # "next_hand" | "next_deal"
-    dispute_break_seconds: int | None
-    odd_chip: str                   # "left_of_button" | "left_of_dealer_in_pot" | ...

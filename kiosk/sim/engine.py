@@ -165,7 +165,7 @@ class Simulator:
                  pace: Callable[[float], None] | None = None,
                  skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
                  idle_timeout: float = 120.0, addons: bool = True,
-                 chip_set: list[int] | None = None) -> None:
+                 chip_set: list[int] | None = None, buttons: Any = None) -> None:
         self.rng = random.Random(seed)
         prof = load_profile(profile)
         self.profile = prof
@@ -182,6 +182,7 @@ class Simulator:
         self.hand_seconds = hand_seconds
         self.pace = pace          # called with each event's time before it happens (demo)
         self.skip = skip          # tables a real kiosk deals (demo): never dealt here
+        self.buttons = buttons    # a ButtonPresser (demo): ALL-IN, CLOCK, FLOOR presses
         self.res = SimResult(players, prof.id, seed)
         self.check_every = max(check_every, players)  # a full check costs O(players)
         self.timer = timer
@@ -410,6 +411,8 @@ class Simulator:
         self.in_hand.add(tid)
         self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
                      bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
+        if self.buttons is not None:
+            self.buttons.hand_started(tid, t, list(pos.dealt), hand)
         self.res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
         heapq.heappush(self.queue, (t + length, self._next(), tid))
@@ -459,6 +462,7 @@ class Simulator:
         pot = self.pots.pop(tid, 0)
         busted: list[int] = []
         beaten_by: dict[int, int] = {}   # busted seat -> the seat that won the pot
+        pressed = self.buttons.hand_ending(tid, t) if self.buttons is not None else None
         if len(dealt) >= 2:
             stacks = [start[s] for s in dealt]
             bb = max(1, self.clock.current(self.structure, t).bb)
@@ -469,7 +473,8 @@ class Simulator:
                 a = broke[0] if broke else rng.choice(dealt)
                 b = rng.choice([s for s in dealt if s != a])
                 pa, pb = seat_of[a], seat_of[b]
-                self._report(tid, t, "all_in", seat=a, hand=self.hand[tid])
+                if a != pressed:
+                    self._report(tid, t, "all_in", seat=a, hand=self.hand[tid])
                 risk = min(chips[pa], chips[pb])
                 winner, loser = (pa, pb) if rng.random() < 0.5 else (pb, pa)
                 chips[winner] += risk + pot

@@ -25,7 +25,7 @@ from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Period, Structure
 from kiosk.table.calls import ClockCall, FloorCall
-from kiosk.table.view import ClockCallView, SeatView, TableView
+from kiosk.table.view import BustPanel, ClockCallView, MoverView, SeatView, TableView
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +35,15 @@ MESSAGE_S = 6.0        # how long an outcome message stays on screen
 RESOLVED_S = 8.0       # how long "floor: resolved" stays before the banner clears
 PENDING_S = 30.0       # a "tap the seat" prompt expires after this
 UNDO_DEPTH = 20
+MOVERS_PER_PAGE = 10   # a whole table (the most a plan lists) on one page at 800x480
 SEAT_ACTIONS = ("all_in", "clock", "bust", "absent", "present")
-PROMPTS = {"all_in": "ALL-IN: tap the seat", "clock": "CLOCK: tap the seat on the clock",
-           "bust": "BUST: tap the busted seat", "absent": "ABSENT: tap the seat",
-           "present": "PRESENT: tap the seat"}
+PROMPTS = {"all_in": "ALL-IN: tap the seat", "clock": "CLOCK: tap the seat",
+           "bust": "BUST: tap each busted seat, then OK",
+           "absent": "ABSENT / BACK: tap the seat", "present": "PRESENT: tap the seat"}
+STACK_PROMPT = "Two or more out: type each starting stack, then OK"
+UNDO_LABELS = {"all_in": "all-in", "bust": "bust", "absent": "away", "present": "back",
+               "clock_call": "clock", "floor_call": "floor"}
+MAX_STACK_DIGITS = 9
 
 
 @dataclass(frozen=True)
@@ -48,10 +53,11 @@ class Result:
     report: dict[str, Any] | None = None
     message: str = ""
     refused: bool = False
+    more: tuple[dict[str, Any], ...] = ()    # further reports of the same action (busts)
 
     @property
     def reports(self) -> list[dict[str, Any]]:
-        return [self.report] if self.report else []
+        return ([self.report] if self.report else []) + list(self.more)
 
 
 @dataclass
@@ -124,7 +130,12 @@ class TableController:
         self.checkin_at = 0.0
         self._message = ("", 0.0, False)
         self._last_press: dict[str, float] = {}
-        self._undo: list[tuple[str, str, _Local]] = []
+        self._undo: list[tuple[str, str, _Local | None]] = []  # (report, label, before)
+        self.bust_stacks: dict[int, str] = {}    # seats picked on the bust panel -> digits
+        self.bust_focus: int | None = None
+        self.mover_page = 0
+        self.movers_per_page = MOVERS_PER_PAGE
+        self.movers_hidden = False
 
     # ------------------------------------------------------------------ inputs
     def _valid(self, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:
@@ -218,23 +229,16 @@ class TableController:
         loc = self.local
         if loc.in_hand:
             return self._refuse(t, f"Hand {loc.hand} is still running - end it first")
-        if self.plan.get("halt"):
-            return self._refuse(t, "Table halted by the floor - do not deal")
-        if self.plan.get("breaking"):
-            return self._refuse(t, "This table is breaking - do not deal")
-        if self._h4h_waiting():
-            return self._refuse(t, "Hand-for-hand: wait for the other tables")
+        if block := self._deal_block():
+            return self._refuse(t, block)
         occupied = self._occupied()
-        if len(occupied) < 2:
-            return self._refuse(t, "A hand needs two players at the table")
-        before = copy.deepcopy(loc)
         note = ""
         if loc.positions is None or loc.redraw_pending:
             button, cards = draw_button(sorted(occupied), self.profile.button.start, self.rng)
             pos = first_hand(occupied, button, RING)
             note = f"Button drawn: seat {button}"
             if cards:
-                note += f" (high card {cards[button]})"
+                note += f" ({cards[button]})"
             loc.redraw_pending = False
         else:
             players = self._players()
@@ -254,8 +258,10 @@ class TableController:
                                 "bb": pos.bb, "dealt": list(pos.dealt)}
         if pos.waiting:
             data["waiting"] = list(pos.waiting)
-        msg = f"Hand {loc.hand}: button {pos.button}, SB {pos.sb}, BB {pos.bb}"
-        return self._emit(t, "hand_started", data, msg if not note else f"{note}. {msg}", before)
+        # short enough for one line in the middle of the table; the badges show the rest
+        msg = note or f"Hand {loc.hand}: button {pos.button}"
+        self.bust_stacks, self.bust_focus = {}, None
+        return self._emit(t, "hand_started", data, msg)
 
     def end_hand(self, t: float) -> Result:
         if r := self._debounced("end_hand", t):
@@ -263,11 +269,10 @@ class TableController:
         loc = self.local
         if not loc.in_hand:
             return self._refuse(t, "No hand is running")
-        before = copy.deepcopy(loc)
         loc.in_hand = False
         if loc.h4h_round is not None:
             loc.h4h_played = loc.h4h_round
-        return self._emit(t, "hand_ended", {"hand": loc.hand}, f"Hand {loc.hand} ended", before)
+        return self._emit(t, "hand_ended", {"hand": loc.hand}, f"Hand {loc.hand} ended")
 
     def all_in(self, t: float, seat: int) -> Result:
         loc = self.local
@@ -280,7 +285,7 @@ class TableController:
         before = copy.deepcopy(loc)
         loc.all_in = [*loc.all_in, seat]
         return self._emit(t, "all_in", {"seat": seat, "hand": loc.hand}, f"Seat {seat} all-in",
-                          before)
+                          before, f"all-in {seat}")
 
     def bust(self, t: float, seat: int, stack: int | None = None,
              eliminator: int | list[int] | None = None) -> Result:
@@ -300,7 +305,7 @@ class TableController:
             data["stack"] = int(stack)
         if winners:
             data["eliminator"] = winners[0] if len(winners) == 1 else winners
-        return self._emit(t, "bust", data, f"Seat {seat} busted", before)
+        return self._emit(t, "bust", data, f"Seat {seat} busted", before, f"bust {seat}")
 
     def chip_count(self, t: float, stacks: dict[int, int], round_no: int | None = None
                    ) -> Result:
@@ -319,7 +324,17 @@ class TableController:
         before = copy.deepcopy(self.local)
         self.local.absent[seat] = [player, absent]
         kind = "absent" if absent else "present"
-        return self._emit(t, kind, {"seat": seat}, f"Seat {seat} {kind}", before)
+        return self._emit(t, kind, {"seat": seat}, f"Seat {seat} {kind}", before,
+                          f"{UNDO_LABELS[kind]} {seat}")
+
+    def confirm_arrival(self, t: float, seat: int) -> Result:
+        """A moved player without a card sits down: the dealer taps the arriving seat."""
+        who = self._plan_seats().get(seat, {})
+        if who.get("status") != "arriving" or seat in self._occupied():
+            return self._refuse(t, f"Seat {seat} is not waiting for a player")
+        self.local.checked_in[seat] = str(who.get("player", ""))
+        name = str(who.get("name", "")) or "player"
+        return self._emit(t, "present", {"seat": seat}, f"Seat {seat}: {name} arrived")
 
     def undo(self, t: float) -> Result:
         """Take back the last dealer action: local state returns, the director is told."""
@@ -327,9 +342,21 @@ class TableController:
             return r
         if not self._undo:
             return self._refuse(t, "Nothing to undo")
-        rid, kind, before = self._undo.pop()
-        self.local = before
-        return self._emit(t, "undo", {"report": rid}, f"Undone: {kind.replace('_', ' ')}")
+        rid, label, before = self._undo.pop()
+        if before is not None:
+            self.local = before
+        for call in (self.clock_call, self.floor_call):
+            if call is not None and call.id == rid:
+                self.closed_calls |= call.ids
+                if call is self.clock_call:
+                    self.clock_call = None
+                else:
+                    self.floor_call = None
+        return self._emit(t, "undo", {"report": rid}, f"Undone: {label}")
+
+    def undo_label(self) -> str:
+        """What UNDO would take back ("bust 4"), or "" when there is nothing."""
+        return self._undo[-1][1] if self._undo else ""
 
     # ------------------------------------------------------------------ buttons
     def press_allin(self, t: float) -> Result:
@@ -356,7 +383,7 @@ class TableController:
         if self.floor_call is not None and self.floor_call.state != "resolved":
             return self._refuse(t, "Floor already called")
         data = {} if seat is None else {"seat": seat}
-        res = self._emit(t, "floor_call", data, "Floor called")
+        res = self._emit(t, "floor_call", data, "Floor called", None, "floor")
         assert res.report is not None
         self.floor_call = FloorCall(res.report["id"], t, seat)
         return res
@@ -389,25 +416,90 @@ class TableController:
         if action not in SEAT_ACTIONS:
             raise ValueError(f"unknown seat action {action!r}")
         self.pending, self.pending_by, self.pending_at = action, by, t
+        if action == "bust":
+            self.bust_stacks, self.bust_focus = {}, None
         return Result(message=PROMPTS[action])
 
     def cancel_pending(self, t: float) -> Result:
         self.pending = None
+        self.bust_stacks, self.bust_focus = {}, None
         return Result(message="Cancelled")
 
     def choose_seat(self, t: float, seat: int, stack: int | None = None) -> Result:
-        """A seat tap: completes the armed action (all-in, clock, bust, absent, present)."""
+        """A seat tap: completes the armed action (all-in, clock, absent/back), picks a
+        seat on the bust panel, or with nothing armed confirms an arriving player."""
         action, by = self._pending(t), self.pending_by
         if action is None:
+            if self._plan_seats().get(seat, {}).get("status") == "arriving" \
+                    and seat not in self._occupied():
+                return self.confirm_arrival(t, seat)
             return self._refuse(t, "Choose an action first")
+        if action == "bust":
+            if stack is not None:            # a stack given with the tap: bust at once
+                self.pending = None
+                return self.bust(t, seat, stack)
+            return self.bust_pick(t, seat)
         self.pending = None
         if action == "all_in":
             return self.all_in(t, seat)
         if action == "clock":
             return self.call_clock(t, seat, by=by)
-        if action == "bust":
-            return self.bust(t, seat, stack)
+        if action == "absent" and self._is_absent(seat):
+            return self.set_absent(t, seat, False)
         return self.set_absent(t, seat, action == "absent")
+
+    # ------------------------------------------------------------------ the bust panel
+    def bust_pick(self, t: float, seat: int) -> Result:
+        """Pick (or with a second tap on the focused seat, drop) a busted seat; typing
+        goes to the seat picked last."""
+        if seat not in self._occupied():
+            return self._refuse(t, f"Seat {seat} has no player to bust")
+        self.pending_at = t
+        if seat in self.bust_stacks and self.bust_focus == seat:
+            del self.bust_stacks[seat]
+            self.bust_focus = max(self.bust_stacks) if self.bust_stacks else None
+            return Result(message=f"Seat {seat} not out")
+        self.bust_stacks.setdefault(seat, "")
+        self.bust_focus = seat
+        return Result(message=f"Seat {seat} out")
+
+    def bust_key(self, t: float, key: str) -> Result:
+        """The on-screen keypad: digits, "000" and "<" (delete) into the focused stack."""
+        seat = self.bust_focus
+        if self.pending != "bust" or seat is None:
+            return self._refuse(t, "Tap the busted seat first")
+        self.pending_at = t
+        text = self.bust_stacks.get(seat, "")
+        if key == "<":
+            text = text[:-1]
+        elif key.isdigit() and len(text + key) <= MAX_STACK_DIGITS:
+            text = (text + key).lstrip("0")
+        self.bust_stacks[seat] = text
+        return Result()
+
+    def stacks_needed(self) -> bool:
+        """Several busts on one hand are ranked by starting stack under this profile."""
+        rules = self.profile.busts
+        rule = rules.hand_for_hand_same_table if self._h4h().get("on") else rules.same_table
+        return len(self.bust_stacks) >= 2 and rule == "stack"
+
+    def bust_confirm(self, t: float) -> Result:
+        """OK on the bust panel: one bust report per picked seat, with its stack."""
+        if self.pending != "bust" or not self.bust_stacks:
+            return self._refuse(t, "Tap the busted seat first")
+        if self.stacks_needed() and not all(self.bust_stacks.values()):
+            missing = [s for s, v in sorted(self.bust_stacks.items()) if not v]
+            return self._refuse(t, f"Type the starting stack of seat {missing[0]}")
+        picked = sorted(self.bust_stacks.items())
+        self.pending, self.bust_stacks, self.bust_focus = None, {}, None
+        results = [self.bust(t, seat, int(v) if v else None) for seat, v in picked]
+        reports = [r.report for r in results if r.report]
+        if not reports:
+            return results[0]
+        seats = ", ".join(str(s) for s, _ in picked)
+        msg = f"Seat {seats} busted" if len(picked) == 1 else f"Seats {seats} busted"
+        self._message = (msg, t, False)
+        return Result(reports[0], msg, more=tuple(reports[1:]))
 
     # ------------------------------------------------------------------ clock calls
     def call_clock(self, t: float, seat: int, by: str = "dealer") -> Result:
@@ -419,7 +511,8 @@ class TableController:
             return self._refuse(t, f"The clock is already on seat {self.clock_call.seat}")
         if seat not in self._occupied():
             return self._refuse(t, f"Seat {seat} has no player")
-        res = self._emit(t, "clock_call", {"seat": seat}, f"Clock called on seat {seat}")
+        res = self._emit(t, "clock_call", {"seat": seat}, f"Clock called on seat {seat}",
+                         None, f"clock {seat}")
         assert res.report is not None
         self.clock_call = ClockCall(res.report["id"], seat, t, rules.seconds, rules.countdown,
                                     rules.min_wait, rules.needs_approval)
@@ -505,10 +598,21 @@ class TableController:
             if loc.in_hand and reading.period != shown:
                 kw["next_hand_note"] = f"Next hand: {self._level_name(reading.period).lower()}"
             current = s.periods[reading.period]
-            kw["is_break"] = current.is_break and not loc.in_hand
+            kw["is_break"] = current.is_break and not loc.in_hand and not self._moving_out()
             kw["color_up"] = current.color_up if current.is_break else ""
+            kw["to_break"] = self._to_break(reading)
         text, at, err = self._message
         hh = self._h4h()
+        block = "" if loc.in_hand else self._deal_block()
+        prompt = PROMPTS[self.pending] if self.pending else ""
+        guidance = prompt or (self.checkin_text if t - self.checkin_at < MESSAGE_S else "")
+        if not guidance:
+            guidance = ("Tap END HAND when done" if loc.in_hand
+                        else block or "Tap NEW HAND to deal")
+        title, movers = self._movers()
+        per = self.movers_per_page
+        pages = max(1, -(-len(movers) // per))
+        page = min(self.mover_page, pages - 1)
         return TableView(
             table=self.table, hand=loc.hand, in_hand=loc.in_hand, seats=self._seat_views(),
             clock_call=self._clock_view(t), floor_call=self._floor_text(),
@@ -520,23 +624,158 @@ class TableController:
                            else ""),
             h4h_waiting=self._h4h_waiting(), halt=bool(self.plan.get("halt")),
             breaking=bool(self.plan.get("breaking")), offline=not self.online,
-            queued=self.queued, prompt=PROMPTS[self.pending] if self.pending else "",
+            queued=self.queued, prompt=prompt,
             pending=self.pending or "", message=text if t - at < MESSAGE_S else "",
             message_is_error=err,
             checkin=self.checkin_text if t - self.checkin_at < MESSAGE_S else "",
-            profile=self.profile.name, **kw)
+            profile=self.profile.name, field_text=self._field_text(), state=self._state(),
+            guidance=guidance, can_deal=not loc.in_hand and not block,
+            undo=self.undo_label(), movers_title=title,
+            movers=movers[page * per:(page + 1) * per],
+            movers_page=page, movers_pages=pages, bust_panel=self._bust_panel(),
+            bust_results=self._bust_results(), **kw)
+
+    # ------------------------------------------------------------------ screen state
+    def _deal_block(self) -> str:
+        """Why NEW HAND is not allowed now ("" when it is): shown before the tap."""
+        return self._moment()[1]
+
+    def _state(self) -> str:
+        """The one banner that says what moment the table is in."""
+        return self._moment()[0]
+
+    def _moment(self) -> tuple[str, str]:
+        """(banner, reason not to deal) for the moment the table is in, most binding first."""
+        plan, sched, hh = self.plan, self.schedule or {}, self._h4h()
+        if plan.get("broken"):
+            return "TABLE CLOSED", "Table closed: do not deal"
+        if sched.get("finished"):
+            return "TOURNAMENT OVER", "Tournament over"
+        if plan.get("final_pending"):
+            return "FINAL TABLE DRAW", "Final draw: do not deal"
+        if plan.get("breaking"):
+            return ("LAST HAND - TABLE BREAKS" if self.local.in_hand else "TABLE BREAKING",
+                    "Table breaking: do not deal")
+        if plan.get("halt"):
+            return "HALTED - DO NOT DEAL", "Halted: do not deal"
+        if hh.get("on"):
+            text = f"HAND-FOR-HAND {hh.get('round', '')}".strip()
+            if not self._h4h_waiting():
+                return text, self._seat_block()
+            playing = self._h4h_playing()
+            return text + ": WAIT", ("Playing: table" + ("s " if len(playing) > 1 else " ")
+                                     + ", ".join(map(str, playing[:5])) if playing
+                                     else "Hand-for-hand: wait")
+        block = "On hold: do not deal" if plan.get("hold") else self._seat_block()
+        order = sched.get("break_order") or []
+        state = ("FINAL TABLE" if plan.get("final_table") else "BUBBLE" if sched.get("bubble")
+                 else "THIS TABLE BREAKS NEXT" if order and order[0] == self.table else "")
+        return state, block
+
+    def _seat_block(self) -> str:
+        return "Need two players to deal" if len(self._occupied()) < 2 else ""
+
+    def _h4h_playing(self) -> list[int]:
+        """Tables still playing this hand-for-hand round (from the schedule)."""
+        hh = (self.schedule or {}).get("hand_for_hand") or {}
+        return [int(n) for n in hh.get("playing") or [] if n != self.table]
+
+    def _field_text(self) -> str:
+        sched = self.schedule or {}
+        left = sched.get("players_left")
+        if not left:
+            return ""
+        avg = sched.get("average_stack")
+        return f"{left} left" + (f" · avg {int(avg):,}" if avg else "")
+
+    def _to_break(self, reading: ClockReading) -> str:
+        assert self.structure is not None
+        periods = self.structure.periods
+        if periods[reading.period].is_break:
+            return ""
+        left = reading.remaining
+        for p in periods[reading.period + 1:]:
+            if p.is_break:
+                return f"Break in {format_clock(left)}"
+            left += p.seconds
+        return ""
+
+    def _moving_out(self) -> bool:
+        return bool(self.plan.get("moves_out")) and bool(
+            self.plan.get("broken") or self.plan.get("breaking") or self.plan.get("final_pending"))
+
+    def _movers(self) -> tuple[str, tuple[MoverView, ...]]:
+        """The full-screen list: everyone leaving a breaking table, or the final table's
+        arrivals. Ordinary balancing moves stay a banner."""
+        plan = self.plan
+        out = plan.get("moves_out") or []
+        if out and (plan.get("broken") or plan.get("breaking")):
+            final = all(m.get("to_table") == (self.schedule or {}).get("final_table")
+                        for m in out) and (self.schedule or {}).get("final_table")
+            title = (f"FINAL TABLE: go to table {out[0].get('to_table')}" if final
+                     else "TABLE BREAKING: players move")
+            return title, tuple(
+                MoverView(str(m.get("name") or m.get("player", "")), f"seat {m.get('seat')}",
+                          f"TABLE {m.get('to_table')}  SEAT {m.get('to_seat')}")
+                for m in sorted(out, key=lambda m: int(m.get("seat") or 0)))
+        ins = plan.get("moves_in") or []
+        if plan.get("final_table") and ins and not self.movers_hidden:
+            occupied = self._occupied()
+            rows = tuple(
+                MoverView(str(m.get("name") or m.get("player", "")),
+                          f"T{m.get('from_table')} s{m.get('from_seat')}",
+                          f"SEAT {m.get('seat')}", int(m.get("seat") or 0),
+                          m.get("seat") in occupied)
+                for m in sorted(ins, key=lambda m: int(m.get("seat") or 0)))
+            if not all(r.arrived for r in rows):
+                return "FINAL TABLE: tap arrivals", rows
+        return "", ()
+
+    def mover_page_step(self, t: float, step: int) -> Result:
+        """PREV / NEXT on a mover list longer than one page."""
+        self.mover_page = max(0, self.mover_page + step)
+        return Result()
+
+    def hide_movers(self, t: float) -> Result:
+        """The final table's dealer goes back to the table; arrivals stay as seat marks."""
+        self.movers_hidden = True
+        return Result()
+
+    def _bust_panel(self) -> BustPanel | None:
+        if self.pending != "bust":
+            return None
+        seats = self._plan_seats()
+        dealt = tuple((n, str(seats[n].get("name", ""))) for n in sorted(self._occupied()))
+        picked = tuple(sorted(self.bust_stacks.items()))
+        need = self.stacks_needed()
+        ok = bool(picked) and (not need or all(v for _, v in picked))
+        prompt = STACK_PROMPT if need else PROMPTS["bust"] if not picked else \
+            "Stack optional with one bust - OK sends"
+        return BustPanel(dealt, picked, self.bust_focus, need, ok, prompt)
+
+    def _bust_results(self) -> tuple[str, ...]:
+        out = []
+        for b in self.plan.get("busts") or []:
+            place, prize = b.get("place"), int(b.get("prize") or 0)
+            text = f"Seat {b.get('seat')}: {_ordinal(place) if place else 'out'}"
+            if b.get("tied", 1) > 1:
+                text += f" ({b['tied']} tie)"
+            out.append(text + (f", wins {prize:,}" if prize else ""))
+        return tuple(out)
 
     def buzzer_on(self, t: float) -> bool:
         return self.clock_call is not None and self.clock_call.phase(t) == "buzzer"
 
     # ------------------------------------------------------------------ helpers
     def _emit(self, t: float, kind: str, data: dict[str, Any], message: str,
-              undo_from: _Local | None = None) -> Result:
+              undo_from: _Local | None = None, undo: str = "") -> Result:
+        """Queue a report; `undo` names it for the UNDO button when the director can take
+        it back (`undo_from` is the local state to return to)."""
         self.seq += 1
         rep = report(self.table, f"{self.table}-{self.boot}-{self.seq}", self.seq, t, kind,
                      **data)
-        if undo_from is not None:
-            self._undo = [*self._undo[-(UNDO_DEPTH - 1):], (rep["id"], kind, undo_from)]
+        if undo:
+            self._undo = [*self._undo[-(UNDO_DEPTH - 1):], (rep["id"], undo, undo_from)]
         self._message = (message, t, False)
         return Result(rep, message)
 
@@ -585,7 +824,7 @@ class TableController:
         nxt = periods[period + 1]
         if nxt.is_break:
             return f"Next: break {nxt.minutes:g} min"
-        return f"Next: {nxt.blinds_text()}"
+        return f"Next: {nxt.sb:,}/{nxt.bb:,}"
 
     def _plan_seats(self) -> dict[int, dict[str, Any]]:
         return {int(k): v for k, v in self.plan.get("seats", {}).items()}
@@ -629,16 +868,23 @@ class TableController:
     def _seat_views(self) -> tuple[SeatView, ...]:
         seats, loc, occupied = self._plan_seats(), self.local, self._occupied()
         pos = loc.positions
+        gone = {int(b.get("seat") or 0): b for b in self.plan.get("busts") or []}
+        coming = {int(m.get("seat") or 0): m for m in self.plan.get("moves_in") or []}
         out = []
         for n in range(1, self._seat_count() + 1):
             who = seats.get(n)
             if who is None:
-                out.append(SeatView(n, button=bool(pos and pos.button == n and loc.hand)))
+                b = gone.get(n)
+                out.append(SeatView(
+                    n, button=bool(pos and pos.button == n and loc.hand),
+                    name=str(b.get("name", "")) if b else "", busted=b is not None,
+                    out=f"OUT {_ordinal(b['place'])}" if b and b.get("place") else ""))
                 continue
+            m = coming.get(n)
             ph = who.get("penalty_hands") or 0
             until = who.get("penalty_until")
-            penalty = (f"penalty: {ph} hand{'s' if ph != 1 else ''}" if ph else
-                       f"penalty until {_hhmm(until)}" if until else "")
+            penalty = (f"PEN {ph} hand" if ph == 1 else f"PEN x{ph}" if ph else
+                       f"PEN to {_hhmm(until)}" if until else "")
             out.append(SeatView(
                 n, name=str(who.get("name", "")), player=str(who.get("player", "")),
                 occupied=n in occupied, absent=self._is_absent(n), penalty=penalty,
@@ -646,15 +892,15 @@ class TableController:
                 bb=bool(pos and pos.bb == n), all_in=n in loc.all_in,
                 busted=loc.busted.get(n) == who.get("player"),
                 arriving=who.get("status") == "arriving" and n not in occupied,
+                arriving_from=f"T{m.get('from_table')}" if m else "",
                 waiting=bool(pos and n in pos.waiting and loc.in_hand),
                 dealt=bool(pos and n in pos.dealt and loc.in_hand)))
         return tuple(out)
 
     def _arrivals(self) -> tuple[str, ...]:
         occupied = self._occupied()
-        return tuple(f"Seat {m.get('seat')}: {m.get('name', m.get('player', ''))} from table "
-                     f"{m.get('from_table')}" for m in self.plan.get("moves_in", [])
-                     if m.get("seat") not in occupied)
+        return tuple(f"Seat {m.get('seat')}: arriving from T{m.get('from_table')}"
+                     for m in self.plan.get("moves_in", []) if m.get("seat") not in occupied)
 
     def _clock_view(self, t: float) -> ClockCallView | None:
         call = self.clock_call
@@ -731,6 +977,12 @@ class TableController:
             elif fc is None and state in ("open", "acked") and key not in self.closed_calls:
                 self.floor_call = fc = FloorCall(key, float(entry.get("since") or t),
                                                  entry.get("seat"), state)
+
+
+def _ordinal(n: Any) -> str:
+    n = int(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _ante(p: Period) -> str:

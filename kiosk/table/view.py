@@ -15,12 +15,14 @@ class SeatView:
     sb: bool = False
     bb: bool = False
     absent: bool = False
-    penalty: str = ""          # e.g. "penalty: 2 hands" or "penalty until 21:40"
+    penalty: str = ""          # e.g. "PEN x2" (hands to sit out) or "PEN to 21:40"
     all_in: bool = False
     busted: bool = False
     arriving: bool = False
     waiting: bool = False      # new player not dealt in until the button passes
     dealt: bool = False
+    out: str = ""              # busted this hand: "OUT 18th" (place from the director)
+    arriving_from: str = ""    # "T5"
 
     @property
     def markers(self) -> str:
@@ -31,12 +33,19 @@ class SeatView:
         if self.absent:
             out.append("absent")
         if self.waiting:
-            out.append("waits for button")
+            out.append("waits: button")
         if self.arriving:
-            out.append("arriving")
-        if self.busted:
-            out.append("out")
+            out.append(f"arriving {self.arriving_from}".strip())
+        if self.out:
+            out.append(self.out)
+        elif self.busted:
+            out.append("OUT")
         return "  ".join(out)
+
+    @property
+    def status(self) -> str:
+        """The seat's second line without the blinds (drawn as badges)."""
+        return "  ".join(m for m in self.markers.split("  ") if m not in ("D", "SB", "BB"))
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,29 @@ class ClockCallView:
     text: str                  # big overlay text, e.g. "25" or "Waiting for floor"
     detail: str                # e.g. "Clock on seat 6 - 25 + 5 s (TDA 29)"
     buzzer: bool = False
+
+
+@dataclass(frozen=True)
+class MoverView:
+    """One player on a breaking table's or the final table's list."""
+
+    name: str
+    from_text: str             # "seat 3" (leaving) or "T5 s1" (arriving)
+    to_text: str               # "TABLE 7  SEAT 2" or "SEAT 4"
+    seat: int = 0              # arriving seat at this table (tap confirms), else 0
+    arrived: bool = False
+
+
+@dataclass(frozen=True)
+class BustPanel:
+    """The bust panel: seats to pick, picked seats with the stack typed so far."""
+
+    seats: tuple[tuple[int, str], ...]          # (seat, name) of everyone dealt in
+    picked: tuple[tuple[int, str], ...]         # (seat, digits typed)
+    focus: int | None
+    stacks_needed: bool
+    ok: bool                                    # OK would be accepted
+    prompt: str
 
 
 @dataclass(frozen=True)
@@ -81,4 +113,16 @@ class TableView:
     message_is_error: bool = False
     checkin: str = ""          # last card check-in result
     profile: str = ""
+    field_text: str = ""       # "27 left · avg 16,667"
+    to_break: str = ""         # "Break in 42:10"
+    state: str = ""            # the big banner: FINAL TABLE, LAST HAND, HALTED, BUBBLE...
+    guidance: str = ""         # what to do now, in the middle of the table
+    can_deal: bool = False     # NEW HAND enabled
+    undo: str = ""             # what UNDO takes back ("bust 4"); "" = disabled
+    movers_title: str = ""     # full-screen mover list ("" = not shown)
+    movers: tuple[MoverView, ...] = ()
+    movers_page: int = 0
+    movers_pages: int = 1
+    bust_panel: BustPanel | None = None
+    bust_results: tuple[str, ...] = ()   # "Seat 4 Anna B: 18th, 1,234"
     extra: dict = field(default_factory=dict)

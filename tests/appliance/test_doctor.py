@@ -78,6 +78,16 @@ def line(lines: list[str], name: str) -> str:
     return found[0]
 
 
+def director_config(room: Broker, tmp_path: Path, http: int) -> Path:
+    """The provisioned event.toml, serving the dashboard on a free port of this machine."""
+    src = room.out / "director" / "event.toml"
+    text = src.read_text()
+    old = re.search(r'^http = "[^"]+"', text, re.M)
+    assert old
+    return edited(src, src.parent / "event-test.toml", old.group(0),
+                  f'http = "127.0.0.1:{http}"')
+
+
 def edited(src: Path, dest: Path, old: str, new: str) -> Path:
     text = src.read_text()
     assert old in text
@@ -93,6 +103,7 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
     assert lines == [
         f"OK   config: {room.out}/tables/table-3.toml: table 3 of spring-open",
         f"OK   broker: connected to {scheme}://127.0.0.1:{room.port} as table-3",
+        f"OK   anonymous: {scheme}://127.0.0.1:{room.port} refuses clients without a login",
         "OK   clock: synchronised, offset -0.1 ms",
         "OK   gpio: pins free: allin 17, clock 27, floor 22, floor_led 5, clock_led 6, "
         "buzzer 13",
@@ -105,13 +116,16 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
 @pytest.mark.usefixtures("machine")
 def test_good_director(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
     http = free_port()
-    cfg = edited(room.out / "director" / "event.toml", tmp_path / "event.toml",
-                 'http = "0.0.0.0:8080"', f'http = "127.0.0.1:{http}"')
+    cfg = director_config(room, tmp_path, http)
     code, lines = doctor(cfg)
     assert code == 0, lines
     assert line(lines, "broker").endswith(f"127.0.0.1:{room.port} as director")
-    assert line(lines, "http") == f"OK   http: 127.0.0.1:{http} is free for the dashboard"
+    scheme = "https" if room.room.tls else "http"
+    assert line(lines, "http") == \
+        f"OK   http: 127.0.0.1:{http} is free for the dashboard ({scheme})"
     assert line(lines, "db").startswith("OK   db: event log ")
+    assert line(lines, "floor") == "OK   floor: 1 floor user(s), none with a default password"
+    assert line(lines, "anonymous").endswith("refuses clients without a login")
 
 
 # ------------------------------------------------------------------ broken setups
@@ -147,7 +161,7 @@ def test_missing_and_bad_files(doctor: Doctor, tmp_path: Path) -> None:
     bad.write_text('[table]\nnumber = "three"\nevent = "spring-open"\n')
     code, lines = doctor(bad)
     assert code == 1 and lines[0].startswith(
-        f"FAIL config: {bad}: table.number: expected an integer, got str — fix:")
+        f"FAIL config: {bad}: table.number: expected an integer, got a string — fix:")
 
 
 @pytest.mark.usefixtures("machine")
@@ -190,13 +204,13 @@ def test_port_held_by_something_else(doctor: Doctor, tmp_path: Path) -> None:
                 "MQTT answer within 1 s — fix: the port is in use by something other than "
                 "Mosquitto; check [broker] url and `ss -ltnp` on the director")
             cfg = edited(room.out / "director" / "event.toml", tmp_path / "event.toml",
-                         'http = "0.0.0.0:8080"', f'http = "127.0.0.1:{port}"')
+                         'http = "127.0.0.1:8080"', f'http = "127.0.0.1:{port}"')
             code, lines = doctor(cfg, "--timeout", "1")
             assert code == 1
             assert line(lines, "http") == (
                 f"FAIL http: cannot listen on 127.0.0.1:{port} (Address already in use) — "
-                "fix: another program holds the port (if it is pokerkiosk-director itself, "
-                "stop it first), or change [director] http")
+                "fix: another program holds the port (`ss -ltnp`); stop it or change "
+                "[director] http")
         finally:
             stop.set()
             t.join()
@@ -270,3 +284,84 @@ def test_clock_states(chronyc: Callable[[str], None], monkeypatch: pytest.Monkey
     c = checks.clock()
     assert (c.status, c.failed) == ("WARN", False)
     assert c.line().startswith("WARN clock: sync unknown: chronyc not installed — fix:")
+
+
+# ------------------------------------------------------- a room that is running
+@pytest.mark.usefixtures("machine")
+def test_doctor_passes_on_a_running_director(room: Broker, doctor: Doctor,
+                                             tmp_path: Path) -> None:
+    """Install step 7: the director runs; its own port and broker session are fine."""
+    import ssl
+    import subprocess
+    import sys
+    import urllib.request
+
+    from waiting import wait_for
+
+    http = free_port()
+    cfg = director_config(room, tmp_path, http)
+    out = tmp_path / "director.log"
+    with out.open("wb") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "director", "--config",
+                                 str(cfg)], stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        wait_for(lambda: "connected to" in out.read_text() or proc.poll() is not None)
+        assert proc.poll() is None, out.read_text()
+        code, lines = doctor(cfg)
+        assert code == 0, lines
+        scheme = "https" if room.room.tls else "http"
+        assert line(lines, "http") == (f"OK   http: the director of spring-open serves "
+                                       f"{scheme}://127.0.0.1:{http}/")
+        assert line(lines, "broker").startswith("OK   broker: the running director is "
+                                                "connected to")
+        if room.room.tls:     # the dashboard speaks HTTPS with the room's certificate
+            ctx = ssl.create_default_context(cafile=str(room.out / "ca" / "ca.crt"))
+            with urllib.request.urlopen(f"https://127.0.0.1:{http}/api/health",
+                                        context=ctx, timeout=5) as r:
+                assert r.status == 200
+        else:
+            assert "127.0.0.1:" in cfg.read_text()
+        assert "WARNING" not in out.read_text()
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+@pytest.mark.usefixtures("machine")
+def test_a_broker_open_to_anyone_fails(mosquitto, doctor: Doctor,  # type: ignore[no-untyped-def]
+                                       tmp_path: Path) -> None:
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f'[table]\nnumber = 1\nevent = "spring-open"\n[broker]\n'
+                   f'url = "mqtt://127.0.0.1:{mosquitto.port}"\n[gpio]\nenabled = false\n')
+    code, lines = doctor(cfg)
+    assert code == 1
+    assert line(lines, "anonymous").startswith(
+        f"FAIL anonymous: mqtt://127.0.0.1:{mosquitto.port} accepts clients without a login")
+
+
+@pytest.mark.usefixtures("machine")
+def test_a_default_floor_password_fails(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
+    from kiosk import floor_users
+
+    cfg = director_config(room, tmp_path, free_port())
+    floor_users.save(cfg.parent / floor_users.FILE, {"floor": floor_users.hash_password("floor")})
+    code, lines = doctor(cfg)
+    assert code == 1
+    assert line(lines, "floor") == (
+        f"FAIL floor: floor in {cfg.parent}/floor-users.toml has a password anyone could "
+        f"guess — fix: pokerkiosk floor-user add floor --config {cfg}")
+
+
+def test_gpio_library_warnings_stay_on_the_gpio_line(tmp_path: Path) -> None:
+    """Without a Pi, gpiozero warns while looking for a pin library: one line per check."""
+    import subprocess
+    import sys
+
+    room = make_room(tmp_path / "room", tls=False, port=free_port(), reader_port="none")
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    proc = subprocess.run([sys.executable, "-m", "kiosk.cli", "doctor", "--config",
+                           str(room.out / "tables" / "table-1.toml"), "--timeout", "1"],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert proc.stderr == ""
+    assert all(re.match(r"^(OK|FAIL|WARN|SKIP) +\S+: ", x) for x in proc.stdout.splitlines())
+    assert line(proc.stdout.splitlines(), "gpio").startswith("FAIL gpio: cannot open pin 17")

@@ -153,3 +153,64 @@ def test_tls_backends_make_a_cert_tables_accept(tmp_path: Path, backend: str,
         assert mode(files.server_key) == 0o600 and mode(files.ca_key) == 0o600
     finally:
         stop_broker(broker)
+
+
+def test_floor_passwords_reach_the_director_only_as_hashes(tmp_path: Path) -> None:
+    from kiosk import floor_users
+
+    out = tmp_path / "room"
+    assert main(["provision", "--tables", "2", "--event", EVENT, "--out", str(out),
+                 "--tls", "--director-host", "10.0.0.2"]) == 0
+    plain = tomllib.loads((out / "secrets.toml").read_text())["floor_users"]["floor"]
+    for f in (out / "director").iterdir():
+        assert plain.encode() not in f.read_bytes(), f
+    hashes = floor_users.load(out / "director" / "floor-users.toml")
+    assert floor_users.verify(hashes["floor"], plain)
+    assert mode(out / "director" / "floor-users.toml") == 0o600
+    assert mode(out / "director" / "https.key") == 0o600
+    ev = load_event_config(out / "director" / "event.toml")
+    assert ev.https and (ev.http_host, ev.http_port) == ("0.0.0.0", 8443)
+    assert ev.floor_users == hashes
+    # a re-run keeps the hash (and so every browser session) when nothing changed
+    before = (out / "director" / "floor-users.toml").read_text()
+    make_room(out, tls=True, port=8883, tables=3)
+    assert (out / "director" / "floor-users.toml").read_text() == before
+    # without TLS the dashboard stays on the director itself
+    plain_room = tmp_path / "plain"
+    assert main(["provision", "--tables", "1", "--event", EVENT, "--out", str(plain_room)]) == 0
+    ev = load_event_config(plain_room / "director" / "event.toml")
+    assert not ev.https and ev.http_host == "127.0.0.1"
+    assert main(["provision", "--tables", "1", "--event", EVENT, "--out", str(plain_room),
+                 "--dashboard", "0.0.0.0:8080"]) == 2
+
+
+def test_floor_user_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from kiosk import floor_users
+
+    cfg = tmp_path / "event.toml"
+    cfg.write_text('[event]\nname = "x"\n')
+    users = tmp_path / "floor-users.toml"
+
+    def floor_user(*args: str, password: str = "") -> int:
+        monkeypatch.setattr("sys.stdin", io.StringIO(password + "\n"))
+        return main(["floor-user", *args, "--config", str(cfg)])
+
+    assert floor_user("add", "anne.b", password="a-long-one-9") == 0
+    assert floor_users.verify(floor_users.load(users)["anne.b"], "a-long-one-9")
+    assert "a-long-one-9" not in users.read_text()
+    users.chmod(0o640)
+    for weak in ("floor", "anne.b", "short"):
+        assert floor_user("add", "anne.b", password=weak) == 2
+    assert floor_user("add", "bo", "--generate") == 0
+    generated = capsys.readouterr().out.rsplit("password: ", 1)[1].strip()
+    assert floor_users.verify(floor_users.load(users)["bo"], generated)
+    assert mode(users) == 0o640, "an edit keeps the file's mode (and owner)"
+    assert floor_user("list") == 0
+    assert capsys.readouterr().out.split() == ["anne.b", "bo"]
+    assert floor_user("remove", "bo") == 0
+    assert floor_user("remove", "bo") == 2
+    assert "no floor user bo" in capsys.readouterr().err
+    assert load_event_config(cfg).floor_users.keys() == {"anne.b"}

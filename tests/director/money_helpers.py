@@ -15,14 +15,16 @@ from kiosk.config import EventConfig
 from kiosk.core import button as btn
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
+from kiosk.floor_users import hash_password
 
+HASH = hash_password("s3cret")
 MONEY = {"buy_in": 100, "fee": 10, "bounty": 50, "bounty_mode": "pko", "table": "shares",
          "shares": [5000, 3000, 2000]}
 
 
 def money_director(tmp_path: Path, players: int = 12) -> Director:
     cfg = EventConfig(name="money-test", structure="turbo", seed=5, db=str(tmp_path / "e.db"),
-                      floor_users={"floor": "s3cret"}, money=MONEY, start_stack=10000)
+                      floor_users={"floor": HASH}, money=MONEY, start_stack=10000)
     d = Director(cfg)
     for i in range(players):
         d.act({"kind": "register", "name": f"Player {i + 1}", "country": "IE" if i % 2 else ""})

@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-import shutil
+import re
 from pathlib import Path
 
+from browser_kit import SCREENS, chromium, table_one
 from playwright.sync_api import expect, sync_playwright
 from waiting import wait_for
-
-from kiosk.config import TableConfig
-from kiosk.table.service import TableService
-
-SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 
 
 def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(
         tmp_path: Path, mosquitto, director_factory) -> None:
     director = director_factory(players=18, web=True, floor_users={"floor": "s3cret"}).start()
-    cfg = TableConfig(table=1, event=director.name, broker=mosquitto.config,
-                      state_dir=str(tmp_path / "table-1"), gpio=None)
-    Path(cfg.state_dir).mkdir()
-    kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)
-    kiosk.start()
-    wait_for(lambda: sum(1 for s in kiosk.view().seats if s.name) == 9)
+    kiosk = table_one(tmp_path, mosquitto, director)
     SCREENS.mkdir(parents=True, exist_ok=True)
     url = f"http://127.0.0.1:{director.http_port}"
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
-                                     "/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium(pw)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(url + "/")
         expect(page.locator("#t1")).to_contain_text("Table 1")
@@ -58,6 +45,7 @@ def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(
         clock.goto(url + "/clock")
         expect(clock.locator("#level")).to_have_text("Level 1")
         expect(clock.locator("#left")).to_have_text("18 / 18")
+        expect(clock.locator("#time")).to_have_text(re.compile(r"^\d\d:\d\d$"))  # running
         clock.screenshot(path=str(SCREENS / "clock.png"))
         browser.close()
     kiosk.stop()

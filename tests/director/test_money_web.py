@@ -44,13 +44,14 @@ def test_results_csv_audit_and_deal_endpoints(tmp_path: Path) -> None:
         assert "enter every player's chips" in bad["error"]
         refused = await client.post("/api/act", json={"kind": "deal", "amounts": {}})
         assert refused.status == 401
-        await client.post("/api/login", json={"user": "floor", "password": "s3cret"})
+        login = await client.post("/api/login", json={"user": "floor", "password": "s3cret"})
+        token = {"X-CSRF-Token": (await login.json())["csrf"]}
         amounts = {r["player"]: r["amount"] for r in deal["players"]}
-        wrong = await client.post("/api/act", json={"kind": "deal", "amounts": {
+        wrong = await client.post("/api/act", headers=token, json={"kind": "deal", "amounts": {
             **amounts, deal["players"][0]["player"]: 1}})
         assert wrong.status == 400 and "places left pay 1,200" in (await wrong.json())["error"]
-        ok = await client.post("/api/act", json={"kind": "deal", "method": "icm",
-                                                 "amounts": amounts})
+        ok = await client.post("/api/act", headers=token,
+                               json={"kind": "deal", "method": "icm", "amounts": amounts})
         assert ok.status == 200
         audit = (await (await client.get("/api/audit")).json())["audit"]
         assert audit[0]["action"] == "deal_agreed" and audit[0]["by"] == "floor"

@@ -126,7 +126,7 @@ def test_a_refused_undo_leaves_nothing(tmp_path: Path) -> None:
     """The floor put the player back already: the table's undo is refused whole."""
     d = director(tmp_path)
     out = Acks(d)
-    (s1, p1), (s2, p2) = sorted(d.tour.tables[1].seat_of.items())[:2]
+    (s1, _p1), (s2, p2) = sorted(d.tour.tables[1].seat_of.items())[:2]
     send(d, 1, "a1", "all_in", seat=s1, hand=0)
     send(d, 1, "b1", "bust", seat=s2, player=p2)
     d.drain()

@@ -11,11 +11,14 @@ from aiohttp.test_utils import TestClient, TestServer
 from kiosk.config import EventConfig
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
+from kiosk.floor_users import hash_password
+
+HASH = hash_password("s3cret")
 
 
 def director(tmp_path: Path, players: int = 18) -> Director:
     cfg = EventConfig(name="web-test", structure="turbo", seed=3, db=str(tmp_path / "e.db"),
-                      floor_users={"floor": "s3cret"})
+                      floor_users={"floor": HASH})
     d = Director(cfg)
     for i in range(players):
         d.act({"kind": "register", "name": f"Player {i + 1}"})
@@ -37,6 +40,13 @@ async def login(client: TestClient, password: str = "s3cret"):
     return await client.post("/api/login", json={"user": "floor", "password": password})
 
 
+async def csrf(client: TestClient) -> dict[str, str]:
+    """Log in; the header every action of that session must carry."""
+    r = await login(client)
+    assert r.status == 200, await r.text()
+    return {"X-CSRF-Token": (await r.json())["csrf"]}
+
+
 def test_reading_needs_no_login_and_acting_does(tmp_path: Path) -> None:
     d = director(tmp_path)
 
@@ -49,8 +59,8 @@ def test_reading_needs_no_login_and_acting_does(tmp_path: Path) -> None:
         assert "log in" in (await refused.json())["error"]
         assert not d.tour.h4h_on
         assert (await login(client, "wrong")).status == 401
-        assert (await login(client)).status == 200
-        ok = await client.post("/api/act", json={"kind": "h4h", "on": True})
+        hdr = await csrf(client)
+        ok = await client.post("/api/act", json={"kind": "h4h", "on": True}, headers=hdr)
         assert ok.status == 200 and d.tour.h4h_on
         await client.close()
 
@@ -62,7 +72,7 @@ def test_refusals_and_bad_input_come_back_as_readable_errors(tmp_path: Path) -> 
 
     async def go() -> None:
         client = await client_for(d)
-        await login(client)
+        hdr = await csrf(client)
         before = d.log.last_seq
         cases = [
             ({"kind": "bust", "player": "p999"}, "unknown player"),
@@ -71,11 +81,11 @@ def test_refusals_and_bad_input_come_back_as_readable_errors(tmp_path: Path) -> 
             ({"kind": "clock", "action": "sideways"}, "unknown clock action"),
         ]
         for cmd, text in cases:
-            r = await client.post("/api/act", json=cmd)
+            r = await client.post("/api/act", json=cmd, headers=hdr)
             body = await r.json()
             assert r.status == 400 and text in body["error"], body
         r = await client.post("/api/act", data=b"{not json",
-                              headers={"Content-Type": "application/json"})
+                              headers={"Content-Type": "application/json", **hdr})
         assert r.status == 400 and "not JSON" in (await r.json())["error"]
         assert d.log.last_seq == before, "refused commands change nothing"
         await client.close()
@@ -89,8 +99,9 @@ def test_csv_import_and_player_search(tmp_path: Path) -> None:
     async def go() -> None:
         client = await client_for(d)
         assert (await client.post("/api/import", data="name\nZed")).status == 401
-        await login(client)
-        r = await client.post("/api/import", data="name,card\nAnna Late,A1\n,B2\nBo Late,A1\n")
+        hdr = await csrf(client)
+        r = await client.post("/api/import", data="name,card\nAnna Late,A1\n,B2\nBo Late,A1\n",
+                              headers=hdr)
         body = await r.json()
         assert body["added"] == 1
         assert any("needs a name" in e for e in body["errors"])

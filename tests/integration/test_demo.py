@@ -57,6 +57,9 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
         snap = wait_for(lambda: (s := snapshot(url)) and len(s["tables"]) == 3
                         and all(t["online"] and t["hand"] >= 3 for t in s["tables"]) and s)
         assert snap["summary"]["started"] and snap["summary"]["players_left"] <= 27
+        # the simulated tables press CLOCK and FLOOR too: calls reach the floor's queue
+        wait_for(lambda: (s := snapshot(url)) and s["calls"]["floor"] and s["calls"]["clock"],
+                 timeout=60)
         with urllib.request.urlopen(url + "clock", timeout=5) as r:
             assert b"/static/live.js" in r.read()
     finally:

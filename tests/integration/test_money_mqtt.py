@@ -31,11 +31,13 @@ class Floor:
         self.url = f"http://127.0.0.1:{port}"
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.post("/api/login", {"user": "td", "password": "pw"})
+        self.csrf = ""
+        self.csrf = self.post("/api/login", {"user": "td", "password": "pw"})["csrf"]
 
     def post(self, path: str, body: dict) -> dict:
         req = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
+                                     {"Content-Type": "application/json",
+                                      "X-CSRF-Token": self.csrf})
         try:
             with self.opener.open(req, timeout=10) as r:
                 return json.loads(r.read())

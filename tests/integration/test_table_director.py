@@ -50,8 +50,11 @@ def test_a_dealer_plays_a_hand_and_the_director_follows(tmp_path, mosquitto,
                                       "busted"]
     bust = next(e for e in logged(director, 1) if e["kind"] == "busted")
     assert bust["stack"] == 12000 and bust["seat"] == victim.seat
-    # the director's plan comes back: the seat is empty, the floor call is open
-    wait_for(lambda: not next(s for s in svc.view().seats if s.seat == victim.seat).name)
+    # the director's plan comes back: the seat is free and shows the player's place
+    # (18 entrants, the first out finishes 18th), the floor call is open
+    wait_for(lambda: next(s for s in svc.view().seats if s.seat == victim.seat).out
+             == "OUT 18th")
+    assert not next(s for s in svc.view().seats if s.seat == victim.seat).occupied
     assert svc.view().floor_state == "open"
     svc.stop()
 

@@ -106,7 +106,7 @@ def _approve(c: TableController, t: float, seat_no: int, rev: int = 2) -> None:
 
 def test_clock_call_tda_2017_is_25_plus_5_after_approval() -> None:
     c = make()
-    assert c.press_clock(T0).message == "CLOCK: tap the seat on the clock"
+    assert c.press_clock(T0).message == "CLOCK: tap the seat"
     res = c.choose_seat(T0 + 1, 6)
     assert res.report["kind"] == "clock_call" and res.report["data"] == {"seat": 6}
     assert c.view(T0 + 5).clock_call.phase == "approval"
@@ -179,11 +179,10 @@ def test_undo_takes_back_the_last_dealer_action() -> None:
     undo = c.undo(T0 + 3)
     assert undo.report["kind"] == "undo" and undo.report["data"] == {"report": busted.report["id"]}
     assert c.view(T0 + 3).seats[1].occupied
-    c.undo(T0 + 5)                       # the hand end
-    c.undo(T0 + 7)                       # the hand start
-    assert c.local.hand == 0 and not c.local.in_hand
-    assert c.undo(T0 + 9).message == "Nothing to undo"
-    assert c.new_hand(T0 + 10).report["data"]["hand"] == 1
+    # hand starts and ends are not taken back (the director counts them): UNDO says so
+    assert c.view(T0 + 4).undo == "" and c.undo(T0 + 5).message == "Nothing to undo"
+    assert c.local.hand == 1
+    assert c.new_hand(T0 + 10).report["data"]["hand"] == 2
     assert started.report["id"] != undo.report["id"]
 
 
@@ -210,7 +209,7 @@ def test_plan_with_lower_revision_is_ignored_and_banners_show() -> None:
     assert not c.apply_plan(plan(rev=4), T0)
     v = c.view(T0)
     assert v.moves == ("Seat 4: go to table 7 seat 2",)
-    assert v.arrivals == ("Seat 2: Anna from table 3",)
+    assert v.arrivals == ("Seat 2: arriving from T3",)
     assert v.seats[1].arriving and not v.seats[1].occupied
 
 
@@ -219,7 +218,7 @@ def test_hand_for_hand_waits_for_the_floor() -> None:
     c.new_hand(T0)
     c.end_hand(T0 + 60)
     assert c.view(T0 + 61).h4h_waiting
-    assert c.new_hand(T0 + 62).message == "Hand-for-hand: wait for the other tables"
+    assert c.new_hand(T0 + 62).message == "Hand-for-hand: wait"
     c.apply_plan(plan(rev=2, hand_for_hand={"on": True, "round": 2, "go": True}), T0 + 90)
     assert not c.view(T0 + 90).h4h_waiting
     assert c.new_hand(T0 + 91).report["data"]["hand"] == 2
@@ -228,10 +227,10 @@ def test_hand_for_hand_waits_for_the_floor() -> None:
 def test_halt_absent_and_penalty_are_shown() -> None:
     seats = {n: seat(n) for n in range(1, 7)} | {3: seat(3, penalty_hands=2)}
     c = make(seats=seats, halt=True)
-    assert c.new_hand(T0).message == "Table halted by the floor - do not deal"
+    assert c.new_hand(T0).message == "Halted: do not deal"
     assert c.set_absent(T0, 5).report["kind"] == "absent"
     v = c.view(T0)
-    assert v.halt and v.seats[4].absent and v.seats[2].penalty == "penalty: 2 hands"
+    assert v.halt and v.seats[4].absent and v.seats[2].penalty == "PEN x2"
     assert c.set_absent(T0 + 1, 5, False).report["kind"] == "present"
 
 

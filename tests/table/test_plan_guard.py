@@ -7,11 +7,11 @@ the director publishes them; garbage is each of those with one field broken.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzzing import mutated_plans
 from table_helpers import schedule, table_config
 
 from kiosk.core import plans
@@ -20,9 +20,6 @@ from kiosk.protocol.messages import decode, encode
 from kiosk.rules.structure_files import load_structure
 from kiosk.table.controller import TableController
 from kiosk.table.service import TableService
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from fuzzing import mutated_plans  # noqa: E402
 
 T = 1_700_000_000.0
 

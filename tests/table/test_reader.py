@@ -92,7 +92,7 @@ def test_arriving_player_checks_in_and_is_dealt() -> None:
     c.apply_plan(plan(rev=2, moves_in=[{"player": "p20", "name": "Anna", "seat": 2,
                                         "from_table": 5, "from_seat": 1}]) | {"seats": seats},
                  T0)
-    assert c.view(T0).arrivals == ("Seat 2: Anna from table 5",)
+    assert c.view(T0).arrivals == ("Seat 2: arriving from T5",)
     res: Result = c.card(T0 + 1, "c0ffee01")
     assert res.report["data"] == {"card": "C0FFEE01", "seat": 2}
     assert c.view(T0 + 1).arrivals == () and c.view(T0 + 1).seats[1].occupied

@@ -1,12 +1,13 @@
 """The dealer screen rendered headless (SDL2 offscreen), at 800x480 and 1280x720.
 
-Screenshots go to tests/output/screens/ (kept by CI as artefacts).
+Each critical moment is drawn at both sizes, measured (cap heights, touch targets and
+gaps in px, text that fits, nothing overlapping) and saved to tests/output/screens/.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ prepare("800x480", headless=True)
 
 from kivy.base import EventLoop  # noqa: E402  (Kivy reads its settings on first import)
 from PIL import Image  # noqa: E402
+from ui_checks import check_screen, tag_ids  # noqa: E402
 
 from kiosk.table.controller import TableController  # noqa: E402
 
@@ -26,10 +28,14 @@ SHOTS = Path(__file__).resolve().parents[1] / "output" / "screens"
 SIZES = [(800, 480), (1280, 720)]
 MOVE = {"player": "p4", "name": "Dev E", "seat": 4, "to_table": 7, "to_seat": 2}
 ARRIVAL = {"player": "p20", "name": "Anna K", "seat": 6, "from_table": 5, "from_seat": 1}
+LONG = "Maximilian-Alexander Oppenheimer-Wittgenstein"
+MARKUP = "[b]x[/b][color=ff0000]red"
+SHORTEN = frozenset({"name", "who"})
 
 
 class Harness:
-    """A TableScreen in the offscreen window, driven by a controller at a fixed time."""
+    """A TableScreen in the offscreen window, driven by a controller at a fixed time;
+    every tap goes through the widgets and is counted."""
 
     def __init__(self) -> None:
         EventLoop.ensure_window()
@@ -38,13 +44,24 @@ class Harness:
         from kiosk.table.ui.app import TableScreen
         self.window = Window
         self.t = T0 + 60
-        self.ctl = TableController(3, rng=random.Random(3), boot="ui")
-        self.ctl.apply_schedule(schedule())
+        self.taps = 0
+        self.ctl = TableController(3, rng=random.Random(3), boot="ui", debounce_s=0)
+        self.ctl.apply_schedule(schedule(players_left=27, average_stack=16667, entries=30))
         self.screen = TableScreen(act=self.act)
         Window.add_widget(self.screen)
 
     def act(self, name: str, *args: Any) -> Any:
+        self.taps += 1
+        self.t += 1
         return getattr(self.ctl, name)(self.t, *args)
+
+    def press(self, widget: Any) -> None:
+        assert not widget.disabled, f"{widget.text!r} is disabled"
+        widget.dispatch("on_release")
+        self.screen.render(self.ctl.view(self.t))
+
+    def seat(self, n: int) -> None:
+        self.press(self.screen.ids.oval.seats[n])
 
     def draw(self, size: tuple[int, int]) -> Any:
         self.window.size = size
@@ -52,7 +69,12 @@ class Harness:
         for _ in range(3):
             self.screen.render(self.ctl.view(self.t))
             EventLoop.idle()
+        tag_ids(self.screen)
         return self.screen.ids
+
+    def check(self, size: tuple[int, int]) -> dict[str, Any]:
+        ids = self.screen.ids
+        return check_screen(self.screen, size, big=(ids.clock, ids.blinds), may_shorten=SHORTEN)
 
     def shot(self, name: str, size: tuple[int, int]) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -63,8 +85,26 @@ class Harness:
             assert len(img.convert("RGB").getcolors(1 << 20) or []) > 20   # really drawn
         return path
 
+    def fresh(self, rev: int, seats: dict[int, dict[str, Any]] | None = None,
+              **kw: Any) -> None:
+        """A new hand-free table with this plan."""
+        self.ctl.local = type(self.ctl.local)()
+        self.ctl.pending, self.ctl.clock_call, self.ctl.floor_call = None, None, None
+        self.ctl._undo, self.ctl.movers_hidden, self.ctl.mover_page = [], False, 0
+        self.ctl._message, self.ctl.checkin_text = ("", 0.0, False), ""
+        self.ctl.set_link(True, 0)
+        self.ctl.plan = {"rev": -1}
+        self.ctl.apply_plan(plan(seats or nine(), rev=rev, **kw), self.t)
+
     def close(self) -> None:
         self.window.remove_widget(self.screen)
+
+
+def nine(**changes: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    seats = {n: seat(n) for n in range(1, 10)} | {7: seat(7, penalty_hands=2)}
+    seats[2] = seat(2, LONG)
+    seats[3] = seat(3, MARKUP)
+    return seats
 
 
 @pytest.fixture(scope="module")
@@ -74,109 +114,260 @@ def ui() -> Iterator[Harness]:
     h.close()
 
 
-def table_plan(rev: int, **kw: Any) -> dict[str, Any]:
-    seats = {n: seat(n) for n in range(1, 10)} | {7: seat(7, penalty_hands=2)}
-    return plan(seats, rev=rev, **kw)
-
-
-def seated(ui: Harness, rev: int, **kw: Any) -> None:
-    ui.ctl.plan = {"rev": -1}
-    ui.ctl.apply_plan(table_plan(rev, **kw), ui.t)
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_main_screen(ui: Harness, size: tuple[int, int]) -> None:
-    seated(ui, 1)
-    if not ui.ctl.local.in_hand:
-        ui.act("new_hand")
-        ui.act("all_in", 5)
-        ui.act("set_absent", 8)
+def test_main_screen_reads_at_arms_length(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(1)
+    ids = ui.draw(size)
+    assert ids.btn_new.disabled is False and ids.btn_end.disabled and ids.btn_undo.disabled
+    ui.press(ids.btn_new)
+    ui.press(ids.btn_all_in)
+    ui.seat(5)
+    ui.press(ids.btn_absent)
+    ui.seat(8)
     ui.ctl.set_link(False, 3)
     ids = ui.draw(size)
-    assert (ids.level.text, ids.blinds.text, ids.clock.text) == ("Level 1", "25/50", "19:00")
-    assert ids.next_level.text == "Next: 50/100" and ids.hand.text == "Hand 1 - running"
+    clock = ui.ctl.view(ui.t).clock
+    assert ids.blinds.text == "25/50" and ids.clock.text == clock and clock.startswith("18:")
+    assert ids.level.text == "Level 1" and ids.next_level.text == "Next: 50/100"
+    assert ids.table_no.text == "T3" and ids.field.text == "Hand 1 · 27 left · avg 16,667"
+    assert ids.to_break.text.startswith("Break in ")
+    assert ids.btn_new.disabled and not ids.btn_end.disabled
+    assert ids.btn_undo.text == "UNDO\naway 8"                  # says what it takes back
     seats = ids.oval.seats
-    assert len(seats) == 9 and "Eva F" in seats[5].text and "ALL-IN" in seats[5].text
-    assert "absent" in seats[8].text and "penalty: 2 hands" in seats[7].text
+    assert seats[5].ids.status.text.strip() == "ALL-IN"
+    assert seats[8].ids.status.text.strip() == "absent"
+    assert seats[7].ids.status.text.strip() == "PEN x2"
+    assert seats[3].ids.name.text == MARKUP and not seats[3].ids.name.markup   # literal
+    assert seats[2].ids.name.text == LONG and seats[2].ids.name.shorten
     pos = ui.ctl.local.positions
-    assert "D" in seats[pos.button].text and "BB" in seats[pos.bb].text
-    assert ids.offline.text.startswith("OFFLINE") and "3 report(s) queued" in ids.offline.text
-    assert not ids.clock_call.shown and not ids.break_screen.shown
+    assert seats[pos.button].ids.b_d.opacity == 1 and seats[pos.bb].ids.b_bb.opacity == 1
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines[0] == "OFFLINE: 3 queued"
+    got = ui.check(size)
+    scale = size[1] / 480
+    assert got["caps"][clock] >= 38.5 * scale and got["caps"]["25/50"] >= 38.5 * scale
+    assert got["targets"] == 16                                   # 9 seats + 7 buttons
     ui.ctl.set_link(True, 0)
     ids = ui.draw(size)
-    assert ids.offline.text == "" and ids.offline.opacity == 0
     ui.shot("main", size)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_clock_call_overlay(ui: Harness, size: tuple[int, int]) -> None:
-    seated(ui, 1)
-    ui.ctl.clock_call = None
+    ui.fresh(1)
     assert ui.act("call_clock", 6, "player").report is not None
-    seated(ui, 2, clock_calls={f"c{size[0]}": {"state": "approved", "seat": 6,
-                                               "approved_at": ui.t, "seconds": 25,
-                                               "countdown": 5}})
+    ui.ctl.apply_plan(plan(nine(), rev=2, clock_calls={f"c{size[0]}": {
+        "state": "approved", "seat": 6, "approved_at": ui.t, "seconds": 25,
+        "countdown": 5}}), ui.t)
     ui.t += 10
-    try:
-        ids = ui.draw(size)
-        assert ids.clock_call.shown and ids.clock_call.opacity == 1
-        assert ids.cc_title.text == "CLOCK ON SEAT 6" and ids.cc_count.text == "20"
-        assert "25 + 5 s" in ids.cc_detail.text
-        ui.shot("clock_call", size)
-        ui.t += 17                                       # into the final 5 s count
-        ids = ui.draw(size)
-        assert ids.cc_count.text == "3" and tuple(ids.cc_count.color) == (1, 0.2, 0.2, 1)
-    finally:
-        ui.act("clock_done", "acted")
-        ui.t -= 27
+    ids = ui.draw(size)
+    assert ids.clock_call.shown and ids.cc_title.text == "CLOCK ON SEAT 6"
+    assert ids.cc_count.text == "20" and "25 + 5 s" in ids.cc_detail.text
+    ui.check(size)
+    ui.shot("clock_call", size)
+    ui.t += 17                                       # into the final 5 s count
+    ids = ui.draw(size)
+    assert ids.cc_count.text == "3" and tuple(ids.cc_count.color) == (1, 0.2, 0.2, 1)
+    ui.act("clock_done", "acted")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_move_banner_and_arrival(ui: Harness, size: tuple[int, int]) -> None:
-    seats = table_plan(3)["seats"] | {"6": seat(6, "Anna K", player="p20", status="arriving")}
-    ui.ctl.plan = {"rev": -1}
-    ui.ctl.apply_plan(plan(rev=3, moves_out=[MOVE], moves_in=[ARRIVAL]) | {"seats": seats}, ui.t)
+def test_balancing_move_and_an_arrival_confirmed_by_a_tap(ui: Harness,
+                                                          size: tuple[int, int]) -> None:
+    seats = nine() | {6: seat(6, "Anna K", player="p20", status="arriving")}
+    ui.fresh(3, seats, moves_out=[MOVE], moves_in=[ARRIVAL])
     ids = ui.draw(size)
-    assert ids.moves.text == "Seat 4: go to table 7 seat 2" and ids.moves.opacity == 1
-    assert ids.arrivals.text == "Arriving: Seat 6: Anna K from table 5"
-    assert "arriving" in ids.oval.seats[6].text
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert "Seat 4: go to table 7 seat 2" in lines
+    assert "Seat 6: arriving from T5" in lines
+    assert ids.oval.seats[6].ids.status.text.strip() == "arriving T5"
+    ui.check(size)
     ui.shot("move_banner", size)
-    seated(ui, 4)
-    assert ui.draw(size).moves.text == ""
+    before = ui.taps
+    ui.seat(6)                                        # no card: the dealer taps the seat
+    assert ui.taps - before == 1
+    assert ui.ctl.view(ui.t).seats[5].occupied and ui.ctl.local.checked_in == {6: "p20"}
+    ids = ui.draw(size)
+    assert ids.oval.seats[6].ids.status.text == "" and ids.oval.seats[6].ids.name.text == "Anna K"
+    assert "Seat 6: Anna K arrived" in [w.text for w in ui.screen.lines]
+    ui.check(size)
+    ui.shot("arrived", size)
 
 
-def test_break_screen_and_floor_status(ui: Harness) -> None:
-    seated(ui, 5)
-    ui.ctl.local.in_hand = False
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_last_hand_of_a_breaking_table(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(12)
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    ui.ctl.apply_plan(plan(nine(), rev=13, breaking=True, hold=True), ui.t)
+    ids = ui.draw(size)
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines[0] == "LAST HAND - TABLE BREAKS" and not ids.btn_end.disabled
+    ui.check(size)
+    ui.shot("breaking_last_hand", size)
+    ui.press(ids.btn_end)
+    assert ui.draw(size).btn_new.disabled                 # no new hand at a breaking table
+
+
+def eight_movers() -> list[dict[str, Any]]:
+    names = ["Anna Byrne", "Bo Ryan", LONG, "Dara Kelly", MARKUP, "Finn Burke",
+             "Gus Doyle", "Hana Quinn"]
+    return [{"player": f"p{i}", "name": n, "seat": i, "to_table": 10 + i % 3,
+             "to_seat": i + 1} for i, n in enumerate(names, start=1)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_breaking_table_shows_all_eight_destinations(ui: Harness,
+                                                       size: tuple[int, int]) -> None:
+    ui.fresh(4, {}, moves_out=eight_movers(), broken=True, breaking=False, hold=True)
+    ids = ui.draw(size)
+    assert ids.movers.shown and ids.movers_title.text == "TABLE BREAKING: players move"
+    cells = [c for c in ui.screen.mover_cells if c.opacity]
+    assert len(cells) == 8
+    for i, cell in enumerate(cells, start=1):
+        assert cell.ids.dest.text == f"TABLE {10 + i % 3}  SEAT {i + 1}"
+        assert cell.ids.origin.text == f"from seat {i}"
+    assert cells[4].ids.who.text == MARKUP and not cells[4].ids.who.markup
+    got = ui.check(size)                             # every destination fits, unshortened
+    assert got["caps"]["TABLE 11  SEAT 2"] >= 3 * 5.5 * size[1] / 480
+    ui.shot("breaking_movers", size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_final_table_draw_holds_the_table(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(5, hold=True, final_pending=True,
+             hold_reason="the final table draw waits for every hand to end")
+    ids = ui.draw(size)
+    assert ids.btn_new.disabled                         # not refused after the tap: disabled
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines == ["FINAL TABLE DRAW", "Final draw: do not deal"]
+    assert ui.ctl.new_hand(ui.t).refused
+    ui.check(size)
+    ui.shot("final_hold", size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_final_table_arrivals_list_confirms_by_tap(ui: Harness, size: tuple[int, int]) -> None:
+    ins = [{"player": f"q{i}", "name": f"Player {i}", "seat": i, "from_table": 2 + i % 2,
+            "from_seat": i} for i in range(1, 9)]
+    seats = {i: seat(i, f"Player {i}", player=f"q{i}", status="arriving") for i in range(1, 9)}
+    ui.fresh(6, seats, moves_in=ins, final_table=True)
+    ids = ui.draw(size)
+    assert ids.movers_title.text == "FINAL TABLE: tap arrivals"
+    ui.check(size)
+    ui.shot("final_arrivals", size)
+    before = ui.taps
+    ui.press(ui.screen.mover_cells[2])                 # Player 3 has no card
+    assert ui.taps - before == 1 and ui.ctl.local.checked_in == {3: "q3"}
+    ui.draw(size)
+    assert ui.screen.mover_cells[2].ids.dest.text == "ARRIVED SEAT 3"
+    ui.press(ids.movers_hide)
+    assert not ui.draw(size).movers.shown
+    assert "FINAL TABLE" in [w.text for w in ui.screen.lines]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_two_busts_with_stacks_on_the_keypad(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(7)
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    start = ui.taps
+    ui.press(ids.btn_bust)
+    ids = ui.draw(size)
+    assert ids.bust_panel.shown
+    buttons = ui.screen.bust_buttons
+    keys = {b.text: b for b in ids.keypad.children if hasattr(b, "text")}
+    ui.press(buttons[4])
+    ui.press(keys["8"])
+    ui.press(keys["000"])
+    ui.press(buttons[6])
+    ids = ui.draw(size)
+    assert ids.bust_prompt.text.startswith("Two or more out") and ui.screen.keypad_ok.disabled
+    assert buttons[6].text.startswith("6 OUT  stack?")
+    ui.press(keys["5"])
+    ui.press(keys["000"])
+    ui.draw(size)
+    assert buttons[4].text.startswith("4 OUT  8,000") and not ui.screen.keypad_ok.disabled
+    ui.check(size)
+    ui.shot("bust_keypad", size)
+    sent = ui.screen.tap("bust_confirm")
+    assert ui.taps - start == 8                          # BUST, 4, 8, 000, 6, 5, 000, OK
+    assert [(r["data"]["seat"], r["data"]["stack"]) for r in sent.reports] == [(4, 8000),
+                                                                             (6, 5000)]
+    # the director answers with places and prizes
+    seats = {n: s for n, s in nine().items() if n not in (4, 6)}
+    ui.ctl.apply_plan(plan(seats, rev=8, busts=[
+        {"seat": 4, "player": "p4", "name": "Dev E", "place": 18, "tied": 1, "prize": 120},
+        {"seat": 6, "player": "p6", "name": "Finn G", "place": 19, "tied": 1, "prize": 0}]),
+        ui.t)
+    ids = ui.draw(size)
+    assert ids.oval.seats[4].ids.status.text.strip() == "OUT 18th"
+    assert ids.oval.seats[6].ids.name.text == "Finn G"
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines[:2] == ["Seat 4: 18th, wins 120", "Seat 6: 19th"]
+    assert ids.btn_undo.text == "UNDO\nbust 6"
+    ui.check(size)
+    ui.shot("bust_places", size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hand_for_hand_wait_keeps_bust_and_undo(ui: Harness, size: tuple[int, int]) -> None:
+    rev = size[0]
+    ui.ctl.apply_schedule(schedule(rev=rev, hand_for_hand={"on": True, "round": 3,
+                                                           "playing": [2, 5]},
+                                   players_left=19))
+    ui.fresh(9, hand_for_hand={"on": True, "round": 3, "go": True})
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    ui.press(ids.btn_end)
+    ids = ui.draw(size)
+    assert ids.btn_new.disabled and not ids.btn_bust.disabled
+    assert [w.text for w in ui.screen.lines if w.text] == [
+        "HAND-FOR-HAND 3: WAIT", "Hand 1 ended", "Playing: tables 2, 5"]
+    ui.check(size)
+    ui.shot("h4h_wait", size)
+    ui.press(ids.btn_bust)                               # a bust noticed after END HAND
+    ui.press(ui.screen.bust_buttons[2])
+    ui.press(ui.screen.keypad_ok)
+    assert ui.ctl.local.busted == {2: "p2"}
+    ui.press(ids.btn_undo)
+    assert ui.ctl.local.busted == {}
+    ui.ctl.apply_schedule(schedule(rev=rev + 1, players_left=27, average_stack=16667))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_break_screen_shows_a_move_ordered_during_the_break(ui: Harness,
+                                                           size: tuple[int, int]) -> None:
+    ui.fresh(10, moves_out=[MOVE])
     saved, ui.t = ui.t, T0 + 80 * 60 + 30
-    ui.ctl.floor_call = None
-    call = ui.act("press_floor").report["id"]
-    ui.ctl.apply_plan(table_plan(6, floor_calls={call: {"state": "acked"}}), ui.t)
     try:
-        ids = ui.draw((1280, 720))
+        ids = ui.draw(size)
         assert ids.break_screen.shown and ids.break_clock.text == "09:30"
         assert ids.color_up.text == "Race off the 25 chips"
-        assert ids.floor.text == "Floor on the way"
-        ui.shot("break", (1280, 720))
+        assert ids.break_moves.text == "Seat 4: go to table 7 seat 2"
+        ui.check(size)
+        ui.shot("break", size)
     finally:
         ui.t = saved
-        ui.ctl.floor_call = None
 
 
-def test_taps_drive_the_controller(ui: Harness) -> None:
-    seated(ui, 7)
-    ui.ctl.local.in_hand = False
-    ui.t += 100
+def test_tap_counts(ui: Harness) -> None:
+    """The taps a dealer makes for the common jobs (the README's table)."""
+    counts = {}
+    ui.fresh(11)
     ids = ui.draw((800, 480))
-    press: Callable[[Any], None] = lambda w: w.dispatch("on_release")  # noqa: E731
-    press(ids.btn_new)
-    assert ui.ctl.local.in_hand
-    press(ids.btn_bust)
-    ids = ui.draw((800, 480))
-    assert ids.centre.text == "BUST: tap the busted seat" and ids.bust_entry.opacity == 1
-    ids.bust_stack.text = "8000"
-    ui.t += 1
-    res = ui.screen.seat_tapped(2)
-    assert res.report["kind"] == "bust" and res.report["data"]["stack"] == 8000
-    press(ids.btn_undo)
+    n = ui.taps
+    ui.press(ids.btn_new)
+    ui.press(ids.btn_end)
+    counts["ordinary hand"] = ui.taps - n
+    ui.press(ids.btn_new)
+    n = ui.taps
+    ui.press(ids.btn_bust)
+    ui.press(ui.screen.bust_buttons[3])
+    ui.press(ui.screen.keypad_ok)
+    counts["one bust"] = ui.taps - n
+    n = ui.taps
+    ui.press(ids.btn_undo)
+    counts["undo"] = ui.taps - n
     assert ui.ctl.local.busted == {}
+    assert counts == {"ordinary hand": 2, "one bust": 3, "undo": 1}

@@ -1,18 +1,21 @@
 """The floor dashboard and the TV clock, served by the director (aiohttp, no JS build).
 
 Reading needs no login: the pages, /api/snapshot, /api/players and the /ws live feed.
-Acting (/api/act, /api/import) needs a floor login: a signed, HttpOnly session cookie.
+Acting (/api/act, /api/import) needs a floor login (see auth.py): an HttpOnly session
+cookie plus the session's CSRF token in a header, from a page of this very origin.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import functools
 import hashlib
-import hmac
 import json
-import os
+import re
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,12 +23,17 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiosk.director import views
 from kiosk.director.hub import Hub
+from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.errors import KioskError, RuleError
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "pk_floor"
-SESSION_SECONDS = 12 * 3600
+CSRF_HEADER = "X-CSRF-Token"
+# No inline script or handler runs, whatever text reaches the page.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+       "base-uri 'none'; form-action 'self'")
 INTERNAL = {"report", "tick"}   # commands only tables and the director itself send
 SUMMARY_EVERY = 0.25            # the header's clock is local; summaries need not flood
 
@@ -33,40 +41,11 @@ SUMMARY_EVERY = 0.25            # the header's clock is local; summaries need no
 class ServedDirector(views.DirectorLike, Protocol):
     hub: Hub
     config: Any
+    connected: asyncio.Event
 
     def now(self) -> float: ...
     def act(self, cmd: dict[str, Any], user: str | None = None) -> list[dict[str, Any]]: ...
     def import_csv(self, text: str) -> tuple[int, list[str]]: ...
-
-
-class Sessions:
-    """Signed cookies: `user.expiry.signature`, HMAC-SHA256 with a per-process secret."""
-
-    def __init__(self, users: dict[str, str]) -> None:
-        self.users = users
-        self.secret = os.urandom(32)
-
-    def check_password(self, user: str, password: str) -> bool:
-        expected = self.users.get(user, "")
-        ok = hmac.compare_digest(password.encode(), expected.encode())
-        return bool(expected) and ok
-
-    def issue(self, user: str) -> str:
-        expiry = str(int(time.time()) + SESSION_SECONDS)
-        return f"{user}.{expiry}.{self._sign(user, expiry)}"
-
-    def user(self, request: web.Request) -> str | None:
-        token = request.cookies.get(COOKIE, "")
-        user, _, rest = token.partition(".")
-        expiry, _, sig = rest.partition(".")
-        if not (user and expiry.isdigit() and sig) or int(expiry) < time.time():
-            return None
-        if not hmac.compare_digest(sig, self._sign(user, expiry)) or user not in self.users:
-            return None
-        return user
-
-    def _sign(self, user: str, expiry: str) -> str:
-        return hmac.new(self.secret, f"{user}.{expiry}".encode(), hashlib.sha256).hexdigest()
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -86,10 +65,78 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
     return body
 
 
+_INLINE = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+@functools.cache
+def _page_csp(path: Path, mtime: float) -> str:
+    """The CSP, allowing exactly the page's own inline scripts (by hash) and nothing else."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+        for body in _INLINE.findall(path.read_text(encoding="utf-8")))
+    return CSP.replace("script-src 'self'", f"script-src 'self' {hashes}".rstrip())
+
+
+def page_csp(path: Path) -> str:
+    return _page_csp(path, path.stat().st_mtime)
+
+
+def same_origin(request: web.Request) -> bool:
+    """A POST from a browser names its page's origin; it must be this server's.
+
+    Another program on the same host (another port) is the same *site*, so SameSite
+    cookies alone do not stop it; the Origin (or Referer) check does.
+    """
+    origin = request.headers.get("Origin") or request.headers.get("Referer")
+    if origin is None:
+        return True        # not a browser: the CSRF token still has to match
+    own = f"{request.scheme}://{request.host}"
+    return origin == own or origin.startswith(own + "/")
+
+
 def make_app(director: ServedDirector) -> web.Application:
-    sessions = Sessions(dict(director.config.floor_users or {}))
-    app = web.Application(client_max_size=4 * 1024 * 1024)
+    cfg = director.config
+    users = FloorUsers(dict(cfg.floor_users or {}), getattr(cfg, "floor_users_file", None),
+                       allow_defaults=getattr(cfg, "allow_default_logins", False))
+    state = getattr(cfg, "state_dir", None) if cfg.db != ":memory:" else None
+    store = SessionStore(state)
+    limiter = LoginLimiter()
+    secure = bool(getattr(cfg, "https", False))
+
+    @web.middleware
+    async def guard(request: web.Request,
+                    handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                    ) -> web.StreamResponse:
+        if request.method == "POST" and not same_origin(request):
+            resp: web.StreamResponse = _error(403, "refused: the request came from another "
+                                                   "site's page")
+        else:
+            resp = await handler(request)
+        resp.headers.setdefault("Content-Security-Policy", CSP)
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        return resp
+
+    app = web.Application(client_max_size=4 * 1024 * 1024, middlewares=[guard])
     sockets: set[web.WebSocketResponse] = set()
+
+    def session(request: web.Request) -> tuple[str, str] | None:
+        found = store.lookup(request.cookies.get(COOKIE, ""))
+        if found is None or not users.known(found[0]):
+            return None
+        return found
+
+    def acting_user(request: web.Request) -> str | None:
+        """The logged-in user, if the request also carries the session's CSRF token."""
+        found = session(request)
+        if found is None or request.headers.get(CSRF_HEADER, "") != found[1]:
+            return None
+        return found[0]
+
+    async def close_store(app: web.Application) -> None:
+        store.close()
+
+    app.on_cleanup.append(close_store)
 
     async def close_sockets(app: web.Application) -> None:
         """Open dashboards would hold a shutdown for a minute: tell them we are going."""
@@ -100,12 +147,20 @@ def make_app(director: ServedDirector) -> web.Application:
 
     async def page(request: web.Request) -> web.FileResponse:
         name = "clock.html" if request.path.rstrip("/") == "/clock" else "dashboard.html"
-        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache",
+                                                        "Content-Security-Policy":
+                                                        page_csp(STATIC / name)})
 
     async def snapshot(request: web.Request) -> web.Response:
         snap = views.snapshot(director, director.now())
-        snap["user"] = sessions.user(request)
+        found = session(request)
+        snap["user"], snap["csrf"] = found if found else (None, None)
         return web.json_response(snap)
+
+    async def health(request: web.Request) -> web.Response:
+        """For `pokerkiosk doctor`: which event runs here, and is the broker connected."""
+        return web.json_response({"service": "pokerkiosk-director", "event": cfg.name,
+                                  "broker_connected": director.connected.is_set()})
 
     async def players(request: web.Request) -> web.Response:
         return web.json_response({"players": views.find_player(director,
@@ -116,23 +171,37 @@ def make_app(director: ServedDirector) -> web.Application:
         user, password = body.get("user"), body.get("password")
         if not isinstance(user, str) or not isinstance(password, str):
             return _error(400, "user and password are required")
-        if not sessions.check_password(user, password):
-            await asyncio.sleep(0.5)   # slow down guessing
-            return _error(401, "wrong user or password")
-        resp = web.json_response({"ok": True, "user": user})
-        resp.set_cookie(COOKIE, sessions.issue(user), httponly=True, samesite="Strict",
-                        max_age=SESSION_SECONDS)
+        who = request.remote or "?"
+        wait = limiter.retry_after(who)
+        if wait > 0:
+            return web.json_response(
+                {"ok": False, "error": f"too many failed logins: try again in {wait:.0f} s"},
+                status=429, headers={"Retry-After": str(int(wait) + 1)})
+        loop = asyncio.get_running_loop()
+        users.refresh()
+        problem = await loop.run_in_executor(None, users.check, user, password)
+        if problem is not None:
+            limiter.failed(who)
+            return _error(403 if "guess" in problem else 401, problem)
+        limiter.succeeded(who)
+        cookie, csrf = store.create(user)
+        resp = web.json_response({"ok": True, "user": user, "csrf": csrf})
+        resp.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", secure=secure,
+                        max_age=SESSION_SECONDS, path="/")
         return resp
 
     async def logout(request: web.Request) -> web.Response:
+        store.revoke(request.cookies.get(COOKIE, ""))
         resp = web.json_response({"ok": True})
-        resp.del_cookie(COOKIE)
+        resp.del_cookie(COOKIE, path="/")
         return resp
 
     async def act(request: web.Request) -> web.Response:
-        user = sessions.user(request)
+        user = acting_user(request)
         if user is None:
             return _error(401, "log in as floor staff to act")
+        if request.content_type != "application/json":
+            return _error(415, "send the command as application/json")
         cmd = await _json_body(request)
         kind = cmd.get("kind")
         if not isinstance(kind, str) or not kind or kind in INTERNAL:
@@ -146,7 +215,7 @@ def make_app(director: ServedDirector) -> web.Application:
         return web.json_response({"ok": True, "events": len(events)})
 
     async def import_csv(request: web.Request) -> web.Response:
-        if sessions.user(request) is None:
+        if acting_user(request) is None:
             return _error(401, "log in as floor staff to import players")
         try:
             text = await request.text()
@@ -177,6 +246,7 @@ def make_app(director: ServedDirector) -> web.Application:
     app.router.add_get("/clock", page)
     app.router.add_get("/api/snapshot", snapshot)
     app.router.add_get("/api/players", players)
+    app.router.add_get("/api/health", health)
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/logout", logout)
     app.router.add_post("/api/act", act)

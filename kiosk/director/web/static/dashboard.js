@@ -2,7 +2,9 @@
 "use strict";
 const $ = s => document.querySelector(s);
 const tiles = new Map();   // table -> view
-let calls = {floor: [], clock: []}, user = null, h4hOn = false;
+let calls = {floor: [], clock: []}, user = null, csrf = null, h4hOn = false;
+const heard = new Set();   // call ids already announced by the sound
+const WARN_S = 120, LATE_S = 300;   // a call turns amber after 2 minutes, red after 5
 
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c])); }
 function since(t) { return PK.fmt(Date.now() / 1000 - t); }
@@ -13,8 +15,9 @@ function toast(text, ok) {
 }
 
 async function post(url, body, raw) {
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": raw ? "text/csv" : "application/json"},
-                              body: raw ? body : JSON.stringify(body)});
+  const headers = {"Content-Type": raw ? "text/csv" : "application/json"};
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  const r = await fetch(url, {method: "POST", headers, body: raw ? body : JSON.stringify(body)});
   let data = {};
   try { data = await r.json(); } catch (e) { data = {ok: false, error: `HTTP ${r.status}`}; }
   return {status: r.status, ...data};
@@ -32,9 +35,15 @@ function renderSummary(s) {
   $("#event").textContent = s.event; $("#profile").textContent = s.profile;
   $("#level").textContent = s.is_break ? "Break" : `Level ${s.level ?? "-"}`;
   $("#blinds").textContent = s.is_break ? "" : s.blinds;
-  $("#ante").textContent = s.next_level ? `next ${s.next_level}` : "";
+  $("#ante").textContent = [s.is_break ? "" : s.ante_text, s.next_blinds ? `next ${s.next_blinds}` : ""].filter(Boolean).join(" · ");
   $("#left").textContent = s.players_left; $("#entries").textContent = s.entries;
-  $("#avg").textContent = PK.money(s.average_stack); $("#pool").textContent = PK.money(s.prize_pool);
+  $("#avg").textContent = PK.money(s.average_stack);
+  const m = PK.moneyOf(s);
+  $("#pool").textContent = PK.money(m.prize_pool); $("#paid").textContent = m.places_paid;
+  $("#prizes").textContent = m.payouts.slice(0, 3).map((p, i) => `${i + 1}. ${PK.money(p)}`).join("  ");
+  const order = s.break_order || [];
+  $("#nextbreak").textContent = [s.next_break_in == null ? "" : `break in ${PK.fmt(s.next_break_in)}`,
+                                 order.length ? `next to break: T${order[0]}` : ""].filter(Boolean).join(" · ");
   h4hOn = s.hand_for_hand.on;
   $("#h4h-btn").textContent = h4hOn ? "Stop hand-for-hand" : "Start hand-for-hand";
   $("#start-btn").hidden = s.started;
@@ -43,26 +52,29 @@ function renderSummary(s) {
   if (s.paused) flags.push("Clock paused");
   if (h4hOn) flags.push(`Hand-for-hand round ${s.hand_for_hand.round}`);
   if (s.final_pending) flags.push("Final table draw");
+  else if (s.final_table) flags.push(`Final table: T${s.final_table}`);
   if (s.finished) flags.push(`Winner: ${s.winner}`);
-  $("#flags").innerHTML = flags.map(f => `<span>${esc(f)}</span>`).join("");
+  $("#flags").innerHTML = flags.map(f => `<span>${esc(f)}</span>`).join("") +
+    (m.bubble ? '<span class="bubble">BUBBLE</span>' : "");
 }
 
 function tileHtml(v) {
   const fc = v.floor_calls[0], cc = v.clock_calls[0];
   const seats = v.seats.map(s => s.player
     ? `<div class="seat${s.all_in ? " allin" : ""}${s.absent ? " absent" : ""}${s.moving ? " moving" : ""}" title="${esc(s.player)}">
-         <span class="n">${s.seat}</span>${esc(s.name)}${s.all_in ? " ●" : ""}${s.moving ? ` ←T${s.from_table}` : ""}${s.penalty ? " ⏸" : ""}</div>`
-    : `<div class="seat empty"><span class="n">${s.seat}</span>—</div>`).join("");
+         <span class="n">${esc(s.seat)}</span>${esc(s.name)}${s.all_in ? " ●" : ""}${s.moving ? ` ←T${esc(s.from_table)}` : ""}${s.penalty ? " ⏸" : ""}</div>`
+    : `<div class="seat empty"><span class="n">${esc(s.seat)}</span>—</div>`).join("");
   const tags = [v.halted ? '<span class="tag halt">HALT</span>' : "", v.breaking ? '<span class="tag break">BREAKING</span>' : "",
-                v.final ? '<span class="tag final">FINAL</span>' : ""].join("");
-  const moves = v.moves_out.map(m => `<div class="alert clock">${esc(m.player)} → table ${m.to_table} seat ${m.to_seat}</div>`).join("");
-  return `<h3><span class="dot${v.online ? " on" : ""}" title="${v.online ? "online" : "offline"}"></span>Table ${v.table}
-      <span class="muted">hand ${v.hand}${v.in_hand ? " ▶" : ""} · ${v.players}/${v.max_seats}</span>${tags}</h3>
+                v.final ? '<span class="tag final">FINAL</span>' : "",
+                v.h4h ? `<span class="tag h4h-${esc(v.h4h)}">H4H ${v.h4h === "done" ? "done" : "playing"}</span>` : ""].join("");
+  const moves = v.moves_out.map(m => `<div class="alert clock">${esc(m.player)} → table ${esc(m.to_table)} seat ${esc(m.to_seat)}</div>`).join("");
+  return `<h3><span class="dot${v.online ? " on" : ""}" title="${v.online ? "online" : "offline"}"></span>Table ${esc(v.table)}
+      <span class="muted">hand ${esc(v.hand)}${v.in_hand ? " ▶" : ""} · ${esc(v.players)}/${esc(v.max_seats)}</span>${tags}</h3>
     <div class="seats">${seats}</div>
-    ${fc ? `<div class="alert ${fc.state}" data-since="${fc.since}">Floor ${fc.state === "acked" ? "on the way" : "called"}${fc.seat ? ` (seat ${fc.seat})` : ""} · <span class="wait"></span></div>` : ""}
-    ${cc ? `<div class="alert clock">Clock on seat ${cc.seat}: ${cc.state}</div>` : ""}
+    ${fc ? `<div class="alert ${esc(fc.state)}" data-since="${esc(fc.since)}">Floor ${fc.state === "acked" ? "on the way" : "called"}${fc.seat ? ` (seat ${esc(fc.seat)})` : ""} · <span class="wait"></span></div>` : ""}
+    ${cc ? `<div class="alert clock">Clock on seat ${esc(cc.seat)}: ${esc(cc.state)}</div>` : ""}
     ${moves}
-    <div class="tile-actions"><button class="small" data-break="${v.table}">Break table</button></div>`;
+    ${v.can_break ? `<div class="tile-actions"><button class="small" data-break="${esc(v.table)}">Break table</button></div>` : ""}`;
 }
 
 function renderTable(v) {
@@ -80,25 +92,39 @@ function renderTable(v) {
 
 function renderCalls() {
   const items = [];
-  for (const c of calls.floor) items.push(`<li data-since="${c.since}"><span class="grow"><b>Floor</b> table ${c.table}${c.seat ? ` seat ${c.seat}` : ""} · <span class="wait"></span> · ${c.state}</span>
-      ${c.state === "open" ? `<button class="small ok" data-ack="${c.call}">Acknowledge</button>` : ""}
-      <button class="small" data-resolve="${c.call}">Resolve…</button></li>`);
-  for (const c of calls.clock) items.push(`<li data-since="${c.since}"><span class="grow"><b>Clock</b> table ${c.table} seat ${c.seat} · <span class="wait"></span> · ${c.state}</span>
-      ${c.state === "requested" ? `<button class="small ok" data-approve="${c.call}">Approve</button>` : ""}
-      <button class="small" data-cancel="${c.call}">Cancel</button></li>`);
+  for (const c of calls.floor) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Floor</b> table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>
+      ${c.state === "open" ? `<button class="small ok" data-ack="${esc(c.call)}">Acknowledge</button>` : ""}
+      <button class="small" data-resolve="${esc(c.call)}">Resolve…</button></li>`);
+  for (const c of calls.clock) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Clock</b> table ${esc(c.table)} seat ${esc(c.seat)} · <span class="wait"></span> · ${esc(c.state)}</span>
+      ${c.state === "requested" ? `<button class="small ok" data-approve="${esc(c.call)}">Approve</button>` : ""}
+      <button class="small" data-cancel="${esc(c.call)}">Cancel</button></li>`);
   $("#calls").innerHTML = items.join("") || '<li class="muted">No calls</li>';
   $("#ncalls").textContent = calls.floor.length + calls.clock.length || "";
+  const fresh = [...calls.floor, ...calls.clock].filter(c => !heard.has(c.call));
+  fresh.forEach(c => heard.add(c.call));
+  if (fresh.length && $("#sound").checked) beep();
   tickWaits();
 }
 
 function renderMoves(moves) {
-  $("#moves").innerHTML = moves.map(m => `<li><span class="grow">${esc(m.name)}: T${m.from_table} s${m.from_seat} → <b>T${m.to_table} s${m.to_seat}</b></span>
-    <button class="small" data-arrived="${m.player}">Arrived</button></li>`).join("") || '<li class="muted">None</li>';
+  $("#moves").innerHTML = moves.map(m => `<li><span class="grow">${esc(m.name)}: T${esc(m.from_table)} s${esc(m.from_seat)} → <b>T${esc(m.to_table)} s${esc(m.to_seat)}</b></span>
+    <button class="small" data-arrived="${esc(m.player)}">Arrived</button></li>`).join("") || '<li class="muted">None</li>';
+}
+
+function beep() {
+  try {
+    const ctx = beep.ctx = beep.ctx || new AudioContext(), o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 880; g.gain.setValueAtTime(0.2, ctx.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    o.connect(g).connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.4);
+  } catch (e) { /* no audio device: the colours still escalate */ }
 }
 
 function tickWaits() {
   document.querySelectorAll("[data-since]").forEach(el => {
+    const age = Date.now() / 1000 - Number(el.dataset.since);
     const w = el.querySelector(".wait"); if (w) w.textContent = since(Number(el.dataset.since));
+    if (el.tagName === "LI") { el.classList.toggle("warn", age >= WARN_S && age < LATE_S); el.classList.toggle("late", age >= LATE_S); }
   });
   const c = $("#clock"); c.textContent = PK.fmt(PK.remaining());
   c.className = "clock" + (PK.summary && PK.summary.paused ? " paused" : "");
@@ -118,8 +144,8 @@ function onMessage(m) {
   }
 }
 
-function setUser(u) {
-  user = u; $("#login").hidden = !!u; $("#me").hidden = !u; $("#user").textContent = u || "";
+function setUser(u, token) {
+  user = u; csrf = u ? token : null; $("#login").hidden = !!u; $("#me").hidden = !u; $("#user").textContent = u || "";
 }
 
 document.addEventListener("click", async ev => {
@@ -133,6 +159,20 @@ document.addEventListener("click", async ev => {
   else if (d.arrived) act({kind: "arrived", player: d.arrived});
   else if (d.break) { if (confirm(`Break table ${d.break}?`)) act({kind: "break_table", table: Number(d.break)}); }
   else if (b.id === "h4h-btn") act({kind: "h4h", on: !h4hOn});
+  else if (b.id === "level-prev" || b.id === "level-next") {
+    const s = PK.summary; if (!s) return;
+    const period = s.period + (b.id === "level-next" ? 1 : -1);
+    if (period >= 0 && period < s.periods) act({kind: "clock", action: "jump", period});
+  } else if (b.id === "set-time") {
+    const v = prompt("Time left in this level (mm:ss)", PK.fmt(PK.remaining()));
+    const m = v && /^(\d{1,3}):([0-5]\d)$/.exec(v.trim());
+    if (v !== null && !m) toast("Type the time as mm:ss", false);
+    else if (m) act({kind: "clock", action: "set", seconds: Number(m[1]) * 60 + Number(m[2])});
+  } else if (d.pick) pick(JSON.parse(d.pick));
+  else if (d.quick) {
+    const {name, label, ...cmd} = JSON.parse(d.quick);
+    if (confirm(`${label}: ${name}?`)) act(cmd).then(() => $("#find").dispatchEvent(new Event("input")));
+  }
   else if (b.id === "logout") { await post("/api/logout", {}); setUser(null); }
   else if (b.id === "import") {
     const res = await post("/api/import", $("#register").csv.value, true);
@@ -143,12 +183,19 @@ document.addEventListener("click", async ev => {
 $("#login").addEventListener("submit", async ev => {
   ev.preventDefault();
   const f = ev.target, res = await post("/api/login", {user: f.user.value, password: f.password.value});
-  if (res.ok) { setUser(res.user); toast(`Logged in as ${res.user}`, true); } else toast(res.error, false);
+  if (res.ok) { setUser(res.user, res.csrf); toast(`Logged in as ${res.user}`, true); } else toast(res.error, false);
 });
+
+function pick(p) {
+  const f = $("#player-act");
+  f.player.value = p.player;
+  $("#acting").innerHTML = `Acting on <b>${esc(p.name)}</b> ${p.table ? `(table ${esc(p.table)} seat ${esc(p.seat)})` : `(${esc(p.status)})`}`;
+}
 
 $("#player-act").addEventListener("submit", ev => {
   ev.preventDefault();
   const f = ev.target, a = f.action.value, player = f.player.value.trim();
+  if (!player) { toast("Find the player first, then tap Act", false); return; }
   const num = v => v === "" ? undefined : Number(v);
   if (a === "move") act({kind: "move", player, table: num(f.table.value), seat: num(f.seat.value)});
   else if (a === "penalty") act({kind: "penalty", player, type: f.ptype.value, amount: num(f.amount.value) || 1});
@@ -166,11 +213,17 @@ $("#find").addEventListener("input", ev => {
   clearTimeout(findTimer);
   findTimer = setTimeout(async () => {
     const r = await fetch("/api/players?q=" + encodeURIComponent(ev.target.value)).then(r => r.json());
-    $("#found").innerHTML = r.players.map(p => `<li><span class="grow"><b>${esc(p.name)}</b> <span class="muted">${esc(p.player)}</span><br>
-      ${p.table ? `table ${p.table} seat ${p.seat}` : esc(p.status)}${p.place ? ` · place ${p.place}` : ""}${p.penalty ? ` · ${esc(p.penalty)}` : ""}</span></li>`).join("");
+    $("#found").innerHTML = r.players.map(p => {
+      const quick = p.status === "moving" ? ["arrived", "Arrived"] : p.status === "busted" ? ["unbust", "Un-bust"]
+        : p.table ? ["bust", "Bust"] : null;
+      return `<li><span class="grow"><b>${esc(p.name)}</b><br>
+      ${p.table ? `table ${esc(p.table)} seat ${esc(p.seat)}` : esc(p.status)}${p.place ? ` · place ${esc(p.place)}` : ""}${p.penalty ? ` · ${esc(p.penalty)}` : ""}</span>
+      ${quick ? `<button class="small warn" data-quick='${esc(JSON.stringify({kind: quick[0], player: p.player, name: p.name, label: quick[1]}))}'>${quick[1]}</button>` : ""}
+      <button class="small" data-pick='${esc(JSON.stringify({player: p.player, name: p.name, table: p.table, seat: p.seat, status: p.status}))}'>Act…</button></li>`;
+    }).join("");
   }, 150);
 });
 
-fetch("/api/snapshot").then(r => r.json()).then(s => setUser(s.user));
+fetch("/api/snapshot").then(r => r.json()).then(s => setUser(s.user, s.csrf));
 PK.connect(onMessage, ok => { if (!ok) toast("Connection lost, reconnecting…", false); });
 setInterval(tickWaits, 1000);

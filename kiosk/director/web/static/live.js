@@ -8,7 +8,13 @@ const PK = {
     const mm = String(m).padStart(2, "0"), ss = String(s).padStart(2, "0");
     return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
   },
-  money(n) { return n == null ? "-" : Number(n).toLocaleString(); },
+  money(n) { return n == null ? "-" : Number(n).toLocaleString("en"); },
+  // the money block: summary.money when the director sends one, else today's keys
+  moneyOf(s) {
+    if (s.money) return s.money;
+    return {prize_pool: s.prize_pool, payouts: s.payouts || [], bubble: !!s.bubble,
+            places_paid: s.places_paid ?? (s.payouts || []).length, bounty_pool: 0};
+  },
   // seconds left in the current period, counted down locally between summaries
   remaining() {
     const s = PK.summary;

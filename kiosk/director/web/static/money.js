@@ -67,7 +67,11 @@ async function recordDeal() {
   const amounts = Object.fromEntries(dealRows.map((r) => [r.player, r.amount]));
   const msg = $("#message");
   try {
-    await getJSON("/api/act", { method: "POST", headers: { "Content-Type": "application/json" },
+    // the session's CSRF token (a login on the dashboard, in this browser, is enough)
+    const { csrf } = await getJSON("/api/snapshot");
+    const headers = { "Content-Type": "application/json" };
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+    await getJSON("/api/act", { method: "POST", headers,
       body: JSON.stringify({ kind: "deal", method: $("#method").value, amounts }) });
     msg.textContent = "Deal recorded."; msg.className = "ok";
   } catch (e) { msg.textContent = e.message; msg.className = "error"; }

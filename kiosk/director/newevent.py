@@ -1,0 +1,44 @@
+"""`pokerkiosk new-event --config event.toml`: set the event log aside for a fresh start.
+
+The old log is renamed, never deleted, so last week's results stay readable; the next
+director start creates a new event from event.toml as it is now.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from kiosk.config import load_event_config
+from kiosk.errors import KioskError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", required=True, help="the event's event.toml")
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_event_config(args.config)
+    kept = set_aside(Path(config.db))
+    if kept is None:
+        print(f"no event log at {config.db}: the next director start creates the event")
+    else:
+        print(f"the previous event's log is kept as {kept}; the next director start "
+              f"creates a new event {config.name!r} from {args.config}")
+    return 0
+
+
+def set_aside(db: Path) -> Path | None:
+    """Move an event log (and its WAL files) to a dated name; None if there was none."""
+    if not db.exists():
+        return None
+    kept = db.with_name(f"{db.stem}-{time.strftime('%Y%m%d-%H%M%S')}{db.suffix}")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{db}{suffix}")
+            if part.exists():
+                part.rename(f"{kept}{suffix}")
+    except OSError as exc:
+        raise KioskError(f"cannot move {db} aside: {exc.strerror}") from None
+    return kept

@@ -1,0 +1,96 @@
+"""The provisioned broker config, enforced by a real Mosquitto: one client id per login,
+and no message larger than the protocol's largest (the seating directory)."""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from appliance_helpers import EVENT, Broker
+
+from kiosk.config import BrokerConfig
+from kiosk.mqttclient import make_client
+from kiosk.protocol.messages import MAX_MESSAGE, encode
+from kiosk.protocol.topics import Topics
+
+T = Topics(EVENT)
+
+
+class Watched:
+    """A client built exactly as the services build theirs, with its events queued."""
+
+    def __init__(self, broker: Broker, user: str, client_id: str) -> None:
+        cfg = BrokerConfig(host="127.0.0.1", port=broker.port, username=user,
+                           password=broker.password(user))
+        self.client = make_client(client_id, cfg)
+        self.connects: queue.Queue[Any] = queue.Queue()
+        self.disconnects: list[Any] = []
+        self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
+        c = self.client
+        c.on_connect = lambda _c, _u, _f, rc, _p: self.connects.put(rc)
+        c.on_disconnect = lambda _c, _u, _f, rc, _p: self.disconnects.append(rc)
+        c.on_message = lambda _c, _u, m: self.messages.put(m)
+        c.connect("127.0.0.1", broker.port, keepalive=10)
+        c.loop_start()
+        rc = self.connects.get(timeout=5)
+        assert not rc.is_failure, rc
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_table_login_cannot_take_over_the_directors_session(room_broker: Broker) -> None:
+    director = Watched(room_broker, "director", f"director-{EVENT}")
+    try:
+        impostors = [Watched(room_broker, "table-3", cid)
+                     for cid in (f"director-{EVENT}", "director")]
+        time.sleep(1.0)
+        assert director.disconnects == [], "the director was thrown off"
+        assert director.connects.empty(), "the director had to reconnect"
+        director.client.subscribe(T.report(3), qos=1)
+        time.sleep(0.3)
+        impostors[0].client.publish(T.report(3), b"{}", qos=1).wait_for_publish(5)
+        assert director.messages.get(timeout=5).topic == T.report(3)   # still receiving
+        for imp in impostors:
+            imp.close()
+        # two logins of the same table: the newer one wins, as with one kiosk restarting
+        first = Watched(room_broker, "table-2", "anything")
+        second = Watched(room_broker, "table-2", "something-else")
+        deadline = time.monotonic() + 5
+        while not first.disconnects and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert first.disconnects and not second.disconnects
+        first.close()
+        second.close()
+    finally:
+        director.close()
+
+
+@pytest.mark.parametrize("room_broker", [False], ids=["plain"], indirect=True)
+def test_messages_above_the_limit_are_refused(room_broker: Broker) -> None:
+    director = Watched(room_broker, "director", f"director-{EVENT}")
+    table = Watched(room_broker, "table-1", "table-1")
+    try:
+        table.client.subscribe(T.seating, qos=1)
+        time.sleep(0.3)
+        # the seating directory of a 10,000-player field fits, with room to spare
+        cards = {f"C{i:06d}": [i // 9 + 1, i % 9 + 1, f"Firstname Lastname-Doublebarrel {i}"]
+                 for i in range(10_000)}
+        big = encode({"rev": 1, "cards": cards})
+        assert len(big) < MAX_MESSAGE // 4
+        director.client.publish(T.seating, big, qos=1).wait_for_publish(5)
+        assert len(table.messages.get(timeout=10).payload) == len(big)
+        # above the limit: Mosquitto drops it; what follows still arrives
+        director.client.publish(T.seating, b"x" * (MAX_MESSAGE + 1), qos=0)
+        director.client.publish(T.seating, b'{"rev": 2, "cards": {}}', qos=1)
+        got = table.messages.get(timeout=10)
+        assert got.payload == b'{"rev": 2, "cards": {}}', len(got.payload)
+        with pytest.raises(queue.Empty):
+            table.messages.get(timeout=1.0)
+    finally:
+        table.close()
+        director.close()
