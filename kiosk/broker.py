@@ -18,6 +18,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from kiosk.config import BrokerConfig
 from kiosk.errors import KioskError
@@ -132,7 +133,7 @@ class EmbeddedBroker:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
                                         name="embedded-broker")
-        self._broker = None
+        self._broker: Any = None
 
     @property
     def config(self) -> BrokerConfig:

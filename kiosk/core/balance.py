@@ -1,9 +1,16 @@
-"""Which table gives a player and which receives one, in well under a millisecond.
+"""Which table breaks, which gives a player and which receives one, in well under a
+millisecond.
 
 Tables are kept in buckets by player count. Inside a bucket two lazy heaps order the
-tables by their place in the predetermined breaking order, so "the long table that
-breaks soonest" and "the short table that breaks last" are each a heap peek.
-Balancing moves come from the table next to break whenever it is long enough: its
+tables by their place in the published order, so "the shortest table that breaks
+first", "the long table that breaks soonest" and "the short table that breaks last"
+are each a few heap peeks.
+
+TDA 10C asks only that the table a player leaves be chosen by a predetermined
+procedure. The default procedure breaks the table with the fewest players (ties by
+the published order): every player at a breaking table moves, so breaking the
+shortest moves the fewest. Balancing moves come from the table next to break whenever
+it is long enough (an Irish added table, or any table under the published order): its
 players would move when it breaks anyway, so those moves cost nothing extra.
 """
 
@@ -11,18 +18,27 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from typing import Any
+
+ORIGINAL = 1_000_000   # added tables that break first rank below 0, the rest above
 
 
 def break_rank(table: int, added: bool, added_first: bool) -> int:
-    """A table's place in the breaking order (lower breaks sooner): highest number first;
-    with `added_first` (Irish r.72) every added table before any original one. A rank
-    needs no other table, so opening a table never re-ranks the rest."""
-    return (0 if added_first and added else 1_000_000) - table
+    """A table's place in the published order (lower breaks sooner): highest number
+    first; with `added_first` (Irish r.72) every added table before any original one. A
+    rank needs no other table, so opening a table never re-ranks the rest."""
+    return (0 if added_first and added else ORIGINAL) - table
 
 
-def break_order(tables: Iterable[tuple[int, bool]], added_first: bool) -> list[int]:
-    """Tables (id, added) in the order they break."""
-    return [t for t, a in sorted(tables, key=lambda x: break_rank(x[0], x[1], added_first))]
+def break_order(tables: Iterable[tuple[int, bool, int, int]], added_first: bool,
+                fewest: bool) -> list[int]:
+    """Tables (id, added, players, moved weight) in the order they break: with `fewest`
+    the shortest first inside each group (added tables, then the rest), ties to the
+    table whose players moved least; else the published order."""
+    def key(x: tuple[int, bool, int, int]) -> tuple[bool, int, int, int]:
+        rank = break_rank(x[0], x[1], added_first)
+        return (rank > 0, x[2], x[3], rank) if fewest else (False, 0, 0, rank)
+    return [x[0] for x in sorted(tables, key=key)]
 
 
 class Balancer:
@@ -34,6 +50,14 @@ class Balancer:
         self._soonest: dict[int, list[tuple[int, int]]] = {}  # count -> heap (rank, t)
         self._latest: dict[int, list[tuple[int, int]]] = {}   # count -> heap (-rank, t)
         self._size = [0] * 12   # tables per count; counts run 0..10 (+ final-table headroom)
+        self.any_added = False  # a table ranked ahead of the originals was ever opened
+        self.weight: dict[int, int] = {}
+        # count -> heap (original?, weight, rank, t): the order tables break in
+        self._breakq: dict[int, list[tuple[bool, int, int, int]]] = {}
+        self._heaps: dict[str, dict[int, list[Any]]] = {
+            "soonest": self._soonest, "latest": self._latest, "break": self._breakq}
+        self._queued: dict[tuple[str, int], dict[int, tuple]] = {}  # what each heap holds
+        self._members: dict[int, set[int]] = {}   # count -> the tables holding it
 
     def __len__(self) -> int:
         return len(self.count)
@@ -43,30 +67,79 @@ class Balancer:
 
     def set_rank(self, table: int, rank: int) -> None:
         self.rank[table] = rank
+        self.any_added = self.any_added or rank < 0
 
-    def set(self, table: int, count: int) -> None:
+    def set(self, table: int, count: int, weight: int = 0) -> None:
+        """`count` players (after ordered moves); `weight` says how much its players
+        have moved already, the tie-break of the fewest-players breaking order."""
         old = self.count.get(table)
+        r = self.rank.get(table, 0)
         if old == count:
+            if self.weight.get(table) != weight:
+                self.weight[table] = weight
+                self._push("break", count, (r > 0, weight, r, table))
             return
         if old is not None:
-            self._size[old] -= 1
+            self._leave(table, old)
         self.count[table] = count
+        self._members.setdefault(count, set()).add(table)
+        self.weight[table] = weight
         if count >= len(self._size):
             # players ordered in count before they arrive, so a table filled by a break
             # can briefly count more than its seats
             self._size.extend([0] * (count + 1 - len(self._size)))
         self._size[count] += 1
-        r = self.rank.get(table, 0)
-        heapq.heappush(self._soonest.setdefault(count, []), (r, table))
-        heapq.heappush(self._latest.setdefault(count, []), (-r, table))
+        self._push("soonest", count, (r, table))
+        self._push("latest", count, (-r, table))
+        self._push("break", count, (r > 0, weight, r, table))
 
     def add(self, table: int, delta: int) -> None:
-        self.set(table, self.count[table] + delta)
+        self.set(table, self.count[table] + delta, self.weight.get(table, 0))
 
     def remove(self, table: int) -> None:
         old = self.count.pop(table, None)
         if old is not None:
-            self._size[old] -= 1
+            self._leave(table, old)
+
+    def _leave(self, table: int, count: int) -> None:
+        self._size[count] -= 1
+        self._members[count].discard(table)
+        if not self._size[count]:   # every entry left in its heaps is stale
+            for kind, heaps in self._heaps.items():
+                heaps.pop(count, None)
+                self._queued.pop((kind, count), None)
+
+    def _push(self, kind: str, count: int, item: tuple) -> None:
+        """Push onto a lazy heap unless the same entry is still in it (a table back at
+        a count it held before); once stale entries outnumber the tables, drop them, so
+        no single lookup has to pop a whole tournament's worth of them."""
+        queued = self._queued.setdefault((kind, count), {})
+        table = item[-1]
+        if queued.get(table) == item:
+            return
+        queued[table] = item
+        heap = self._heaps[kind].setdefault(count, [])
+        heapq.heappush(heap, item)
+        if len(heap) > 4 * self._size[count] + 64:
+            # rebuilt from the tables holding `count` now: O(tables in the bucket)
+            heap[:] = [self._entry(kind, t) for t in self._members[count]]
+            heapq.heapify(heap)
+            queued.clear()
+            queued.update((x[-1], x) for x in heap)
+
+    def _entry(self, kind: str, table: int) -> tuple:
+        r = self.rank.get(table, 0)
+        if kind == "soonest":
+            return (r, table)
+        if kind == "latest":
+            return (-r, table)
+        return (r > 0, self.weight[table], r, table)
+
+    def _pop(self, kind: str, count: int) -> None:
+        item = heapq.heappop(self._heaps[kind][count])
+        queued = self._queued.get((kind, count))
+        if queued is not None and queued.get(item[-1]) == item:
+            del queued[item[-1]]
 
     def max(self) -> int:
         size = self._size
@@ -81,34 +154,65 @@ class Balancer:
                 return c
         return 0
 
-    def _top(self, heaps: dict[int, list[tuple[int, int]]], count: int, sign: int) -> int | None:
-        heap = heaps.get(count)
+    def _top(self, kind: str, count: int, sign: int) -> int | None:
+        heap = self._heaps[kind].get(count)
         while heap:
             key, table = heap[0]
             if self.count.get(table) == count and sign * key == self.rank.get(table, 0):
                 return table
-            heapq.heappop(heap)
+            self._pop(kind, count)
         return None
 
     def soonest_with(self, count: int) -> int | None:
         """Of the tables holding `count` players, the one that breaks soonest."""
-        return self._top(self._soonest, count, 1)
+        return self._top("soonest", count, 1)
 
     def latest_with(self, count: int) -> int | None:
         """Of the tables holding `count` players, the one that breaks last."""
-        return self._top(self._latest, count, -1)
+        return self._top("latest", count, -1)
+
+    def _first_to_break(self, count: int) -> int | None:
+        heap = self._breakq.get(count)
+        while heap:
+            _, weight, rank, table = heap[0]
+            if self.count.get(table) == count and self.weight.get(table) == weight \
+                    and self.rank.get(table, 0) == rank:
+                return table
+            self._pop("break", count)
+        return None
+
+    def fewest_first(self) -> int | None:
+        """The table with the fewest players; of several, the one whose players have
+        moved least (each player's moves squared, so nobody is moved again and again),
+        then by rank. An added table ranked ahead of the originals (Irish r.72) comes
+        first however many it holds."""
+        first: int | None = None
+        for c, n in enumerate(self._size):
+            if not n:
+                continue
+            t = self._first_to_break(c)
+            if t is None:
+                continue
+            if self.rank[t] < 0:
+                return t
+            if first is None:
+                first = t
+                if not self.any_added:
+                    break
+        return first
 
     def candidates(self, count: int, limit: int) -> list[int]:
         """Up to `limit` tables holding `count` players, soonest to break first."""
         heap = self._soonest.get(count, [])
         out: list[tuple[int, int]] = []
         while heap and len(out) < limit:
-            item = heapq.heappop(heap)
+            item = heap[0]
+            self._pop("soonest", count)
             if self.count.get(item[1]) == count and item[0] == self.rank.get(item[1], 0) \
                     and item not in out:
                 out.append(item)
         for item in out:
-            heapq.heappush(heap, item)
+            self._push("soonest", count, item)
         return [t for _, t in out]
 
 

@@ -4,7 +4,9 @@ Dead button (TDA 32, Sheridan's r.9 diagrams): the big blind moves forward to th
 occupied seat; the small blind is last hand's big-blind seat (dead when that seat is
 empty); the button is last hand's small-blind seat (dead when empty). Moving button
 (Roberts): button, small and big blind each go to the next occupied seat.
-New players are not dealt in between the small blind and the button (TDA 7A, 9).
+New players sit out only between the button and the small blind (TDA 7A, 9): the
+button and small-blind seats themselves are dealt in. Sheridan's r.10 (and the home
+game's Roberts rules) make a newcomer in the button or small-blind seat wait too.
 """
 
 from __future__ import annotations
@@ -92,9 +94,19 @@ def first_hand(occupied: Collection[int], button: int, seats: int) -> Positions:
     return Positions(button, sb, bb, tuple(sorted(occ)))
 
 
+WAITS = ("between", "button_and_sb")
+
+
 def next_hand(prev: Positions, occupied: Collection[int], seats: int, *, dead_button: bool,
-              newcomers: Collection[int] = ()) -> Positions:
-    """Positions for the hand after `prev` with these seats occupied now."""
+              newcomers: Collection[int] = (), waits: str = "between") -> Positions:
+    """Positions for the hand after `prev` with these seats occupied now.
+
+    `waits` says which newcomers sit out until the button passes: "between" only
+    those strictly between the button and the small blind (TDA 9), "button_and_sb"
+    also those on the button or small-blind seat (Sheridan's r.10).
+    """
+    if waits not in WAITS:
+        raise ValueError(f"unknown newcomer rule {waits!r}")
     occ = set(occupied)
     if len(occ) < 2:
         raise ValueError("a hand needs two players")
@@ -103,7 +115,7 @@ def next_hand(prev: Positions, occupied: Collection[int], seats: int, *, dead_bu
         live = occ - waiting
         pos = _heads_up(prev, live, seats) if len(live) == 2 else (
             _dead(prev, live, seats) if dead_button else _moving(prev, live, seats))
-        blocked = _between_button_and_sb(pos, seats) & (set(newcomers) & live)
+        blocked = _waiting_seats(pos, seats, waits) & (set(newcomers) & live)
         if not blocked or len(live - blocked) < 2:
             return Positions(pos.button, pos.sb, pos.bb, tuple(sorted(live)),
                              tuple(sorted(waiting)))
@@ -111,8 +123,10 @@ def next_hand(prev: Positions, occupied: Collection[int], seats: int, *, dead_bu
     raise AssertionError("unreachable")
 
 
-def _between_button_and_sb(pos: Positions, seats: int) -> set[int]:
-    return set(arc(pos.button, pos.sb, seats))
+def _waiting_seats(pos: Positions, seats: int, waits: str) -> set[int]:
+    """Seats where a newcomer may not be dealt in this hand."""
+    seats_ = arc(pos.button, pos.sb, seats)
+    return set(seats_) if waits == "button_and_sb" else set(seats_[1:-1])
 
 
 def _dead(prev: Positions, occ: set[int], seats: int) -> Positions:

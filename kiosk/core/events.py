@@ -105,6 +105,7 @@ class Seated(Event, tag="seated", kw_only=True):
     table: TableNo
     seat: SeatNo
     reason: Ident = "draw"
+    same_seat: bool = False   # a re-buy before the next deal keeps the seat: not new there
 
 
 class Started(Event, tag="started", kw_only=True):
@@ -168,7 +169,7 @@ class Reentered(Event, tag="reentered", kw_only=True):
 
 class Moved(Event, tag="moved", kw_only=True):
     player: Ident
-    table: TableNo | None = None
+    table: TableNo
     seat: SeatNo | None = None
     to_table: TableNo
     to_seat: SeatNo

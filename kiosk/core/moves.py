@@ -9,20 +9,30 @@ redrawn once every hand is over.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 from kiosk.core import button as btn
-from kiosk.core.balance import Balancer, break_rank, choose_source, choose_target
+from kiosk.core.balance import (
+    Balancer,
+    break_order,
+    break_rank,
+    choose_source,
+    choose_target,
+)
 from kiosk.core.state import IN_PLAY, Table
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament as _Base
-else:
-    _Base = object
+# a mixin of Tournament, whose state it reads: typed loosely because Tournament is
+# built from it (the modules would import each other)
+_Base: Any = object
 
 
 class Moves(_Base):
     """The balancer's bookkeeping and every decision that moves a player."""
+
+    _halt_top: tuple[Any, ...] | None     # what halts depended on when last checked
+    _halted: set[int]
+    _longest_at: int                      # event count when _longest_now was taken
+    _longest_now: int
 
     def _rebuild_balancer(self) -> None:
         b = Balancer()
@@ -34,29 +44,44 @@ class Moves(_Base):
             b.set_rank(tid, rank)
             tab = self.tables[tid]
             if not tab.breaking:
-                b.set(tid, tab.effective)
+                b.set(tid, tab.effective, tab.moved_weight)
         self.balancer = b
 
     def _recount(self, tab: Table) -> None:
         if tab.broken:
             return
+        # the breaking order is published with the schedule and follows the counts
+        self.schedule_dirty = True
         if tab.breaking or (self.final_pending and tab.id != self.final_table):
             self.balancer.remove(tab.id)
         else:
-            self.balancer.set(tab.id, tab.effective)
+            self.balancer.set(tab.id, tab.effective, tab.moved_weight)
 
     def active_tables(self) -> list[Table]:
         return [t for t in self.tables.values() if not t.broken]
 
     def next_to_break(self) -> int | None:
         """First table in the breaking order still playing (the last one never breaks)."""
-        order, b = self._order, self.balancer
+        b = self.balancer
+        if self.profile.balance.break_order == "fewest":
+            return b.fewest_first() if len(b) > 1 else None
+        order = self._order
         while self._cursor < len(order) and order[self._cursor][1] not in b:
             self._cursor += 1
         for _, tid in order[self._cursor:]:
             if tid in b:
                 return tid if len(b) > 1 else None
         return None
+
+    def break_order(self) -> list[int]:
+        """Every open table, next to break first: tables already breaking, then the
+        predetermined procedure (TDA 10C) applied to the counts balancing sees now."""
+        rules = self.profile.balance
+        open_tables = self.active_tables()
+        return sorted(t.id for t in open_tables if t.breaking) + break_order(
+            ((t.id, t.added, t.effective, t.moved_weight)
+             for t in open_tables if not t.breaking),
+            rules.added_tables_break_first, rules.break_order == "fewest")
 
     def _refresh_halts(self) -> None:
         """A halt depends on the longest table anywhere, so when that changes every
@@ -219,8 +244,8 @@ class Moves(_Base):
                        redraw_button=redraw[target], due_bb=from_seat == due)
         if not tab.seat_of:
             self._emit("table_broken", t, table=tab.id)
-            left = len(self.active_tables())
-            if left <= self.profile.button.high_card_final_tables:
+            last = self.profile.button.high_card_final_tables
+            if last and len(self.active_tables()) <= last:
                 for other in self.active_tables():
                     other.redraw_button = True
 
@@ -241,18 +266,31 @@ class Moves(_Base):
         try:
             lo = b.min()
             tid = b.latest_with(lo) if len(b) else None
-            # within the tolerance, the table that breaks last takes the seat card
-            for c in range(lo + 1, min(lo + spare, self.seats)):
-                other = b.latest_with(c)
-                if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
-                    tid = other
+            within = range(lo + 1, min(lo + spare, self.seats))
+            if self.profile.balance.break_order == "fewest":
+                # the longest table within the tolerance takes the seat card: the short
+                # ones stay short, so the next break moves fewer players
+                for c in reversed(within):
+                    other = b.latest_with(c)
+                    if other is not None:
+                        tid = other
+                        break
+            else:
+                # within the tolerance, the table that breaks last takes the seat card
+                for c in within:
+                    other = b.latest_with(c)
+                    if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
+                        tid = other
             if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
                 tid = nxt
         finally:
             if nxt is not None:
-                b.set(nxt, nxt_count)
-        if tid is not None and self._room(tid, taken):
-            return tid
+                b.set(nxt, nxt_count, self.tables[nxt].moved_weight)
+        # the last seat cards: the tables kept for later are full, the next to break or
+        # the shortest table has the seat (a heap peek, not a pass over every table)
+        for choice in (tid, nxt, b.latest_with(b.min())):
+            if choice is not None and self._room(choice, taken):
+                return choice
         best: tuple[int, int, int] | None = None
         for tid, c in b.count.items():
             if self._room(tid, taken):

@@ -126,7 +126,8 @@ def shared_prize(prizes: list[int], place: int, tied: int = 1) -> int:
 
 
 def schedule(tour: Tournament) -> dict[str, Any]:
-    """The retained schedule body: structure, profile, the clock anchor and the field."""
+    """The retained schedule body: structure, profile, the clock anchor, the field and
+    the current breaking order (open tables, next to break first; TDA 10C)."""
     places = tour.places() if tour.finished_at is not None else {}
     money = tour.money_view()
     paid = money.places_paid
@@ -142,6 +143,7 @@ def schedule(tour: Tournament) -> dict[str, Any]:
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
         "places_paid": paid, "bubble": money.bubble,
         "final_table": tour.final_table,
+        "break_order": tour.break_order(),
     }
 
 
@@ -150,6 +152,14 @@ def schedule_key(tour: Tournament) -> tuple[Any, ...]:
     so busts and hand-for-hand progress reach every table without a clock change."""
     return (tour.alive, tour.entries, tour.chips, tour.h4h_on,
             tuple(sorted(tour.h4h_waiting)), tour.final_table, tour.finished_at)
+
+
+def schedule_urgent_key(tour: Tournament) -> tuple[Any, ...]:
+    """The parts of the schedule a table must have at once (clock, hand-for-hand, final
+    table, the end); the rest (field counts, breaking order) may wait a second."""
+    return (tour.clock, tour.h4h_on, tour.h4h_round, tuple(sorted(tour.h4h_waiting)),
+            tour.final_table, tour.final_pending, tour.finished_at, tour.extra_hands,
+            tour.started)
 
 
 def seating(tour: Tournament) -> dict[str, list[Any]]:

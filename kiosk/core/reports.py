@@ -6,15 +6,14 @@ whose `_emit` they call; kept apart because this is the table-facing half of the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament as _Base
-else:
-    _Base = object
+# a mixin of Tournament, whose state it reads: typed loosely because Tournament is
+# built from it (the modules would import each other)
+_Base: Any = object
 
 
 class TableReports(_Base):

@@ -35,6 +35,7 @@ class Player:
     strikes: int = 0
     left_live_hand: int = 0
     bust_key: tuple | None = None   # the group of busts this player went out in
+    bust_hand: int | None = None    # the hand of their table they went out in
     country: str = ""               # for results sites, when known
 
 
@@ -55,6 +56,7 @@ class Table:
     all_in: set[int] = field(default_factory=set)
     redraw_button: bool = False
     balance_out: int = 0         # players sent away to balance
+    moved_weight: int = 0        # sum over its players of (moves so far) squared
     last_hand_at: float | None = None
 
     @property

@@ -213,7 +213,9 @@ class Tournament(TableReports, Moves, Money):
         p.from_table = p.from_seat = None
         tab = self.tables[ev.table]
         tab.seat_of[ev.seat] = p.id
-        tab.new_seats.add(ev.seat)
+        tab.moved_weight += p.moves * p.moves
+        if not ev.same_seat:
+            tab.new_seats.add(ev.seat)
         self._recount(tab)
         self._touch(tab.id)
         self.seating_dirty = True
@@ -268,6 +270,7 @@ class Tournament(TableReports, Moves, Money):
             tab = self.tables[p.table]
             if tab.seat_of.get(p.seat or 0) == p.id:
                 del tab.seat_of[p.seat or 0]
+                tab.moved_weight -= p.moves * p.moves
                 tab.new_seats.discard(p.seat or 0)
             self._recount(tab)
             self._touch(tab.id, p.from_table)
@@ -280,6 +283,7 @@ class Tournament(TableReports, Moves, Money):
         p.absent = False
         key = tuple(ev.group)
         p.bust_key = key
+        p.bust_hand = ev.hand
         self.groups.setdefault(key, []).append(Bust(p.id, ev.table, ev.stack))
         self.alive -= 1
 
@@ -303,7 +307,7 @@ class Tournament(TableReports, Moves, Money):
     def _on_reentered(self, ev: ev_.Reentered) -> None:
         self._buy_again(ev).entries += 1
 
-    def _buy_again(self, ev: Event) -> Player:
+    def _buy_again(self, ev: ev_.Rebuy | ev_.Reentered) -> Player:
         """A busted player buys a new stack: out of the places, waiting for a seat."""
         p = self.players[ev.player]
         self._drop_bust(p)
@@ -343,6 +347,7 @@ class Tournament(TableReports, Moves, Money):
         p.status, p.table, p.seat = MOVING, dst.id, ev.to_seat
         p.moves += 1
         dst.seat_of[ev.to_seat] = p.id
+        dst.moved_weight += p.moves * p.moves
         dst.new_seats.add(ev.to_seat)
         if ev.redraw_button:
             dst.redraw_button = True
@@ -380,6 +385,7 @@ class Tournament(TableReports, Moves, Money):
             self.n_breaking -= 1
         tab.broken, tab.breaking = True, False
         self.balancer.remove(tab.id)
+        self.schedule_dirty = True
         self.h4h_waiting.discard(tab.id)
         self._touch(tab.id)
         # players moved off this table to balance would have moved now anyway
@@ -694,7 +700,16 @@ class Tournament(TableReports, Moves, Money):
         if period > self.structure.index_of_level(e.rebuy_levels):
             raise RuleError(f"the rebuy period ended after level {e.rebuy_levels}")
         self._emit("rebuy", t, player=p.id, stack=self.start_stack)
-        self._seat_new(p.id, t, "rebuy")
+        tab = self.tables.get(p.table) if p.table is not None else None
+        if e.playing_behind and tab is not None and not (tab.broken or tab.breaking) \
+                and p.seat is not None and p.seat not in tab.seat_of \
+                and tab.hand == p.bust_hand and not self.final_pending:
+            # re-bought before the next deal: the seat is still theirs (playing behind),
+            # so they take the blind they were due rather than a fresh random seat
+            self._emit("seated", t, player=p.id, table=tab.id, seat=p.seat, reason="rebuy",
+                       same_seat=True)
+        else:
+            self._seat_new(p.id, t, "rebuy")
 
     def _do_reenter(self, cmd: dict[str, Any], t: float) -> None:
         p = self._player(cmd.get("player"))

@@ -73,6 +73,9 @@ class Director:
         self._unreachable = False
         self.rejected = 0
         self._schedule_key: tuple | None = None
+        self._schedule_urgent: tuple | None = None
+        self._schedule_due = False
+        self._schedule_at = 0.0
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.budget = Budget()
         self.epoch = round(self.clock(), 3)   # this run: tables follow a restored director
@@ -98,7 +101,7 @@ class Director:
         self._check_unchanged(tour.config)
         return tour
 
-    def _check_unchanged(self, created: dict[str, Any]) -> None:
+    def _check_unchanged(self, created: ev_.Created) -> None:
         """[event] settings are fixed once the event exists: a change is refused, not lost."""
         c = self.config
         structure = load_structure(c.structure)
@@ -222,9 +225,14 @@ class Director:
             if n in tour.tables:
                 self._publish(self.topics.plan(n), self._plan_msg(n))
         key = plans.schedule_key(tour)
-        if tour.schedule_dirty or key != self._schedule_key:
-            tour.schedule_dirty, self._schedule_key = False, key
-            self._publish(self.topics.schedule, self._schedule_msg())
+        urgent = plans.schedule_urgent_key(tour)
+        if urgent != self._schedule_urgent:   # the clock or a state every table must obey
+            self._schedule_urgent = urgent
+            self._publish_schedule()
+        elif tour.schedule_dirty or key != self._schedule_key:
+            # the field and the breaking order: at most once per SEATING_EVERY, because the
+            # schedule goes to every table and a busy room changes these on every bust
+            self._schedule_due = True
             self.hub.publish({"type": "summary"})
         if tour.seating_dirty:
             self._seating_due = True
@@ -232,12 +240,21 @@ class Director:
             self.hub.publish({"type": "tables", "tables": changed})
             self.hub.publish({"type": "summary"})
 
+    def _publish_schedule(self) -> None:
+        tour = self.tour
+        tour.schedule_dirty, self._schedule_key = False, plans.schedule_key(tour)
+        self._schedule_due, self._schedule_at = False, self.now()
+        self._publish(self.topics.schedule, self._schedule_msg())
+        self.hub.publish({"type": "summary"})
+
     def _schedule_msg(self) -> dict[str, Any]:
         return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.now(),
                 **plans.schedule(self.tour)}
 
     def _publish_seating(self, force: bool = False) -> None:
         now = self.now()
+        if self._schedule_due and now - self._schedule_at >= SEATING_EVERY:
+            self._publish_schedule()
         if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
             self.tour.seating_dirty = False
             self._seating_due = False

@@ -66,6 +66,7 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "finished": tour.finished_at is not None,
         "winner": tour.players[winner].name if winner else None,
         "tables": sum(1 for x in tour.tables.values() if not x.broken),
+        "break_order": tour.break_order(),
     }
 
 

@@ -266,6 +266,8 @@ class Schedule(Message, kw_only=True):
     places_paid: Count = 0
     bubble: bool = False           # one more bust and everyone left is paid
     final_table: TableNo | None = None
+    # open tables, next to break first (TDA 10C's predetermined procedure applied now)
+    break_order: Annotated[list[TableNo], Meta(max_length=10_000)] = []
 
 
 class PlanSeat(Part, kw_only=True):

@@ -24,6 +24,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "across_tables": ("stack", "tie"),
     "hand_for_hand_same_table": ("stack", "tie"),
     "bubble_deal": ("secret_red_black", "unanimous"),
+    "break_order": ("fewest", "published"),
+    "newcomer_waits": ("between", "button_and_sb"),
 }
 
 
@@ -52,13 +54,14 @@ def _value(hint: Any, sec: Section, name: str) -> Any:
     if optional and raw in ("none", "off"):
         return None
     if dataclasses.is_dataclass(hint):
-        return _build(hint, sec.section(name))
+        return _build(typing.cast(type, hint), sec.section(name))
     origin = typing.get_origin(hint)
     if origin is tuple:
         items = sec.get(name, list)
         item_t = typing.get_args(hint)[0]
         if dataclasses.is_dataclass(item_t):
-            return tuple(_build(item_t, Section(sec.source, it, f"{sec.prefix}{name}[{i}].")
+            item_cls = typing.cast(type, item_t)
+            return tuple(_build(item_cls, Section(sec.source, it, f"{sec.prefix}{name}[{i}].")
                                 if isinstance(it, dict) else _bad(sec, name, i))
                          for i, it in enumerate(items))
         for i, it in enumerate(items):

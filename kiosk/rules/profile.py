@@ -25,6 +25,9 @@ class ButtonRules:
     start: str = "random"      # "random" | "seat1" | "high_card" (card by suit S>H>D>C)
     redraw_new_fraction: float | None = None  # re-draw the button when this share is new
     high_card_final_tables: int = 0  # draw the button at the last N tables' start
+    # newcomers who sit out until the button passes: "between" the button and the small
+    # blind only (TDA 9), or also on the "button_and_sb" seats (Sheridan's r.10)
+    newcomer_waits: str = "between"
     rule: str = ""
 
 
@@ -41,6 +44,10 @@ class BalanceRules:
     tolerance: tuple[Tolerance, ...] = (Tolerance(5, 2), Tolerance(1, 1))
     min_players: int = 2       # "minimum" mode: a table plays down to this many
     added_tables_break_first: bool = False
+    # TDA 10C's predetermined procedure for which table breaks next: "fewest" (the table
+    # with the fewest players, ties by the published order) or "published" (the
+    # published order alone: highest number first)
+    break_order: str = "fewest"
     final_table_extra: int = 1
     final_table_max: int = 10
     rule: str = ""

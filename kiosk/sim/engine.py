@@ -21,6 +21,7 @@ from kiosk.core.clock import Clock
 from kiosk.core.state import IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.rules.loader import load_profile
+from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 
@@ -43,7 +44,7 @@ class Field(Protocol):
     def spread(self) -> int: ...
     def finished(self) -> bool: ...
     def arriving(self) -> list[tuple[int, int, str]]: ...
-    def report(self, rep: dict[str, Any], t: float) -> None: ...
+    def report(self, rep: dict[str, Any], t: float) -> bool | None: ...
     def count_request(self, table: int) -> dict[str, Any] | None: ...
     def colour_up(self, table: int) -> dict[str, Any] | None: ...
     def idle(self) -> bool: ...
@@ -127,6 +128,7 @@ class SimResult:
     moved_skipped_bb: int = 0
     moved_bb_twice: int = 0
     max_moves_one_player: int = 0
+    moved_3plus: int = 0
     places: list[str] = field(default_factory=list)
     invariant_violations: int = 0
     violations: list[str] = field(default_factory=list)
@@ -158,7 +160,8 @@ class Simulator:
     it); with one, the tournament lives in a director and only reports cross over.
     """
 
-    def __init__(self, players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,
+    def __init__(self, players: int, seats: int = 9, profile: str | Profile = "tda-2017",
+                 seed: int = 1,
                  structure: str | Structure = "standard", check_every: int = 2000,
                  timer: Callable[[], float] = time.perf_counter,
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
@@ -167,7 +170,7 @@ class Simulator:
                  idle_timeout: float = 120.0, addons: bool = True,
                  chip_set: list[int] | None = None, buttons: Any = None) -> None:
         self.rng = random.Random(seed)
-        prof = load_profile(profile)
+        prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
         self.structure = st = structure if isinstance(structure, Structure) \
             else load_structure(structure)
@@ -234,11 +237,12 @@ class Simulator:
             if moves > self.res.max_moves_one_player:
                 self.res.max_moves_one_player = moves
 
-    def _report(self, table: int, t: float, kind: str, **data: Any) -> None:
+    def _report(self, table: int, t: float, kind: str, **data: Any) -> bool:
+        """Send a report; False when the director refused it."""
         self.rid += 1
         rep = {"v": 1, "table": table, "id": f"s{self.rid}", "seq": self.rid, "ts": t,
                "kind": kind, "data": data}
-        self.field.report(rep, t)
+        accepted = self.field.report(rep, t) is not False
         for tid, seat, _pid in self.field.arriving():  # moved players sit down at once
             if tid in self.skip:
                 continue
@@ -246,6 +250,7 @@ class Simulator:
             self.field.report({"v": 1, "table": tid, "id": f"s{self.rid}", "seq": self.rid,
                                "ts": t, "kind": "present", "data": {"seat": seat}}, t)
             self.waiting.add(tid)
+        return accepted
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> SimResult:
         # the tournament holds many long-lived objects and makes no reference cycles worth
@@ -313,6 +318,7 @@ class Simulator:
             self.res.moves_balance = st["moves_balance"]
             self.res.moves_break = st["moves_break"] + st["moves_final"]
             self.res.moves_unavoidable = st["unavoidable"]
+            self.res.moved_3plus = sum(1 for p in self.tour.players.values() if p.moves >= 3)
         self.res.sim_hours = round(t / 3600, 2)
         self.res.wall_seconds = round(time.perf_counter() - wall, 3)
         if progress:
@@ -400,7 +406,9 @@ class Simulator:
         else:
             pos = btn.next_hand(prev, occupied, f.seat_count(tid),
                                 dead_button=self.profile.button.dead_button,
+                                waits=self.profile.button.newcomer_waits,
                                 newcomers=f.newcomers(tid))
+        before = self.prev.get(tid)
         self.prev[tid] = pos
         level = self.structure.level_number(reading.period) or 1
         self.res.levels_reached = max(self.res.levels_reached, level)
@@ -409,8 +417,10 @@ class Simulator:
         hand = self.hand.get(tid, 0) + 1
         self.hand[tid] = hand
         self.in_hand.add(tid)
-        self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
-                     bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
+        if not self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
+                            bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting)):
+            self._not_dealt(tid, seat_of, before)   # the floor held the table meanwhile
+            return
         if self.buttons is not None:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand)
         self.res.hands += 1
@@ -420,6 +430,21 @@ class Simulator:
     def _next(self) -> int:
         self.seq += 1
         return self.seq
+
+    def _not_dealt(self, tid: int, seat_of: dict[int, str], prev: btn.Positions | None
+                   ) -> None:
+        """The director refused the hand (a day ended just then): take the blinds back."""
+        for seat, stack in self.in_hand_stack.pop(tid, {}).items():
+            self.chips[seat_of[seat]] = stack
+        self.pots.pop(tid, None)
+        self.in_hand.discard(tid)
+        self.hand[tid] -= 1
+        if prev is None:
+            self.prev.pop(tid, None)
+        else:
+            self.prev[tid] = prev
+        self.waiting.add(tid)
+
     def _post_blinds(self, tid: int, seat_of: dict[int, str], pos: btn.Positions,
                      period: Any) -> None:
         chips = self.chips

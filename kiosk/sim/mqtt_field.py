@@ -130,7 +130,7 @@ class MqttField:
         time.sleep(0.05)
         return True
 
-    def report(self, rep: dict[str, Any], t: float) -> None:
+    def report(self, rep: dict[str, Any], t: float) -> bool:
         """Publish a report and re-send it until the director acknowledges it, as a
         table's outbox does: a director or broker restart in between loses nothing."""
         done = self._acked[rep["id"]] = threading.Event()
@@ -145,6 +145,7 @@ class MqttField:
             self.client.publish(topic, payload, qos=1)
         del self._acked[rep["id"]]
         self._publish_live(rep)
+        return rep["id"] not in self.rejected
 
     def _publish_live(self, rep: dict[str, Any]) -> None:
         """Keep each virtual table's retained status and live snapshot current, as a

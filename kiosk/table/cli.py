@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
 def start_devices(service: TableService, *, gpio: bool) -> list[Any]:
     """GPIO buttons and the card reader, each optional; a missing device is a warning."""
-    cfg, out = service.cfg, []
+    cfg = service.cfg
+    out: list[Any] = []
     if gpio and cfg.gpio is not None:
         try:
             from kiosk.table.gpio import TableGpio

@@ -244,7 +244,8 @@ class TableController:
             players = self._players()
             newcomers = {s for s in occupied if loc.dealt_players.get(s) != players.get(s)}
             pos = next_hand(loc.positions, occupied, RING,
-                            dead_button=self.profile.button.dead_button, newcomers=newcomers)
+                            dead_button=self.profile.button.dead_button, newcomers=newcomers,
+                            waits=self.profile.button.newcomer_waits)
         players = self._players()
         loc.hand += 1
         loc.in_hand, loc.positions, loc.all_in, loc.draw_note = True, pos, [], note

@@ -80,7 +80,8 @@ class Room:
             button, _ = btn.draw_button(sorted(occupied), rules.start, self.rng)
             return btn.first_hand(occupied, button, tab.seats)
         return btn.next_hand(tab.positions, occupied, tab.seats,
-                             dead_button=rules.dead_button, newcomers=tab.new_seats)
+                             dead_button=rules.dead_button, newcomers=tab.new_seats,
+                             waits=rules.newcomer_waits)
 
     def deal(self, table: int, pos: btn.Positions | None = None) -> btn.Positions:
         pos = pos or self.positions(table)

@@ -3,12 +3,16 @@ through table reports the way the kiosks send them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from core_kit import Room, flat_structure, seating_problems
 
 from kiosk.core import button as btn
-from kiosk.core.balance import Balancer, break_order, choose_source, choose_target
+from kiosk.core import plans
+from kiosk.core.balance import Balancer, break_order, break_rank, choose_source, choose_target
 from kiosk.rules.loader import load_profile
+from kiosk.rules.profile import Profile
 
 
 def _moves(evs: list[dict]) -> list[dict]:
@@ -126,16 +130,84 @@ def test_profiles_without_halting_never_halt(profile: str) -> None:
 # ---------------------------------------------------------------- TDA 10C source table
 
 
+def _published() -> Profile:
+    """TDA 2017 with the published order alone (highest number first) as its TDA 10C
+    procedure: the order the core used before the fewest-players procedure."""
+    prof = load_profile("tda-2017")
+    return dataclasses.replace(prof, balance=dataclasses.replace(prof.balance,
+                                                                 break_order="published"))
+
+
 def test_source_is_the_next_table_to_break_when_long_enough() -> None:
-    room = Room(27, structure=flat_structure())       # three full tables
+    """TDA 10C under the published order: table 3 breaks first (highest number), so
+    its players move at no extra cost."""
+    room = Room(27, profile=_published(), structure=flat_structure())  # type: ignore[arg-type]
     for tid in room.playing():
         room.deal(tid)
     room.end(2)
     room.end(3)
     room.bust(1, 1)
     [move] = _moves(room.bust(1, 2))
-    # table 3 breaks first (highest number), so its players move at no extra cost
     assert move["table"] == 3 and move["to_table"] == 1
+
+
+def test_fewest_players_procedure_takes_from_the_long_table_that_breaks_soonest() -> None:
+    """TDA 10C, the default procedure: table 1 (7 players) is next to break, so the
+    mover comes from a long table; of the two, table 3 comes first in the published
+    order that settles ties. Then tables 1 and 3 both hold 8, and table 3 is next to
+    break: table 1 now seats a player who has moved already."""
+    room = Room(27, structure=flat_structure())       # three full tables
+    for tid in room.playing():
+        room.deal(tid)
+    room.end(2)
+    room.end(3)
+    room.bust(1, 1)
+    assert room.tour.next_to_break() == 1
+    [move] = _moves(room.bust(1, 2))
+    assert move["table"] == 3 and move["to_table"] == 1
+    assert room.tour.next_to_break() == 3
+
+
+def _six_tables_nine_busts(profile: str | Profile = "tda-2017") -> tuple[Room, list[dict]]:
+    """54 players at six full tables; tables 1-3 lose two, tables 4-6 one: 45 left, so
+    five tables suffice and one must break (TDA 10C decides which)."""
+    room = Room(54, profile=profile, structure=flat_structure())  # type: ignore[arg-type]
+    evs: list[dict] = []
+    for tid, n in ((1, 2), (2, 2), (3, 2), (4, 1), (5, 1), (6, 1)):
+        room.deal(tid)
+        for seat in sorted(room.tour.tables[tid].seat_of)[:n]:
+            evs += room.bust(tid, seat)
+        evs += room.end(tid)
+    return room, evs
+
+
+def test_the_table_with_the_fewest_players_breaks() -> None:
+    """TDA 10C: "the table with the fewest players breaks, ties by the published
+    order" is a predetermined procedure. Everyone at a breaking table moves, so breaking
+    table 3 (of the three with 7 players, the highest number) moves seven where the
+    published order alone (table 6, with 8) moves eight."""
+    room, evs = _six_tables_nine_busts()
+    assert [e["table"] for e in evs if e["kind"] == "table_broken"] == [3]
+    moves = _moves(evs)
+    assert len(moves) == 7 and {m["table"] for m in moves} == {3}
+    assert sorted(t.count for t in room.tour.active_tables()) == [9, 9, 9, 9, 9]
+    assert not seating_problems(room.tour)
+    # the same busts under the published order break table 6 and move eight
+    room, evs = _six_tables_nine_busts(_published())
+    assert [e["table"] for e in evs if e["kind"] == "table_broken"] == [6]
+    assert len(_moves(evs)) == 8
+
+
+def test_breaking_order_is_published_with_the_schedule() -> None:
+    """TDA 10C: the procedure's current outcome, next to break first, is in the
+    retained schedule every table and the dashboard read, and changes with the counts."""
+    room = Room(54, structure=flat_structure())
+    assert plans.schedule(room.tour)["break_order"] == [6, 5, 4, 3, 2, 1]
+    room.tour.schedule_dirty = False
+    room.hand(2, busts=(min(room.tour.tables[2].seat_of),))
+    assert room.tour.schedule_dirty          # the director republishes it
+    order = plans.schedule(room.tour)["break_order"]
+    assert order == [2, 6, 5, 4, 3, 1] and order[0] == room.tour.next_to_break()
 
 
 def test_source_is_the_longest_table_when_the_next_to_break_is_short() -> None:
@@ -195,9 +267,34 @@ def test_balancer_choice_unit() -> None:
 
 
 def test_break_order_added_tables_first() -> None:
-    tables = [(1, False), (2, True), (3, False), (4, True)]
-    assert break_order(tables, added_first=False) == [4, 3, 2, 1]
-    assert break_order(tables, added_first=True) == [4, 2, 3, 1]
+    """Irish r.72: added tables break before the original ones, under either TDA 10C
+    procedure; inside each group the fewest players break first, ties to the table
+    whose players moved least, then the published order."""
+    tables = [(1, False, 8, 0), (2, True, 9, 0), (3, False, 7, 0), (4, True, 8, 0),
+              (5, False, 8, 3)]
+    assert break_order(tables, added_first=False, fewest=False) == [5, 4, 3, 2, 1]
+    assert break_order(tables, added_first=True, fewest=False) == [4, 2, 5, 3, 1]
+    assert break_order(tables, added_first=False, fewest=True) == [3, 4, 1, 5, 2]
+    assert break_order(tables, added_first=True, fewest=True) == [4, 2, 3, 1, 5]
+
+
+def test_fewest_first_matches_the_published_order_and_spares_movers() -> None:
+    """The balancer's heap lookup gives the head of break_order: the fewest players,
+    then the table whose players moved least (moves squared), then the published
+    order; an added table ranked first (Irish r.72) comes first at any count."""
+    b = Balancer()
+    for tid in (1, 2, 3, 4):
+        b.set_rank(tid, break_rank(tid, False, True))
+    for tid, count, weight in ((1, 8, 0), (2, 8, 4), (3, 9, 0), (4, 8, 1)):
+        b.set(tid, count, weight)
+    assert b.fewest_first() == 1      # 8 players, nobody moved before
+    b.set(1, 8, 5)
+    assert b.fewest_first() == 4
+    b.set(3, 7, 0)
+    assert b.fewest_first() == 3
+    b.set_rank(5, break_rank(5, True, True))
+    b.set(5, 9, 0)
+    assert b.fewest_first() == 5
 
 
 def test_late_entry_with_every_seat_taken_opens_an_added_table_that_breaks_first() -> None:
@@ -233,18 +330,24 @@ def test_breaking_table_sends_everyone_to_the_short_tables() -> None:
 
 
 def test_breaking_waits_for_the_hand_in_play() -> None:
+    """TDA 10C (fewest players first): table 1 loses players in one hand until two
+    tables suffice; it is the shortest, so it is the one to break, and it is broken only
+    once its hand is over."""
     room = Room(27, structure=flat_structure())
     for tid in room.playing():
         room.deal(tid)
     for seat in sorted(room.tour.tables[1].seat_of)[:9]:
         room.bust(1, seat)
-        if room.tour.tables[3].breaking:
+        if room.tour.n_breaking:
             break
-    tab3 = room.tour.tables[3]
-    assert tab3.breaking and not tab3.broken and tab3.count == 9
-    assert room.tour.holding(tab3)
-    room.end(3)
-    assert tab3.broken and not tab3.seat_of
+    tab1 = room.tour.tables[1]
+    assert tab1.breaking and not tab1.broken and tab1.in_hand
+    assert room.tour.holding(tab1) and not room.tour.tables[3].breaking
+    room.end(1)
+    assert tab1.broken and not tab1.seat_of
+    for tid in (2, 3):
+        room.end(tid)
+    assert sorted(t.count for t in room.tour.active_tables()) == [9, 9]
 
 
 def test_sheridans_tables_play_down_to_four() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from core_kit import Room, flat_structure
 
 from kiosk.core.button import (
@@ -125,14 +126,45 @@ def test_new_player_between_small_blind_and_button_waits() -> None:
     # the next hand: button 4, small blind 5; a player in seat 2 (far away) plays at once
     pos = next_hand(prev, occupied | {2}, 9, dead_button=True, newcomers={2})
     assert 2 in pos.dealt and pos.waiting == ()
-    # a newcomer on the (dead) button seat must wait for it to pass
+    # the small blind (seat 4) busts: the dead button moves onto its empty seat and the
+    # small blind to seat 7, so a newcomer in seat 5, strictly between them, waits
+    prev = Positions(button=3, sb=4, bb=7, dealt=(1, 3, 4, 7, 8))
+    pos = next_hand(prev, {1, 3, 5, 7, 8}, 9, dead_button=True, newcomers={5})
+    assert (pos.button, pos.sb, pos.bb) == (4, 7, 8)
+    assert 5 not in pos.dealt and pos.waiting == (5,)
+    pos = next_hand(pos, {1, 3, 5, 7, 8}, 9, dead_button=True, newcomers={5})
+    assert 5 in pos.dealt and pos.waiting == ()
+
+
+def test_new_player_on_the_button_or_small_blind_is_dealt_in() -> None:
+    """TDA 2017 r.9 (2015 r.9, Irish r.9): a player from a broken table or a late
+    entrant "can get any seat including small or big blind or the button and be dealt
+    in"; only seats between the small blind and the button wait."""
     prev = Positions(button=3, sb=4, bb=6, dealt=(1, 3, 6, 7))
     pos = next_hand(prev, {1, 3, 4, 6, 7}, 9, dead_button=True, newcomers={4})
     assert (pos.button, pos.sb) == (4, 6)
-    assert 4 not in pos.dealt and pos.waiting == (4,)
-    # once the button has passed they are dealt in
-    pos = next_hand(pos, {1, 3, 4, 6, 7}, 9, dead_button=True, newcomers={4})
-    assert 4 in pos.dealt and pos.waiting == ()
+    assert 4 in pos.dealt and pos.waiting == () and not pos.dead_button
+    prev = Positions(button=1, sb=3, bb=6, dealt=(1, 3, 6, 7))
+    pos = next_hand(prev, {1, 3, 6, 7, 8}, 9, dead_button=True, newcomers={6})
+    assert pos.sb == 6 and 6 in pos.dealt and not pos.dead_sb
+
+
+def test_sheridans_newcomer_on_the_button_or_small_blind_waits() -> None:
+    """Sheridan's r.10 differs from TDA 9: a newcomer on the button or the small blind
+    waits for the button to pass (one in the big blind posts it and plays)."""
+    prev = Positions(button=3, sb=4, bb=6, dealt=(1, 3, 6, 7))
+    pos = next_hand(prev, {1, 3, 4, 6, 7}, 9, dead_button=True, newcomers={4},
+                    waits="button_and_sb")
+    assert pos.button == 4 and 4 not in pos.dealt and pos.waiting == (4,)
+    prev = Positions(button=1, sb=3, bb=6, dealt=(1, 3, 6, 7))
+    pos = next_hand(prev, {1, 3, 6, 7, 8}, 9, dead_button=True, newcomers={6},
+                    waits="button_and_sb")
+    assert pos.sb == 6 and 6 not in pos.dealt and pos.waiting == (6,)
+    pos = next_hand(prev, {1, 3, 6, 7, 8}, 9, dead_button=True, newcomers={7},
+                    waits="button_and_sb")
+    assert pos.bb == 7 and 7 in pos.dealt
+    with pytest.raises(ValueError, match="newcomer rule"):
+        next_hand(prev, {1, 3, 6, 7}, 9, dead_button=True, waits="never")
 
 
 def test_new_player_in_the_big_blind_is_dealt_in() -> None:

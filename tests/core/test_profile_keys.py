@@ -17,7 +17,7 @@ KIOSK = Path(model.__file__).resolve().parents[1]
 # prize deals) and on balancing; they stay until that code reads them.
 OWNED_ELSEWHERE = {
     "chip_race", "chip_race.mode", "chip_race.rule",        # read by kiosk/core/chips.py
-    "entries.forfeited_chips_leave", "entries.playing_behind",   # chips in play
+    "entries.forfeited_chips_leave",                        # chips in play
     "bubble_deal",                                          # a prize deal: money side
     "hand_for_hand.players_stay_seated",                    # balancing in hand-for-hand
 }

@@ -76,10 +76,12 @@ def test_sheridans_no_more_entries_than_stacks_carried() -> None:
         room.do({"kind": "register", "name": "P4"})
 
 
-def test_new_player_on_the_dead_button_waits_for_it_to_pass() -> None:
-    """TDA 7A/9: a player arriving in the seat the (dead) button moves to is not dealt
-    in until the button has passed; a player arriving elsewhere plays at once."""
-    room = Room(16, structure=S)                              # 8 and 8
+@pytest.mark.parametrize(("profile", "waits"), [("tda-2017", False), ("tda-2015", False),
+                                               ("irish-open", False), ("sheridans", True)])
+def test_new_player_on_the_dead_button(profile: str, waits: bool) -> None:
+    """TDA 2017/2015 and Irish r.9: a player arriving in the seat the (dead) button
+    moves to is dealt in at once. Sheridan's r.10: they wait for the button to pass."""
+    room = Room(16, profile=profile, structure=S)              # 8 and 8
     tour = room.tour
     pos = room.deal(1)
     room.bust(1, pos.sb)                                      # the button moves onto it
@@ -88,10 +90,41 @@ def test_new_player_on_the_dead_button_waits_for_it_to_pass() -> None:
     room.do({"kind": "move", "player": newcomer, "table": 1, "seat": pos.sb})
     room.arrive_all()
     nxt = room.deal(1)
-    assert nxt.button == pos.sb and pos.sb in nxt.waiting and pos.sb not in nxt.dealt
-    assert tour.tables[1].positions.waiting == (pos.sb,)
+    assert nxt.button == pos.sb
+    assert (pos.sb in nxt.waiting) == waits and (pos.sb in nxt.dealt) != waits
+    assert tour.tables[1].positions.waiting == ((pos.sb,) if waits else ())
     room.end(1)
     assert pos.sb in room.deal(1).dealt
+
+
+def test_home_rebuy_before_the_next_deal_keeps_the_seat() -> None:
+    """Home rebuy rules: a player who re-buys before the next deal is playing behind
+    in their own seat (a player due a blind who does not re-buy is treated as not
+    there); they are not re-seated at random and post the blind they were due."""
+    room = Room(12, profile="home-roberts", structure=S)
+    tour = room.tour
+    room.hand(1)
+    tab = tour.tables[1]
+    due = tour.due_big_blind(tab)
+    assert due is not None
+    pid = tab.seat_of[due]
+    room.hand(2)
+    room.deal(1)
+    room.bust(1, due)
+    room.end(1)
+    evs = room.do({"kind": "rebuy", "player": pid})
+    [seated] = [e for e in evs if e["kind"] == "seated"]
+    assert (seated["table"], seated["seat"], seated["same_seat"]) == (1, due, True)
+    assert due not in tab.new_seats       # not a newcomer: dealt in at once
+    nxt = room.deal(1)
+    assert due in nxt.dealt
+    # after the next deal has begun the seat is no longer theirs: a random seat
+    room.bust(1, due)
+    room.end(1)
+    room.deal(1)
+    evs = room.do({"kind": "rebuy", "player": pid})
+    [seated] = [e for e in evs if e["kind"] == "seated"]
+    assert not seated.get("same_seat")
 
 
 def test_home_game_rebuy_when_busted_in_the_rebuy_period() -> None:
@@ -132,3 +165,21 @@ def test_sheridans_has_no_reentry() -> None:
     room.hand(1, busts=(min(room.tour.tables[1].seat_of),))
     with pytest.raises(RuleError, match="no re-entry"):
         room.do({"kind": "reenter", "player": pid})
+
+
+@pytest.mark.parametrize("seed", range(1, 8))
+def test_home_rebuy_after_busting_in_the_big_blind_does_not_pay_it_twice(seed: int) -> None:
+    """Home rebuy rules (playing behind; no dead button): the big blind busts and
+    re-buys before the next deal. Keeping the seat, the button moves on past them and
+    they are dealt in without the big blind again; a random re-seat could land them on
+    the next big blind."""
+    room = Room(12, profile="home-roberts", structure=S, seed=seed)
+    tour = room.tour
+    pos = room.deal(1)
+    pid = tour.tables[1].seat_of[pos.bb]
+    room.bust(1, pos.bb)
+    room.end(1)
+    room.do({"kind": "rebuy", "player": pid})
+    assert room.seat_of(pid) == (1, pos.bb)
+    nxt = room.deal(1)
+    assert nxt.bb != pos.bb and pos.bb in nxt.dealt

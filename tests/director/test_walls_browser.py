@@ -49,18 +49,22 @@ def test_tv_clock_and_dashboard_fit_every_level_break_and_state(
     with sync_playwright() as pw:
         browser = chromium(pw)
         floor = browser.new_context()
-        assert floor.request.post(url + "/api/login", data=json.dumps(
+        login = floor.request.post(url + "/api/login", data=json.dumps(
             {"user": "floor", "password": "s3cret"}),
-            headers={"Content-Type": "application/json"}).ok
+            headers={"Content-Type": "application/json", "Origin": url})
+        assert login.ok
+        acting = {"Content-Type": "application/json", "Origin": url,
+                  "X-CSRF-Token": login.json()["csrf"]}
 
         def act(cmd: dict[str, Any]) -> None:
-            res = floor.request.post(url + "/api/act", data=json.dumps(cmd),
-                                     headers={"Content-Type": "application/json"})
+            res = floor.request.post(url + "/api/act", data=json.dumps(cmd), headers=acting)
             assert res.ok, res.text()
 
         pages: list[tuple[Page, bool]] = []
         for w, h in SIZES:
-            ctx = browser.new_context(viewport={"width": w, "height": h})
+            # bypass_csp: wait_for_function compiles its predicate inside the page, which
+            # the dashboard's CSP forbids; the pages' own scripts run as served
+            ctx = browser.new_context(viewport={"width": w, "height": h}, bypass_csp=True)
             for path, tv in (("/clock", True), ("/", False)):
                 page = ctx.new_page()
                 page.goto(url + path)
@@ -143,7 +147,7 @@ def test_dashboard_phone_layout_calls_search_and_level_controls(
     url = f"http://127.0.0.1:{director.http_port}"
     with sync_playwright() as pw:
         browser = chromium(pw)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
         page.clock.install()
         page.goto(url + "/")
         page.fill("#login input[name=user]", "floor")

@@ -137,3 +137,26 @@ def test_live_feed_sends_a_snapshot_then_only_changed_tables(tmp_path: Path) -> 
         await client.close()
 
     run(go())
+
+
+def test_dashboard_and_schedule_show_the_breaking_order(tmp_path: Path) -> None:
+    """TDA 10C: the floor and every table see which table breaks next. With the
+    fewest-players procedure the order follows the counts: table 1, one player short,
+    moves to the front."""
+    d = director(tmp_path)
+
+    async def go() -> None:
+        client = await client_for(d)
+        snap = await (await client.get("/api/snapshot")).json()
+        assert snap["summary"]["break_order"] == [2, 1]
+        assert (await login(client)).status == 200
+        pid = d.tour.tables[1].seat_of[min(d.tour.tables[1].seat_of)]
+        ok = await client.post("/api/act", json={"kind": "bust", "player": pid},
+                                headers=await csrf(client))
+        assert ok.status == 200
+        snap = await (await client.get("/api/snapshot")).json()
+        assert snap["summary"]["break_order"] == [1, 2]
+        assert d._schedule_msg()["break_order"] == [1, 2]
+        await client.close()
+
+    run(go())

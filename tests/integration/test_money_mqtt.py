@@ -111,7 +111,9 @@ def test_pko_rebuy_event_with_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
     assert seen["bag"]["ok"] and seen["redraw"]["ok"], (seen["bag"], seen["redraw"])
     assert res.invariant_violations == 0, res.violations
     assert res.rebuys > 0, "the rebuy period saw rebuys"
-    assert "rejected" not in director.log_text()
+    # only a hand a dealer started just as the day ended may be turned away
+    refused = [line for line in director.log_text().splitlines() if "rejected" in line]
+    assert all("must not deal now" in line for line in refused), refused
 
     # chips: the bags hold every chip sold, each player's bag what his dealer counted
     events = list(EventLog(director.db).read())

@@ -1,0 +1,33 @@
+"""bench/balance_bench.py's contract: the JSON it prints and the comparison it makes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).parents[2] / "bench" / "balance_bench.py"
+KEYS = {"moves_per_entrant", "max_moves_one_player", "moved_3plus", "tda10a_share", "p99_ms"}
+
+
+def test_core_moves_fewer_players_than_the_reference_on_the_same_busts() -> None:
+    """Issue targets at a small field: fewer moves, fewer repeat moves and every
+    balancing move TDA 10A-true (the player due the big blind, to the worst seat)."""
+    proc = subprocess.run([sys.executable, str(BENCH), "--players", "600", "--seed", "3",
+                           "--json"], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert set(out) == {"core", "reference"}
+    core, ref = out["core"], out["reference"]
+    assert set(core) >= KEYS and set(ref) >= KEYS
+    assert core["moves_per_entrant"] < ref["moves_per_entrant"]
+    assert core["max_moves_one_player"] <= ref["max_moves_one_player"]
+    assert core["moved_3plus"] <= ref["moved_3plus"]
+    assert core["tda10a_share"] == 1.0 and ref["tda10a_share"] < 0.5
+
+
+def test_bad_field_size_is_one_clear_error() -> None:
+    proc = subprocess.run([sys.executable, str(BENCH), "--players", "5", "--json"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2 and proc.stdout == "" and "--players" in proc.stderr
