@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
     "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
     "profiles": ("kiosk.rules.cli", "list rule profiles and blind structures, or check a file"),
+    "results": ("kiosk.director.results_cli", "an event's results from its log, as CSV or JSON"),
     "help": ("kiosk.cli", "this list, or `help COMMAND` for one command's options"),
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlparse
 
 import msgspec
@@ -77,12 +77,47 @@ class DirectorSection(_Section):
         = "floor-users.toml"
 
 
+class MoneySection(_Section):
+    """`[money]`: how each buy-in splits, bounties, the payout table, chips in play."""
+
+    fee: Annotated[int, _doc("house fee per entry", ge=0)] = 0
+    staff: Annotated[int, _doc("staff share per entry", ge=0)] = 0
+    bounty: Annotated[int, _doc("bounty per entry (needs bounty_mode)", ge=0)] = 0
+    bounty_mode: Annotated[Literal["", "fixed", "pko"],
+                           _doc("fixed bounties, or pko (progressive knockouts)")] = ""
+    pko_percent: Annotated[int, _doc("PKO: share of a bounty paid in cash, the rest onto "
+                                     "the eliminator's head", ge=0, le=100)] = 50
+    addon: Annotated[Annotated[int, Meta(ge=0)] | None,
+                     _doc("add-on prize money; unset: the buy-in")] = None
+    guarantee: Annotated[int, _doc("prize pool at least this (the house pays the overlay)",
+                                   ge=0)] = 0
+    table: Annotated[Literal["standard", "percent", "wta", "shares"],
+                     _doc("payout table: by field size, percent_paid, winner-take-all, or "
+                          "shares_csv")] = "standard"
+    percent_paid: Annotated[Annotated[float, Meta(ge=0.01, le=100)] | None,
+                            _doc("table = percent: share of the field paid; unset: [event] "
+                                 "payout_percent")] = None
+    shares_csv: Annotated[str | None, _doc("payout table as place,percent rows; relative to "
+                                           "this file")] = None
+    rounding: Annotated[int, _doc("prizes are multiples of this; first place takes the rest",
+                                  ge=1)] = 1
+    seat_value: Annotated[int, _doc("satellites: a seat in the target event costs this",
+                                    ge=0)] = 0
+    target_event: Annotated[str, _doc("satellites: the event the seats are for")] = ""
+    chip_set: Annotated[list[Annotated[int, Meta(ge=1)]],
+                        _doc("denominations in play; with them a break where one leaves "
+                             "play races it off at every table")] = []
+    h4h_at_bubble: Annotated[bool, _doc("hand-for-hand from the bubble until the money")] \
+        = False
+
+
 class EventFile(_Section):
     """event.toml"""
 
     event: EventSection
     broker: BrokerSection = msgspec.field(default_factory=BrokerSection)
     director: DirectorSection = msgspec.field(default_factory=DirectorSection)
+    money: MoneySection = msgspec.field(default_factory=MoneySection)
 
 
 class TableSection(_Section):
@@ -267,6 +302,9 @@ class EventConfig:
     floor_users_file: str | None = None   # re-read when it changes
     allow_default_logins: bool = False    # the demo's floor/floor; never from a file
     source: str = ""
+    money: dict[str, Any] = field(default_factory=dict)   # kiosk.core.payouts.PrizeRules
+    chip_set: tuple[int, ...] = ()
+    h4h_at_bubble: bool = False
 
     @property
     def https(self) -> bool:
@@ -319,12 +357,41 @@ def load_event_config(path: str | Path) -> EventConfig:
                           "on 127.0.0.1 only")
     users_file = _relative(base, d.floor_users_file)
     _check_rules(source, ev)
+    money = _money(source, base, ev, doc.money)
     return EventConfig(
         name=_event_name(source, "event.name", ev.name), profile=ev.profile,
         structure=ev.structure, seats=ev.seats, start_stack=ev.start_stack, buy_in=ev.buy_in,
         payout_percent=ev.payout_percent, seed=ev.seed, broker=_broker(source, doc.broker),
         db=_relative(base, d.db), http_host=host, http_port=port, tls_cert=cert, tls_key=key,
-        floor_users=floor_users.load(users_file), floor_users_file=users_file, source=source)
+        floor_users=floor_users.load(users_file), floor_users_file=users_file, source=source,
+        money=money, chip_set=tuple(sorted(doc.money.chip_set)),
+        h4h_at_bubble=doc.money.h4h_at_bubble)
+
+
+def _money(source: str, base: Path, ev: EventSection, m: MoneySection) -> dict[str, Any]:
+    """The prize rules the core takes (kiosk.core.payouts.PrizeRules), checked."""
+    from kiosk.core.payouts import PrizeRules, parse_shares_csv
+    from kiosk.errors import RuleError
+
+    rules: dict[str, Any] = {
+        "buy_in": ev.buy_in, "fee": m.fee, "staff": m.staff, "bounty": m.bounty,
+        "bounty_mode": m.bounty_mode, "pko_percent": m.pko_percent, "addon": m.addon,
+        "guarantee": m.guarantee, "table": m.table,
+        "percent_paid": ev.payout_percent if m.percent_paid is None else m.percent_paid,
+        "rounding": m.rounding, "seat_value": m.seat_value, "target_event": m.target_event}
+    if m.shares_csv:
+        try:
+            text = Path(_relative(base, m.shares_csv)).read_text(encoding="utf-8")
+            rules["shares"] = list(parse_shares_csv(text))
+        except (OSError, RuleError) as exc:
+            raise ConfigError(source, "money.shares_csv", str(exc)) from None
+        rules["table"] = "shares"
+    try:
+        PrizeRules.from_dict(rules)
+    except RuleError as exc:
+        raise ConfigError(source, "money.table" if "table" in str(exc) or "share" in str(exc)
+                          else "money.bounty", str(exc)) from None
+    return rules
 
 
 def _check_rules(source: str, ev: EventSection) -> None:

@@ -14,9 +14,10 @@ read through `upcast`, which walks a raw event of an older shape up to today's c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
+from msgspec import Meta
 
 from kiosk.core.bounds import (
     Chips,
@@ -80,6 +81,9 @@ class Created(Event, tag="created", kw_only=True):
     max_entries: Count | None = None
     max_tables: Count | None = None
     payout_percent: float = 15.0
+    money: dict[str, Any] | None = None          # kiosk.core.payouts.PrizeRules fields
+    chip_set: Annotated[list[Chips], Meta(max_length=20)] | None = None
+    h4h_at_bubble: bool = False
 
 
 class Registered(Event, tag="registered", kw_only=True):
@@ -87,6 +91,7 @@ class Registered(Event, tag="registered", kw_only=True):
     name: Name
     card: Ident | None = None
     stack: Chips
+    country: Name = ""
 
 
 class TableOpened(Event, tag="table_opened", kw_only=True):
@@ -304,6 +309,114 @@ class Finished(Event, tag="finished", kw_only=True):
 class Undone(Event, tag="undone", kw_only=True):
     table: TableNo
     target: Ident
+
+
+# ------------------------------------------------------------------ money and chips
+Delta = Annotated[int, Meta(ge=-(10**13), le=10**13)]   # chips taken out (or added)
+Day = Annotated[int, Meta(ge=1, le=100)]
+BySeat = Annotated[dict[str, Chips], Meta(max_length=10)]
+PlayersBySeat = Annotated[dict[str, Ident], Meta(max_length=10)]
+Amounts = Annotated[dict[str, Money], Meta(max_length=100_000)]
+
+
+class Knockout(Event, tag="knockout", kw_only=True):
+    """Who won the pot that busted `player`, and the bounty paid (cash, and onto heads)."""
+
+    player: Ident
+    table: TableNo | None = None
+    entry: Count                       # the busted entry (1 + re-entries + rebuys)
+    bounty: Money = 0                  # the bounty on that entry's head
+    eliminators: Annotated[list[Ident], Meta(min_length=1, max_length=9)]
+    entries: Annotated[list[Count], Meta(max_length=9)]
+    cash: Annotated[list[Money], Meta(max_length=9)]
+    head: Annotated[list[Money], Meta(max_length=9)]
+
+
+class KnockoutReversed(Event, tag="knockout_reversed", kw_only=True):
+    player: Ident
+    entry: Count
+
+
+class Audited(Event, tag="audited", kw_only=True):
+    action: Ident
+    player: Ident | None = None
+    before: Any = None
+    after: Any = None
+    by: Name | None = None
+
+
+class Addon(Event, tag="addon", kw_only=True):
+    player: Ident
+    table: TableNo | None = None
+    stack: Chips
+
+
+class PayoutsLocked(Event, tag="payouts_locked", kw_only=True):
+    payouts: Annotated[list[Money], Meta(max_length=100_000)]
+    prize_pool: Money
+    by: Name | None = None
+
+
+class PrizeRulesSet(Event, tag="prize_rules_set", kw_only=True):
+    rules: dict[str, Any]
+    before: dict[str, Any]
+    by: Name | None = None
+
+
+class CountOpened(Event, tag="count_opened", kw_only=True):
+    round: Count
+    label: Text
+    purpose: Literal["count", "colour_up", "bag"]
+    removed: Annotated[list[Chips], Meta(max_length=20)] = []
+    new_chip: Chips = 0
+    tables: Annotated[list[TableNo], Meta(max_length=10_000)]
+    by: Name | None = None
+
+
+class ChipsCounted(Event, tag="chips_counted", kw_only=True):
+    table: TableNo
+    round: Count
+    stacks: BySeat
+    players: PlayersBySeat
+    by: Name | None = None
+
+
+class ColouredUp(Event, tag="coloured_up", kw_only=True):
+    table: TableNo
+    round: Count
+    before: BySeat
+    after: BySeat
+    cards: Annotated[dict[str, list[Annotated[str, Meta(max_length=3)]]], Meta(max_length=10)]
+    won: Annotated[dict[str, Count], Meta(max_length=10)]
+    rescued: Seats = []
+    removed: Delta
+    new_chip: Chips
+    players: PlayersBySeat
+
+
+class DayEnded(Event, tag="day_ended", kw_only=True):
+    day: Day
+    by: Name | None = None
+
+
+class Bagged(Event, tag="bagged", kw_only=True):
+    day: Day
+    bags: Amounts
+    difference: Delta = 0
+    by: Name | None = None
+
+
+class Redrawn(Event, tag="redrawn", kw_only=True):
+    day: Day
+    tables: Annotated[list[TableNo], Meta(max_length=10_000)]
+    by: Name | None = None
+
+
+class DealAgreed(Event, tag="deal_agreed", kw_only=True):
+    amounts: Amounts
+    method: Annotated[str, Meta(max_length=20)] = ""
+    before: Amounts = {}
+    by: Name | None = None
 
 
 def _declared() -> dict[str, type[Event]]:

@@ -117,7 +117,8 @@ class Moves(_Base):
 
     def holding(self, tab: Table) -> bool:
         """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
-        if tab.broken or tab.breaking or self.final_pending or self.finished_at is not None:
+        if tab.broken or tab.breaking or self.final_pending or self.finished_at is not None \
+                or self.day_over:
             return True
         if self.h4h_on and tab.id not in self.h4h_waiting:
             return True

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.core.payouts import payouts
 from kiosk.core.places import group_places
 from kiosk.core.state import MOVING, Table
 from kiosk.core.tournament import Tournament
@@ -29,6 +28,8 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
             "penalty_until": p.penalty_until, "penalty": p.penalty_text,
             "new": seat in tab.new_seats,
         }
+        if tour.prize.bounty:
+            seats[str(seat)]["bounty"] = tour.head(pid)
         if p.status == MOVING:
             moves_in.append({"player": pid, "name": p.name, "seat": seat,
                              "from_table": p.from_table, "from_seat": p.from_seat})
@@ -56,8 +57,29 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
         "final_pending": tour.final_pending, "hold_reason": tour.hold_reason(tab),
         "busts": hand_busts(tour, tab),
         "max_seats": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
-        "floor_calls": floor, "clock_calls": clocks,
+        "floor_calls": floor, "clock_calls": clocks, **money_plan(tour, tab),
     }
+
+
+def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
+    """What a table shows of the money (besides the busts' places and prizes): the
+    bubble, an open chip count and its colour-up."""
+    view = tour.money_view()
+    out: dict[str, Any] = {
+        "money": {"places_paid": view.places_paid, "bubble": view.bubble,
+                  "in_the_money": view.in_the_money, "bounties": bool(tour.prize.bounty)},
+        "day_over": tour.day_over,
+    }
+    r = tour.count_round
+    if r is not None and tab.id in r["tables"]:
+        out["chip_count"] = {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
+                             "done": tab.id in tour.counts, "removed": r["removed"],
+                             "new_chip": r["new_chip"]}
+        cu = tour.colour_ups.get(tab.id)
+        if cu is not None:
+            out["colour_up"] = {k: cu[k] for k in ("before", "after", "cards", "won",
+                                                   "rescued", "new_chip")}
+    return out
 
 
 def _movers_from(tour: Tournament, tab: Table) -> list[Any]:
@@ -80,7 +102,7 @@ def hand_busts(tour: Tournament, tab: Table) -> list[dict[str, Any]]:
         later += len(g)
     places = group_places(group, tour.alive + later + len(group), tour.profile.busts,
                           key[0] == "h4h")
-    prizes = payouts(tour.entries, tour.buy_in, tour.payout_percent)
+    prizes = tour.current_payouts()
     out = []
     for b in group:
         if b.table != tab.id:
@@ -90,7 +112,9 @@ def hand_busts(tour: Tournament, tab: Table) -> list[dict[str, Any]]:
         tied = sum(1 for q in places.values() if q == place)
         out.append({"seat": p.seat, "player": p.id, "name": p.name, "place": place,
                     "tied": tied, "prize": shared_prize(prizes, place, tied),
-                    "stack": b.stack})
+                    "stack": b.stack, "bounty_won": tour.bounty_cash.get(p.id, 0),
+                    "eliminators": [tour.players[e].seat for e in
+                                    tour.eliminated_by.get(p.id, ())]})
     return out
 
 
@@ -105,7 +129,8 @@ def schedule(tour: Tournament) -> dict[str, Any]:
     """The retained schedule body: structure, profile, the clock anchor, the field and
     the current breaking order (open tables, next to break first; TDA 10C)."""
     places = tour.places() if tour.finished_at is not None else {}
-    paid = len(payouts(tour.entries, tour.buy_in, tour.payout_percent))
+    money = tour.money_view()
+    paid = money.places_paid
     return {
         "event": tour.event, "profile": tour.profile.id, "profile_name": tour.profile.name,
         "structure": tour.structure.to_dict(), "clock": tour.clock.to_dict(),
@@ -116,7 +141,7 @@ def schedule(tour: Tournament) -> dict[str, Any]:
         "winner": next((pid for pid, pl in places.items() if pl == 1), None),
         "players_left": tour.alive, "entries": tour.entries,
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
-        "places_paid": paid, "bubble": tour.started and paid > 0 and tour.alive == paid + 1,
+        "places_paid": paid, "bubble": money.bubble,
         "final_table": tour.final_table,
         "break_order": tour.break_order(),
     }

@@ -65,7 +65,7 @@ class TableReports(_Base):
         p = self._seat_player(tab, d["seat"])
         if p.id != d["player"]:
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
-        self._bust(p, t, d.get("stack"), rid)
+        self._bust(p, t, d.get("stack"), rid, d.get("eliminator"), bool(d.get("rebuy")))
 
     def _report_clock_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
         self._seat_player(tab, d["seat"])

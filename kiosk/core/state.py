@@ -36,6 +36,7 @@ class Player:
     left_live_hand: int = 0
     bust_key: tuple | None = None   # the group of busts this player went out in
     bust_hand: int | None = None    # the hand of their table they went out in
+    country: str = ""               # for results sites, when known
 
 
 @dataclass

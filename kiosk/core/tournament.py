@@ -19,6 +19,7 @@ from kiosk.core import button as btn
 from kiosk.core import events as ev_
 from kiosk.core.balance import Balancer, break_rank
 from kiosk.core.clock import Clock
+from kiosk.core.money import Money
 from kiosk.core.moves import Moves
 from kiosk.core.penalties import decide_penalty
 from kiosk.core.places import Bust, group_places
@@ -51,7 +52,7 @@ QUIET_REPORTS = frozenset({"hand_started", "all_in", "clock_call", "clock_done",
 UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
 
 
-class Tournament(TableReports, Moves):
+class Tournament(TableReports, Moves, Money):
     """All state of one event; see the module docstring for how it changes."""
 
     def __init__(self, created: Event | dict[str, Any], profile: Profile | None = None,
@@ -111,21 +112,25 @@ class Tournament(TableReports, Moves):
         self._longest_at = -1                       # event count when _longest_now was taken
         self._longest_now = 0
         self.n_pending = 0                          # balancing moves ordered, not yet made
+        self._init_money(created)
 
     # ---------------------------------------------------------------- creation
     @classmethod
     def create(cls, *, event: str, profile: str | Profile = "tda-2017",
                structure: Structure, seats: int = 9, start_stack: int | None = None,
                buy_in: int = 0, seed: int = 0, t: float = 0.0, max_entries: int | None = None,
-               max_tables: int | None = None, payout_percent: float = 15.0) -> Tournament:
+               max_tables: int | None = None, payout_percent: float = 15.0,
+               money: dict[str, Any] | None = None, **extra: Any) -> Tournament:
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         if not 2 <= seats <= 10:
             raise RuleError("tables seat 2 to 10 players")
+        if money is not None:
+            extra["money"] = money
         created = ev_.make("created", t, event=event, profile=prof.id,
                            structure=structure.to_dict(), seats=seats,
                            start_stack=start_stack or structure.start_stack, buy_in=buy_in,
                            seed=seed, max_entries=max_entries, max_tables=max_tables,
-                           payout_percent=payout_percent)
+                           payout_percent=payout_percent, **extra)
         ev_.check(created)
         return cls(created, prof, structure)
 
@@ -154,6 +159,8 @@ class Tournament(TableReports, Moves):
         if handler is None:
             handler = self._handlers[kind] = getattr(self, "_on_" + kind)
         handler(ev)
+        if ev.get("by"):
+            self.remember_audit(ev)
         rid = ev.report
         table = getattr(ev, "table", None)
         if rid and table:   # report ids are per table: table 3 cannot shadow table 4's
@@ -181,7 +188,7 @@ class Tournament(TableReports, Moves):
             self.dirty.add(other)
 
     def _on_registered(self, ev: ev_.Registered) -> None:
-        p = Player(ev.player, ev.name, ev.card, chips_bought=ev.stack)
+        p = Player(ev.player, ev.name, ev.card, chips_bought=ev.stack, country=ev.country)
         self.players[p.id] = p
         if p.card:
             self.by_card[p.card] = p.id
@@ -539,7 +546,8 @@ class Tournament(TableReports, Moves):
         stack = self.start_stack
         if self.started:
             stack = late_stack(rules, self.start_stack, current_big_blind(self.structure, period))
-        self._emit("registered", t, player=pid, name=name, card=card, stack=stack)
+        self._emit("registered", t, player=pid, name=name, card=card, stack=stack,
+                   **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}))
         if self.started:
             self._seat_new(pid, t, "late")
 
@@ -646,17 +654,22 @@ class Tournament(TableReports, Moves):
         p = self._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
-        self._bust(p, t, cmd.get("stack"), None)
+        self._bust(p, t, cmd.get("stack"), None, cmd.get("eliminator"), bool(cmd.get("rebuy")))
 
-    def _bust(self, p: Player, t: float, stack: int | None, rid: str | None) -> None:
+    def _bust(self, p: Player, t: float, stack: int | None, rid: str | None,
+              eliminator: Any = None, rebuy: bool = False) -> None:
         assert p.table is not None
         tab = self.tables[p.table]
         group = ("h4h", self.h4h_round) if self.h4h_on else ("hand", tab.id, tab.hand)
+        by = self._bust_extras(p, t, eliminator, rebuy)
         self._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                    stack=stack, group=list(group), report=rid)
-        if self.alive == 1:
+        self._after_bust(p, t, by, rebuy, rid)
+        if self.alive == 1 or self._satellite_done():
             winner = next(q for q in self.players.values() if q.status in IN_PLAY)
             self._emit("finished", t, winner=winner.id)
+        else:
+            self._bubble_check(t)
 
     def _do_unbust(self, cmd: dict[str, Any], t: float) -> None:
         p = self._player(cmd.get("player"))
@@ -667,6 +680,7 @@ class Tournament(TableReports, Moves):
     def _unbust(self, p: Player, t: float, rid: str | None,
                 prefer: tuple[int, int] | None) -> None:
         table, seat = prefer or (None, None)
+        self._reverse_knockout(p, t, rid)
         self._emit("unbusted", t, player=p.id, report=rid)
         tab = self.tables.get(table) if table else None
         if tab and not tab.broken and seat not in tab.seat_of:
@@ -795,6 +809,8 @@ class Tournament(TableReports, Moves):
         for p in self.players.values():
             if p.penalty_until is not None and p.penalty_until <= t:
                 self._emit("penalty_served", t, player=p.id)
+        self._money_tick(t)
+        self._colour_up_tick(t)
 
     def _do_end_of_day(self, cmd: dict[str, Any], t: float) -> None:
         rules = self.profile.end_of_day

@@ -90,7 +90,9 @@ class Director:
                 structure=load_structure(c.structure), seats=c.seats,
                 start_stack=c.start_stack, buy_in=c.buy_in,
                 seed=c.seed if c.seed is not None else int.from_bytes(os.urandom(4), "big"),
-                t=self.clock(), payout_percent=c.payout_percent)
+                t=self.clock(), payout_percent=c.payout_percent,
+                money=c.money or None, chip_set=list(c.chip_set) or None,
+                h4h_at_bubble=c.h4h_at_bubble)
             self.log.append([tour.config])
             log.info("new event %s (%s, %s)", c.name, c.profile, c.structure)
             return tour

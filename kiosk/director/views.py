@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from kiosk.core.clock import format_clock
-from kiosk.core.payouts import payouts
 from kiosk.core.state import IN_PLAY, MOVING
 from kiosk.core.tournament import Tournament
 
@@ -33,10 +32,9 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
             to_break = acc
             break
         acc += p.seconds
-    places = tour.places()
-    winner = next((pid for pid, pl in places.items() if pl == 1), None) \
+    winner = next((pid for pid, pl in tour.places().items() if pl == 1), None) \
         if tour.finished_at is not None else None
-    prizes = payouts(tour.entries, tour.buy_in, tour.payout_percent)
+    money = tour.money_view()
     return {
         "event": tour.event, "profile": tour.profile.name, "started": tour.started,
         "level": s.level_number(r.period), "is_break": period.is_break,
@@ -50,13 +48,18 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "next_break_in": round(to_break, 1) if to_break is not None else None,
         "players_left": tour.alive, "entries": tour.entries,
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
-        "prize_pool": tour.entries * tour.buy_in,
-        "payouts": prizes[:12], "places_paid": len(prizes),
-        "bubble": tour.started and bool(prizes) and tour.alive == len(prizes) + 1
-        and tour.finished_at is None,
+        "prize_pool": money.prize_pool,
+        "payouts": money.payouts[:12], "places_paid": money.places_paid,
+        "bubble": money.bubble,
         "ante_text": _ante_text(period), "next_ante": _ante_text(nxt) if nxt else "",
         "next_blinds": f"{nxt.sb:,}/{nxt.bb:,}" if nxt else None,
         "final_table": None if tour.final_pending else tour.final_table,
+        "money": {"prize_pool": money.prize_pool, "payouts": money.payouts,
+                  "places_paid": money.places_paid, "bubble": money.bubble,
+                  "bounty_pool": money.bounty_pool, "in_the_money": money.in_the_money,
+                  "locked": money.locked, "bounty_mode": tour.prize.bounty_mode,
+                  "day": tour.day, "day_over": tour.day_over,
+                  "chip_count": _count_summary(tour)},
         "hand_for_hand": {"on": tour.h4h_on, "round": tour.h4h_round,
                           "waiting": sorted(tour.h4h_waiting)},
         "final_pending": tour.final_pending, "extra_hands": tour.extra_hands,
@@ -65,6 +68,16 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "tables": sum(1 for x in tour.tables.values() if not x.broken),
         "break_order": tour.break_order(),
     }
+
+
+def _count_summary(tour: Tournament) -> dict[str, Any] | None:
+    """The open chip count: how far it is and what the reconciliation flags."""
+    r = tour.count_round
+    if r is None:
+        return None
+    rec = tour.reconciliation()
+    return {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
+            **rec.to_dict()}
 
 
 def _ante_text(p: Any) -> str:

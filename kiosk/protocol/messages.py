@@ -87,6 +87,24 @@ class BustData(Part, forbid_unknown_fields=True, kw_only=True):
     seat: SeatNo
     player: Ident
     stack: Chips | None = None
+    eliminator: SeatNo | Annotated[list[SeatNo], Meta(min_length=1, max_length=9)] | None = None
+    rebuy: bool = False      # the player rebuys at once and keeps the seat
+
+    def __post_init__(self) -> None:
+        e = self.eliminator
+        seats = e if isinstance(e, list) else [] if e is None else [e]
+        if len(set(seats)) != len(seats) or self.seat in seats:
+            raise ValueError("eliminator must name other seats, each once")
+
+
+class ChipCountData(Part, forbid_unknown_fields=True, kw_only=True):
+    stacks: Annotated[dict[SeatNo, Chips], Meta(min_length=1, max_length=10)]
+    round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
+
+
+class AddonData(Part, forbid_unknown_fields=True, kw_only=True):
+    seat: SeatNo
+    player: Ident
 
 
 class SeatData(Part, forbid_unknown_fields=True, kw_only=True):
@@ -173,16 +191,24 @@ class Undo(Report, tag="undo", kw_only=True):
     data: UndoData
 
 
+class ChipCount(Report, tag="chip_count", kw_only=True):
+    data: ChipCountData
+
+
+class AddonReport(Report, tag="addon", kw_only=True):
+    data: AddonData
+
+
 REPORTS: dict[str, type[Report]] = {
     c.__struct_config__.tag: c  # type: ignore[misc]
     for c in (HandStarted, HandEnded, AllIn, Bust, ClockCall, ClockDone, FloorCall,
-              FloorCancel, Checkin, Absent, Present, Undo)
+              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport)
 }
 for _tag, _cls in REPORTS.items():
     _cls.kind = _tag
 REPORT_KINDS = tuple(REPORTS)
 AnyReport = (HandStarted | HandEnded | AllIn | Bust | ClockCall | ClockDone | FloorCall
-             | FloorCancel | Checkin | Absent | Present | Undo)
+             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport)
 
 
 # ---------------------------------------------------------------- director -> tables
@@ -254,6 +280,7 @@ class PlanSeat(Part, kw_only=True):
     penalty_until: Time | None = None
     penalty: Text = ""
     new: bool = False
+    bounty: Money | None = None      # bounty events: the bounty on this player's head
 
 
 class MoveOut(Part, kw_only=True):
@@ -282,6 +309,8 @@ class PlanBust(Part, kw_only=True):
     tied: Annotated[int, Meta(ge=1, le=MAX_SEATS * MAX_TABLES)] = 1
     prize: Money = 0
     stack: Chips | None = None
+    bounty_won: Money = 0         # bounty events: what this player won knocking others out
+    eliminators: Annotated[list[SeatNo | None], Meta(max_length=9)] = []   # who won the pot
 
 
 class H4HPlan(Part, kw_only=True):
@@ -308,6 +337,32 @@ class ClockCallView(Part, kw_only=True):
     report: Ident | None = None
 
 
+class MoneyPlan(Part, kw_only=True, forbid_unknown_fields=True):
+    places_paid: Count = 0
+    bubble: bool = False
+    in_the_money: bool = False
+    bounties: bool = False
+
+
+class ChipCountPlan(Part, kw_only=True):
+    round: Count
+    label: Text = ""
+    purpose: Literal["count", "colour_up", "bag"] = "count"
+    done: bool = False
+    removed: Annotated[list[Chips], Meta(max_length=20)] = []
+    new_chip: Chips = 0
+
+
+class ColourUpPlan(Part, kw_only=True):
+    before: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
+    after: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
+    cards: Annotated[dict[SeatNo, list[Annotated[str, Meta(max_length=3)]]],
+                     Meta(max_length=10)] = {}
+    won: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}
+    rescued: Seats = []
+    new_chip: Chips = 0
+
+
 class Plan(Message, kw_only=True):
     """A table's desired state (docs/protocol.md): derived from the director's state."""
 
@@ -332,6 +387,10 @@ class Plan(Message, kw_only=True):
     hand_for_hand: H4HPlan = msgspec.field(default_factory=H4HPlan)
     floor_calls: Annotated[dict[Ident, FloorCallView], Meta(max_length=1000)] = {}
     clock_calls: Annotated[dict[Ident, ClockCallView], Meta(max_length=1000)] = {}
+    money: MoneyPlan = msgspec.field(default_factory=MoneyPlan)
+    day_over: bool = False
+    chip_count: ChipCountPlan | None = None
+    colour_up: ColourUpPlan | None = None
 
 
 class Ack(Message, kw_only=True):

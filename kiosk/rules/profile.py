@@ -80,6 +80,8 @@ class EntryRules:
     reentry: bool = True
     rebuy: bool = False
     rebuy_levels: int = 0          # rebuys allowed through the end of this level
+    addon: bool = False            # an add-on at the end of the rebuy period
+    addon_stacks: int = 2          # the add-on is this many starting stacks
     forfeited_chips_leave: bool = True
     playing_behind: bool = True
     rule: str = ""

@@ -19,7 +19,7 @@ FLOOR_GIVE_UP = 8    # hands after which an unanswered floor call is cancelled
 class ReportSink(Protocol):
     plans: dict[int, dict[str, Any]]
 
-    def report(self, rep: dict[str, Any], t: float) -> None: ...
+    def report(self, rep: dict[str, Any], t: float) -> bool | None: ...
 
 
 class ButtonPresser:

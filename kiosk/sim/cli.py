@@ -17,6 +17,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--structure", default="standard", help="turbo, standard, deep or a file")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--buy-in", type=int, default=100, help="prize money per entry (default 100)")
+    p.add_argument("--bounty", choices=("fixed", "pko"), default=None,
+                   help="bounties: fixed, or progressive knockouts")
+    p.add_argument("--bounty-amount", type=int, default=50,
+                   help="bounty per entry when --bounty is given (default 50)")
 
 
 def _bar(done: int, total: int) -> None:
@@ -35,7 +40,13 @@ def run(args: argparse.Namespace) -> int:
     if not 2 <= args.seats <= 10:
         print("pokerkiosk sim: error: --seats must be 2 to 10", file=sys.stderr)
         return 2
-    sim = Simulator(args.players, args.seats, args.profile, args.seed, args.structure)
+    if args.buy_in < 0 or args.bounty_amount < 0:
+        print("pokerkiosk sim: error: amounts must not be negative", file=sys.stderr)
+        return 2
+    money = {"buy_in": args.buy_in, "bounty": args.bounty_amount if args.bounty else 0,
+             "bounty_mode": args.bounty or ""}
+    sim = Simulator(args.players, args.seats, args.profile, args.seed, args.structure,
+                    money=money)
     res = sim.run(progress=_bar if sys.stderr.isatty() else None)
     out = res.to_dict()
     if args.json:
@@ -52,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
           f"most moves for one player {res.max_moves_one_player}")
     print(f"moved players who skipped a big blind {res.moved_skipped_bb}, "
           f"took it twice {res.moved_bb_twice}")
+    print(f"prize pool {res.prize_pool:,}, bounty pool {res.bounty_pool:,}; "
+          f"{res.rebuys} rebuys, {res.addons} add-ons")
     print(f"invariant violations {res.invariant_violations}; {res.wall_seconds} s")
     for v in res.violations[:5]:
         print(f"  ! {v}")

@@ -44,7 +44,10 @@ class Field(Protocol):
     def spread(self) -> int: ...
     def finished(self) -> bool: ...
     def arriving(self) -> list[tuple[int, int, str]]: ...
-    def report(self, rep: dict[str, Any], t: float) -> None: ...
+    def report(self, rep: dict[str, Any], t: float) -> bool | None: ...
+    def count_request(self, table: int) -> dict[str, Any] | None: ...
+    def colour_up(self, table: int) -> dict[str, Any] | None: ...
+    def idle(self) -> bool: ...
 
 
 class LocalField:
@@ -95,6 +98,19 @@ class LocalField:
     def report(self, rep: dict[str, Any], t: float) -> None:
         self.sim.execute({"kind": "report", "table": rep["table"], "report": rep}, t)
 
+    def count_request(self, table: int) -> dict[str, Any] | None:
+        r = self.tour.count_round
+        if r is None or table not in r["tables"] or table in self.tour.counts:
+            return None
+        return {"round": r["round"], "purpose": r["purpose"]}
+
+    def colour_up(self, table: int) -> dict[str, Any] | None:
+        ev = self.tour.colour_ups.get(table)
+        return None if ev is None else {"after": ev["after"], "before": ev["before"]}
+
+    def idle(self) -> bool:
+        return False   # nothing outside this process can release a holding table
+
 
 @dataclass
 class SimResult:
@@ -121,10 +137,18 @@ class SimResult:
     wall_seconds: float = 0.0
     decision_times: list[float] = field(default_factory=list)
     decision_tables: list[int] = field(default_factory=list)  # tables open at each decision
+    rebuys: int = 0
+    addons: int = 0
+    chips_removed: int = 0
+    prize_pool: int = 0
+    bounty_pool: int = 0
+    winner_keeps: int = 0      # the bounty on the winner's own head, his to keep
+    results: list[dict[str, Any]] = field(default_factory=list)
+    knockouts: list[tuple[str, list[str], bool]] = field(default_factory=list)  # rebought?
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items()
-             if k not in ("decision_times", "decision_tables")}
+             if k not in ("decision_times", "decision_tables", "knockouts")}
         d["violations"] = self.violations[:20]
         return d
 
@@ -142,7 +166,9 @@ class Simulator:
                  timer: Callable[[], float] = time.perf_counter,
                  field: Field | None = None, hand_seconds: float = HAND_SECONDS,
                  pace: Callable[[float], None] | None = None,
-                 skip: frozenset[int] = frozenset(), buttons: Any = None) -> None:
+                 skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
+                 idle_timeout: float = 120.0, addons: bool = True,
+                 chip_set: list[int] | None = None, buttons: Any = None) -> None:
         self.rng = random.Random(seed)
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
@@ -152,7 +178,7 @@ class Simulator:
         self.tour: Tournament | None = None
         if field is None:
             self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
-                                          seed=seed, t=0.0)
+                                          seed=seed, t=0.0, money=money, chip_set=chip_set)
             field = LocalField(self.tour, self)
         self.field = field
         self.n = players
@@ -177,6 +203,14 @@ class Simulator:
         self.in_hand_stack: dict[int, dict[int, int]] = {}
         self.pots: dict[int, int] = {}
         self.now = 0.0
+        self.bought = players * st.start_stack        # chips sold: entries, rebuys, add-ons
+        self.counted: set[tuple[int, int]] = set()     # (table, round) counts reported
+        self.idle_timeout = idle_timeout
+        e = prof.entries
+        self.rebuy_until = st.index_of_level(e.rebuy_levels) if e.rebuy else -1
+        self.addon_from = self.rebuy_until + 1 if e.addon and addons else None
+        self.addon_done: set[int] = set()              # tables that sold their add-ons
+        self.addon_players: set[str] = set()
 
     # ------------------------------------------------------------------ driving
     def execute(self, cmd: dict[str, Any], t: float) -> list[dict[str, Any]]:
@@ -203,11 +237,12 @@ class Simulator:
             if moves > self.res.max_moves_one_player:
                 self.res.max_moves_one_player = moves
 
-    def _report(self, table: int, t: float, kind: str, **data: Any) -> None:
+    def _report(self, table: int, t: float, kind: str, **data: Any) -> bool:
+        """Send a report; False when the director refused it."""
         self.rid += 1
         rep = {"v": 1, "table": table, "id": f"s{self.rid}", "seq": self.rid, "ts": t,
                "kind": kind, "data": data}
-        self.field.report(rep, t)
+        accepted = self.field.report(rep, t) is not False
         for tid, seat, _pid in self.field.arriving():  # moved players sit down at once
             if tid in self.skip:
                 continue
@@ -215,6 +250,7 @@ class Simulator:
             self.field.report({"v": 1, "table": tid, "id": f"s{self.rid}", "seq": self.rid,
                                "ts": t, "kind": "present", "data": {"seat": seat}}, t)
             self.waiting.add(tid)
+        return accepted
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> SimResult:
         # the tournament holds many long-lived objects and makes no reference cycles worth
@@ -246,7 +282,11 @@ class Simulator:
             self._try_start(tid, t)
         steps = 0
         last_busts = -1
-        while self.queue and not self.field.finished():
+        while not self.field.finished():
+            if not self.queue:
+                if not self.waiting or not self._wait_for_floor(t):
+                    break
+                continue
             t, _, tid = heapq.heappop(self.queue)
             if self.pace is not None:
                 self.pace(t)
@@ -265,6 +305,12 @@ class Simulator:
             self._violation("tournament ended without a winner")
         self._check(full=True)
         if self.tour is not None:
+            from kiosk.core.results import results, totals
+
+            self.res.results = results(self.tour)
+            self.res.winner_keeps = totals(self.tour)["winner_keeps"]
+            pool = self.tour.money_pool()
+            self.res.prize_pool, self.res.bounty_pool = pool.prize_pool, pool.bounty_pool
             places = self.tour.places()
             self.res.places = sorted(places, key=lambda pid: (places[pid], pid))
             self._check_places(places)
@@ -279,12 +325,59 @@ class Simulator:
             progress(self.n, self.n)
         return self.res
 
+    def _wait_for_floor(self, t: float) -> bool:
+        """Every table holds (a day ended): wait for the floor to release them."""
+        deadline = time.monotonic() + self.idle_timeout
+        while time.monotonic() < deadline:
+            if not self.field.idle():
+                return False
+            for w in sorted(self.waiting):
+                self._try_start(w, t)
+            if self.queue or self.field.finished():
+                return True
+        self._violation("tables held longer than the idle timeout")
+        return False
+
+    # ------------------------------------------------------------------ chips
+    def _count(self, tid: int, t: float) -> None:
+        """A chip count asked for: enter every seat's stack; take a colour-up's result."""
+        req = self.field.count_request(tid)
+        if req is None or (tid, req["round"]) in self.counted:
+            return
+        self.counted.add((tid, req["round"]))
+        seat_of = self.field.seats(tid)
+        stacks = {str(s): self.chips[pid] for s, pid in sorted(seat_of.items())}
+        self._report(tid, t, "chip_count", round=req["round"], stacks=stacks)
+        cu = self.field.colour_up(tid) if req["purpose"] == "colour_up" else None
+        if cu is not None:
+            for s, after in cu["after"].items():
+                pid = seat_of[int(s)]
+                self.res.chips_removed += self.chips[pid] - after
+                self.chips[pid] = after
+
+    def _addons(self, tid: int, t: float, period: int) -> None:
+        """At the first hand after the rebuy period, most players take the add-on."""
+        if self.addon_from is None or period < self.addon_from or tid in self.addon_done:
+            return
+        self.addon_done.add(tid)
+        if period > self.addon_from + 1:
+            return
+        for seat, pid in sorted(self.field.seats(tid).items()):
+            if pid not in self.addon_players and self.rng.random() < 0.7:
+                self.addon_players.add(pid)
+                self._report(tid, t, "addon", seat=seat, player=pid)
+                stack = self.structure.start_stack * self.profile.entries.addon_stacks
+                self.chips[pid] += stack
+                self.bought += stack
+                self.res.addons += 1
+
     # ------------------------------------------------------------------ hands
     def _try_start(self, tid: int, t: float) -> None:
         f = self.field
         if f.broken(tid) or tid in self.in_hand or tid in self.skip:
             self.waiting.discard(tid)
             return
+        self._count(tid, t)
         seat_of = f.seats(tid)
         if f.holding(tid) or len(seat_of) < 2:
             if f.halted(tid) and tid not in self.halted_now:
@@ -304,6 +397,7 @@ class Simulator:
             self.waiting.discard(tid)
             return
         self.waiting.discard(tid)
+        self._addons(tid, t, reading.period)
         occupied = set(seat_of)
         prev = self.prev.get(tid) if not f.redraw(tid) else None
         if prev is None:
@@ -314,6 +408,7 @@ class Simulator:
                                 dead_button=self.profile.button.dead_button,
                                 waits=self.profile.button.newcomer_waits,
                                 newcomers=f.newcomers(tid))
+        before = self.prev.get(tid)
         self.prev[tid] = pos
         level = self.structure.level_number(reading.period) or 1
         self.res.levels_reached = max(self.res.levels_reached, level)
@@ -322,8 +417,10 @@ class Simulator:
         hand = self.hand.get(tid, 0) + 1
         self.hand[tid] = hand
         self.in_hand.add(tid)
-        self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
-                     bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
+        if not self._report(tid, t, "hand_started", hand=hand, button=pos.button, sb=pos.sb,
+                            bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting)):
+            self._not_dealt(tid, seat_of, before)   # the floor held the table meanwhile
+            return
         if self.buttons is not None:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand)
         self.res.hands += 1
@@ -333,6 +430,21 @@ class Simulator:
     def _next(self) -> int:
         self.seq += 1
         return self.seq
+
+    def _not_dealt(self, tid: int, seat_of: dict[int, str], prev: btn.Positions | None
+                   ) -> None:
+        """The director refused the hand (a day ended just then): take the blinds back."""
+        for seat, stack in self.in_hand_stack.pop(tid, {}).items():
+            self.chips[seat_of[seat]] = stack
+        self.pots.pop(tid, None)
+        self.in_hand.discard(tid)
+        self.hand[tid] -= 1
+        if prev is None:
+            self.prev.pop(tid, None)
+        else:
+            self.prev[tid] = prev
+        self.waiting.add(tid)
+
     def _post_blinds(self, tid: int, seat_of: dict[int, str], pos: btn.Positions,
                      period: Any) -> None:
         chips = self.chips
@@ -374,6 +486,7 @@ class Simulator:
         dealt = [s for s in start if s in seat_of]
         pot = self.pots.pop(tid, 0)
         busted: list[int] = []
+        beaten_by: dict[int, int] = {}   # busted seat -> the seat that won the pot
         pressed = self.buttons.hand_ending(tid, t) if self.buttons is not None else None
         if len(dealt) >= 2:
             stacks = [start[s] for s in dealt]
@@ -394,14 +507,28 @@ class Simulator:
                 pot = 0
                 if chips[loser] == 0:
                     busted.append(a if loser == pa else b)
+                    beaten_by[busted[-1]] = b if loser == pa else a
+            taker = None
             if pot:
-                chips[seat_of[rng.choice(dealt)]] += pot
+                taker = rng.choice(dealt)
+                chips[seat_of[taker]] += pot
             for seat in dealt:  # a player blinded to nothing is out too
                 if chips[seat_of[seat]] == 0 and seat not in busted:
                     busted.append(seat)
+                    beaten_by[seat] = taker if taker is not None and chips[seat_of[taker]] \
+                        else next(s for s in dealt if chips[seat_of[s]])
+        period = self.clock.read(self.structure, t).period
         for seat in busted:
             pid = seat_of[seat]
-            self._report(tid, t, "bust", seat=seat, player=pid, stack=start.get(seat))
+            rebuy = period <= self.rebuy_until and rng.random() < 0.5
+            by = beaten_by[seat]
+            self.res.knockouts.append((pid, [seat_of[by]], rebuy))
+            self._report(tid, t, "bust", seat=seat, player=pid, stack=start.get(seat),
+                         eliminator=by, rebuy=rebuy)
+            if rebuy:
+                chips[pid] = self.structure.start_stack
+                self.bought += self.structure.start_stack
+                self.res.rebuys += 1
             if self.field.finished():
                 return
         self.in_hand.discard(tid)
@@ -441,7 +568,7 @@ class Simulator:
         if held != alive or alive != tour.alive:
             self._violation(f"{alive} players alive, tables hold {held}, count says {tour.alive}")
         total = sum(self.chips.values()) + sum(self.pots.values())
-        if total != self.n * self.structure.start_stack:
+        if total != self.bought - self.res.chips_removed:
             self._violation(f"chips not conserved: {total}")
 
     def _check_places(self, places: dict[str, int]) -> None:
@@ -458,5 +585,5 @@ class Simulator:
 
 
 def simulate(players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,
-             structure: str = "standard") -> SimResult:
-    return Simulator(players, seats, profile, seed, structure).run()
+             structure: str = "standard", money: dict[str, Any] | None = None) -> SimResult:
+    return Simulator(players, seats, profile, seed, structure, money=money).run()

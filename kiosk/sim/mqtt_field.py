@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -116,7 +117,20 @@ class MqttField:
         return sorted((t, m["seat"], m["player"]) for t, p in self.plans.items()
                       if not p.get("broken") for m in p.get("moves_in", ()))
 
-    def report(self, rep: dict[str, Any], t: float) -> None:
+    def count_request(self, table: int) -> dict[str, Any] | None:
+        req = self._plan(table).get("chip_count")
+        return None if req is None or req.get("done") else req
+
+    def colour_up(self, table: int) -> dict[str, Any] | None:
+        cu = self._plan(table).get("colour_up")
+        return cu if isinstance(cu, dict) else None
+
+    def idle(self) -> bool:
+        """Every table holds: the floor (another process) may release them; wait a bit."""
+        time.sleep(0.05)
+        return True
+
+    def report(self, rep: dict[str, Any], t: float) -> bool:
         """Publish a report and re-send it until the director acknowledges it, as a
         table's outbox does: a director or broker restart in between loses nothing."""
         done = self._acked[rep["id"]] = threading.Event()
@@ -131,6 +145,7 @@ class MqttField:
             self.client.publish(topic, payload, qos=1)
         del self._acked[rep["id"]]
         self._publish_live(rep)
+        return rep["id"] not in self.rejected
 
     def _publish_live(self, rep: dict[str, Any]) -> None:
         """Keep each virtual table's retained status and live snapshot current, as a

@@ -288,17 +288,33 @@ class TableController:
         return self._emit(t, "all_in", {"seat": seat, "hand": loc.hand}, f"Seat {seat} all-in",
                           before, f"all-in {seat}")
 
-    def bust(self, t: float, seat: int, stack: int | None = None) -> Result:
-        """Mark a seat busted; `stack` is the hand's starting stack when the dealer knows it."""
+    def bust(self, t: float, seat: int, stack: int | None = None,
+             eliminator: int | list[int] | None = None) -> Result:
+        """Mark a seat busted; `stack` is the hand's starting stack when the dealer knows it,
+        `eliminator` the seat (or seats, split pot) that won the pot when tapped."""
         player = self._players().get(seat)
         if player is None or seat not in self._occupied():
             return self._refuse(t, f"Seat {seat} has no player to bust")
+        winners = eliminator if isinstance(eliminator, list) else \
+            [] if eliminator is None else [eliminator]
+        if any(w == seat or w not in self._occupied() for w in winners):
+            return self._refuse(t, "The pot's winner must be another player in the hand")
         before = copy.deepcopy(self.local)
         self.local.busted[seat] = player
         data: dict[str, Any] = {"seat": seat, "player": player}
         if stack is not None:
             data["stack"] = int(stack)
+        if winners:
+            data["eliminator"] = winners[0] if len(winners) == 1 else winners
         return self._emit(t, "bust", data, f"Seat {seat} busted", before, f"bust {seat}")
+
+    def chip_count(self, t: float, stacks: dict[int, int], round_no: int | None = None
+                   ) -> Result:
+        """Send the stacks the dealer entered for an open chip count."""
+        data: dict[str, Any] = {"stacks": {str(s): int(v) for s, v in sorted(stacks.items())}}
+        if round_no is not None:
+            data["round"] = round_no
+        return self._emit(t, "chip_count", data, f"Chip count sent ({len(stacks)} seats)")
 
     def set_absent(self, t: float, seat: int, absent: bool = True) -> Result:
         player = self._players().get(seat)

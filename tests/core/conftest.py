@@ -40,9 +40,11 @@ class Room:
     """One tournament plus the bookkeeping a set of table kiosks would do."""
 
     def __init__(self, players: int = 0, *, seats: int = 9, profile: str = "tda-2017",
-                 structure: Structure | None = None, seed: int = 1, start: bool = True) -> None:
+                 structure: Structure | None = None, seed: int = 1, start: bool = True,
+                 **extra: Any) -> None:
         self.tour = Tournament.create(event="test", profile=profile, seats=seats, seed=seed,
-                                      structure=structure or load_structure("standard"))
+                                      structure=structure or load_structure("standard"),
+                                      **extra)
         self.events: list[dict[str, Any]] = [self.tour.config]
         self.t = 0.0
         self.rid = 0

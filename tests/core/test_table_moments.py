@@ -44,8 +44,7 @@ def test_final_table_hold_is_in_the_plan_and_a_hand_through_it_is_refused() -> N
 
 
 def test_busts_carry_place_and_prize_split_on_equal_stacks() -> None:
-    room = Room(20, seats=10)
-    room.tour.buy_in, room.tour.payout_percent = 100, 100.0   # everyone is paid
+    room = Room(20, seats=10, buy_in=100, payout_percent=100.0)   # everyone is paid
     t = room.playing()[0]
     room.deal(t)
     seats = sorted(room.tour.tables[t].seat_of)

@@ -1,0 +1,65 @@
+"""Results, deal calculator and audit: pages and read-only JSON, registered by app.py.
+
+Reading needs no login, like the rest of the dashboard; recording a deal or any other
+money command goes through /api/act, which does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from kiosk.core.results import to_csv
+from kiosk.director.money_views import audit_view, deal_view, results_view
+from kiosk.errors import RuleError
+
+STATIC = Path(__file__).with_name("static")
+PAGES = {"/results": "results.html", "/deal": "deal.html", "/audit": "audit.html"}
+
+
+def add_money_routes(app: web.Application, director: Any) -> None:
+    async def page(request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / PAGES[request.path.rstrip("/")],
+                                headers={"Cache-Control": "no-cache"})
+
+    async def results(request: web.Request) -> web.Response:
+        return web.json_response(results_view(director.tour))
+
+    async def results_csv(request: web.Request) -> web.Response:
+        site = request.query.get("site") in ("1", "true", "yes")
+        rows = results_view(director.tour)["rows"]
+        name = f"{director.tour.event}-results{'-site' if site else ''}.csv"
+        return web.Response(text=to_csv(rows, site=site), content_type="text/csv",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def audit(request: web.Request) -> web.Response:
+        return web.json_response({"audit": audit_view(director.tour)})
+
+    async def deal(request: web.Request) -> web.Response:
+        method = request.query.get("method", "icm")
+        stacks: dict[str, int] | None = None
+        if request.method == "POST":
+            try:
+                body = await request.json()
+            except ValueError:
+                return web.json_response({"ok": False, "error": "body is not JSON"}, status=400)
+            raw = body.get("stacks") if isinstance(body, dict) else None
+            if not isinstance(raw, dict):
+                return web.json_response({"ok": False, "error": "stacks by player needed"},
+                                         status=400)
+            stacks = raw
+            method = str(body.get("method", method))
+        try:
+            return web.json_response(deal_view(director.tour, method, stacks))
+        except RuleError as exc:
+            return web.json_response({"ok": False, "error": str(exc)}, status=400)
+
+    for path in PAGES:
+        app.router.add_get(path, page)
+    app.router.add_get("/api/results", results)
+    app.router.add_get("/api/results.csv", results_csv)
+    app.router.add_get("/api/audit", audit)
+    app.router.add_get("/api/deal", deal)
+    app.router.add_post("/api/deal", deal)

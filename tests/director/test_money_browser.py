@@ -1,0 +1,116 @@
+"""The deal calculator and the results page in Debian's Chromium, against a real
+director, at a desktop, a laptop and a phone size."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from money_helpers import Reports, Served, money_director
+from playwright.sync_api import Page, expect, sync_playwright
+
+from kiosk.core.results import results
+
+SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = [(1920, 1080), (1280, 720), (390, 844)]
+
+
+def _inside_and_readable(page: Page, selectors: list[str]) -> None:
+    """Each element is on screen horizontally, none overlaps another, text >= 12 px."""
+    width = page.viewport_size["width"]
+    boxes = []
+    for sel in selectors:
+        box = page.locator(sel).first.bounding_box()
+        assert box is not None, f"{sel} is not shown"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, f"{sel} leaves the screen"
+        size = page.locator(sel).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 12, f"{sel} text is {size}px"
+        boxes.append((sel, box))
+    for i, (a, ba) in enumerate(boxes):
+        for b, bb in boxes[i + 1:]:
+            apart = (ba["x"] + ba["width"] <= bb["x"] or bb["x"] + bb["width"] <= ba["x"] or
+                     ba["y"] + ba["height"] <= bb["y"] or bb["y"] + bb["height"] <= ba["y"])
+            assert apart, f"{a} overlaps {b}"
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    d = money_director(tmp_path)
+    rep = Reports(d)
+    rep.play_down(3)
+    rep.count([60000, 40000, 20000])
+    s = Served(d)
+    s.reports = rep
+    yield s
+    s.close()
+
+
+def test_deal_calculator_and_results_page(served) -> None:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
+                                     "/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for w, h in SIZES:
+            page = browser.new_page(viewport={"width": w, "height": h})
+            page.goto(served.url + "/deal")
+            amounts = page.locator("#deal td.amount")
+            expect(amounts).to_have_count(3)
+            expect(amounts.first).not_to_have_text("")
+            _inside_and_readable(page, ["h1", "#method", "#calc", "#record", "#deal"])
+            page.screenshot(path=str(SCREENS / f"deal-{w}x{h}.png"))
+            page.close()
+
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(served.url + "/deal")
+        expect(page.locator("#deal td.amount")).to_have_count(3)
+        values = [int(t.replace(",", ""))
+                  for t in page.locator("#deal td.amount").all_text_contents()]
+        assert sum(values) == 1200 and sorted(values, reverse=True)[0] > 400   # ICM: the leader
+        inputs = page.locator("#deal input")
+        for i in range(3):
+            inputs.nth(i).fill("10000")
+        page.select_option("#method", "chip_chop")
+        page.click("#calc")
+        expect(page.locator("#deal td.amount").first).to_have_text("400")
+        inputs.nth(0).fill("")
+        page.click("#calc")
+        expect(page.locator("#message")).to_contain_text("enter every player's chips")
+        expect(page.locator("#record")).to_be_disabled()
+        inputs.nth(0).fill("10000")
+        page.click("#calc")
+        page.click("#record")
+        expect(page.locator("#message")).to_contain_text("log in as floor staff")
+        assert served.call(lambda: served.d.tour.deal) is None
+        page.request.post(served.url + "/api/login", data={"user": "floor", "password": "s3cret"})
+        page.click("#record")
+        expect(page.locator("#message")).to_have_text("Deal recorded.")
+        assert served.call(lambda: served.d.tour.deal) is not None
+        page.close()
+
+        served.call(lambda: served.reports.play_down(1))
+        for w, h in SIZES:
+            page = browser.new_page(viewport={"width": w, "height": h})
+            page.goto(served.url + "/results")
+            rows = page.locator("#results tbody tr")
+            expect(rows).to_have_count(12)
+            expect(rows.first).to_contain_text("400")        # the chopped deal
+            expect(page.locator("#totals")).to_contain_text("1,200")
+            expect(page.locator("#totals")).to_contain_text("Bounty pool")
+            _inside_and_readable(page, ["h1", "#totals", "#csv", "#print", "#results"])
+            page.screenshot(path=str(SCREENS / f"results-{w}x{h}.png"), full_page=True)
+            page.close()
+
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(served.url + "/audit")
+        expect(page.locator("#audit tbody tr").first).to_contain_text("deal agreed")
+        page.emulate_media(media="print")
+        page.goto(served.url + "/results")
+        paid = served.call(lambda: sum(1 for r in results(served.d.tour)
+                                       if r["prize"] or r["bounty"]))
+        expect(page.locator("#slips .slip")).to_have_count(paid)   # one slip to sign each
+        expect(page.locator("#slips .slip").first).to_be_visible()
+        expect(page.locator("#results")).to_be_hidden()
+        browser.close()

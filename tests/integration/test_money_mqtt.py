@@ -1,0 +1,151 @@
+"""A 90-player PKO rebuy event over a real Mosquitto, with an end-of-day bag and a
+day-2 redraw, checked against an independent calculation of prizes, bounties and chips."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from kiosk.director.store import EventLog
+from kiosk.sim.engine import Simulator
+from kiosk.sim.mqtt_field import MqttField
+
+PLAYERS, SEED, STACK = 90, 11, 10000   # STACK: the turbo structure's
+BUY_IN, BOUNTY, PKO = 100, 50, 50
+SHARES = (50, 30, 20)
+MONEY = (f'[money]\nbounty = {BOUNTY}\nbounty_mode = "pko"\npko_percent = {PKO}\n'
+         f'fee = 10\nshares_csv = "payouts.csv"\n')
+
+
+class Floor:
+    """The tournament director at the dashboard: logs in and acts over HTTP."""
+
+    def __init__(self, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.csrf = ""
+        self.csrf = self.post("/api/login", {"user": "td", "password": "pw"})["csrf"]
+
+    def post(self, path: str, body: dict) -> dict:
+        req = urllib.request.Request(self.url + path, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json",
+                                      "X-CSRF-Token": self.csrf})
+        try:
+            with self.opener.open(req, timeout=10) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as exc:   # a refusal: its reason is in the body
+            return json.loads(exc.read())
+
+    def get(self, path: str) -> dict:
+        with self.opener.open(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+
+def end_the_day(director, sim: Simulator, seen: dict) -> None:
+    """After some play: stop, let every table count, bag, redraw for day 2."""
+    while sim.res.hands < 120:
+        time.sleep(0.02)
+    floor = Floor(director.http_port)
+    floor.post("/api/act", {"kind": "end_day"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        count = floor.get("/api/snapshot")["summary"]["money"]["chip_count"]
+        if count and not count["flags"]:
+            break
+        time.sleep(0.1)
+    # the virtual dealers wait while the tables hold: their stacks are what was counted
+    seen["stacks"] = {pid: c for pid, c in sim.chips.items() if c > 0}
+    seen["bought"], seen["rebuys"] = sim.bought, sim.res.rebuys
+    seen["bag"] = floor.post("/api/act", {"kind": "bag"})
+    seen["redraw"] = floor.post("/api/act", {"kind": "redraw"})
+
+
+def expected_prizes(entries: int) -> list[int]:
+    pool = entries * BUY_IN
+    rest = [pool * s // 100 for s in SHARES[1:]]
+    return [pool - sum(rest), *rest]
+
+
+def expected_bounties(knockouts: list[tuple[str, list[str], bool]]) -> tuple[dict, dict]:
+    """PKO by hand: half of each head in cash to the eliminator, half onto his head."""
+    head = {f"p{i + 1}": BOUNTY for i in range(PLAYERS)}
+    won: dict[str, int] = {}
+    for busted, (by,), rebuy in knockouts:
+        h = head[busted]
+        cash = h * PKO // 100
+        won[by] = won.get(by, 0) + cash
+        head[by] += h - cash
+        head[busted] = BOUNTY if rebuy else 0
+    return won, head
+
+
+def test_pko_rebuy_event_with_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
+                                                 director_factory) -> None:
+    (tmp_path / "payouts.csv").write_text("place,percent\n" + "".join(
+        f"{i + 1},{s}\n" for i, s in enumerate(SHARES)))
+    director = director_factory(players=PLAYERS, profile="home-roberts", structure="turbo",
+                                seed=SEED, web=True, floor_users={"td": "pw"},
+                                extra_toml=MONEY, start_stack=STACK).start()
+    field = MqttField(mosquitto.config, director.name, resend_every=1.0, ack_timeout=40)
+    field.wait_ready()
+    deadline = time.monotonic() + 10
+    while len(field.tables()) < 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    sim = Simulator(PLAYERS, profile="home-roberts", seed=SEED, structure="turbo", field=field,
+                    addons=False)
+    seen: dict = {}
+    floor = threading.Thread(target=end_the_day, args=(director, sim, seen), daemon=True)
+    floor.start()
+    res = sim.run()
+    floor.join(5)
+    field.close()
+    director.stop()
+    assert seen["bag"]["ok"] and seen["redraw"]["ok"], (seen["bag"], seen["redraw"])
+    assert res.invariant_violations == 0, res.violations
+    assert res.rebuys > 0, "the rebuy period saw rebuys"
+    # only a hand a dealer started just as the day ended may be turned away
+    refused = [line for line in director.log_text().splitlines() if "rejected" in line]
+    assert all("must not deal now" in line for line in refused), refused
+
+    # chips: the bags hold every chip sold, each player's bag what his dealer counted
+    events = list(EventLog(director.db).read())
+    bagged = next(e for e in events if e["kind"] == "bagged")
+    assert bagged["bags"] == seen["stacks"]
+    assert sum(bagged["bags"].values()) == (PLAYERS + seen["rebuys"]) * STACK == seen["bought"]
+    redraw = [e for e in events if e["kind"] == "seated" and e["reason"] == "redraw"]
+    assert sorted(e["player"] for e in redraw) == sorted(bagged["bags"])
+
+    # the exported results against the independent calculation
+    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "results", "--db",
+                          str(director.db), "--json"], capture_output=True, text=True,
+                         timeout=60, check=True)
+    data = json.loads(out.stdout)
+    entries = PLAYERS + res.rebuys
+    assert data["entries"] == entries
+    assert data["prize_pool"] == entries * BUY_IN
+    assert data["bounty_pool"] == entries * BOUNTY
+    rows = data["results"]
+    assert sorted(r["place"] for r in rows) == list(range(1, PLAYERS + 1))
+    prizes = expected_prizes(entries)
+    assert [r["prize"] for r in rows[:4]] == [*prizes, 0]
+    assert sum(r["prize"] for r in rows) == data["prize_pool"]
+    won, head = expected_bounties(res.knockouts)
+    assert {r["player"]: r["bounty"] for r in rows if r["bounty"]} == won
+    winner = rows[0]["player"]
+    assert data["winner_keeps"] == head[winner]
+    assert sum(won.values()) + head[winner] == data["bounty_pool"]
+    assert all(r["eliminated_by"] for r in rows[1:])
+    csv_out = subprocess.run([sys.executable, "-m", "kiosk.cli", "results", "--db",
+                              str(director.db), "--site"], capture_output=True, text=True,
+                             timeout=60, check=True).stdout.splitlines()
+    assert csv_out[0] == "place,name,prize,country"
+    assert csv_out[1].startswith(f"1,{rows[0]['name']},{prizes[0]}")
+    assert len(csv_out) == 1 + len(SHARES)
