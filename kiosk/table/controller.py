@@ -25,6 +25,8 @@ from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Period, Structure
 from kiosk.table.calls import ClockCall, FloorCall
+from kiosk.table.counting import Counting
+from kiosk.table.result import Result
 from kiosk.table.view import BustPanel, ClockCallView, MoverView, SeatView, TableView
 
 log = logging.getLogger(__name__)
@@ -41,23 +43,12 @@ PROMPTS = {"all_in": "ALL-IN: tap the seat", "clock": "CLOCK: tap the seat",
            "bust": "BUST: tap each busted seat, then OK",
            "absent": "ABSENT / BACK: tap the seat", "present": "PRESENT: tap the seat"}
 STACK_PROMPT = "Two or more out: type each starting stack, then OK"
+WINNER_PROMPT = "Who won the pot? Tap the seat, or SKIP"
+SPLIT_PROMPT = "Split pot: tap each winner, then OK"
+PROMPTS["bust_winner"] = WINNER_PROMPT
 UNDO_LABELS = {"all_in": "all-in", "bust": "bust", "absent": "away", "present": "back",
                "clock_call": "clock", "floor_call": "floor"}
 MAX_STACK_DIGITS = 9
-
-
-@dataclass(frozen=True)
-class Result:
-    """What one action did: the report to queue (None when refused or local only)."""
-
-    report: dict[str, Any] | None = None
-    message: str = ""
-    refused: bool = False
-    more: tuple[dict[str, Any], ...] = ()    # further reports of the same action (busts)
-
-    @property
-    def reports(self) -> list[dict[str, Any]]:
-        return ([self.report] if self.report else []) + list(self.more)
 
 
 @dataclass
@@ -101,7 +92,7 @@ class _Local:
         return loc
 
 
-class TableController:
+class TableController(Counting):
     """One table's kiosk logic; see the module docstring."""
 
     def __init__(self, table: int, *, rng: random.Random | None = None, seq: int = 0,
@@ -133,9 +124,12 @@ class TableController:
         self._undo: list[tuple[str, str, _Local | None]] = []  # (report, label, before)
         self.bust_stacks: dict[int, str] = {}    # seats picked on the bust panel -> digits
         self.bust_focus: int | None = None
+        self.bust_winners: list[int] = []        # the winner step: seats that won the pot
+        self.bust_split = False                  # SPLIT POT armed: seat taps pick several
         self.mover_page = 0
         self.movers_per_page = MOVERS_PER_PAGE
         self.movers_hidden = False
+        self._init_counting()
 
     # ------------------------------------------------------------------ inputs
     def _valid(self, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:
@@ -215,11 +209,12 @@ class TableController:
 
     def export_state(self) -> dict[str, Any]:
         """Local hand state for the on-disk store, so a restart keeps the hand count."""
-        return {"local": self.local.to_dict(), "seq": self.seq}
+        return {"local": self.local.to_dict(), "seq": self.seq, **self.counting_state()}
 
     def import_state(self, d: dict[str, Any]) -> None:
         self.local = _Local.from_dict(d.get("local", {}))
         self.seq = max(self.seq, int(d.get("seq", 0)))
+        self.restore_counting(d)
 
     # ------------------------------------------------------------------ hands
     def new_hand(self, t: float) -> Result:
@@ -416,12 +411,16 @@ class TableController:
         """Arm a seat action; the next seat tap completes it."""
         if action not in SEAT_ACTIONS:
             raise ValueError(f"unknown seat action {action!r}")
+        if self.pending == "bust_winner":      # busts entered, not yet sent: keep them
+            return self._refuse(t, "Tap the pot's winner, or SKIP")
         self.pending, self.pending_by, self.pending_at = action, by, t
         if action == "bust":
             self.bust_stacks, self.bust_focus = {}, None
         return Result(message=PROMPTS[action])
 
     def cancel_pending(self, t: float) -> Result:
+        if self.pending == "bust_winner":      # the busts are entered: SKIP sends them
+            return self._refuse(t, "Tap the pot's winner, or SKIP")
         self.pending = None
         self.bust_stacks, self.bust_focus = {}, None
         return Result(message="Cancelled")
@@ -434,7 +433,11 @@ class TableController:
             if self._plan_seats().get(seat, {}).get("status") == "arriving" \
                     and seat not in self._occupied():
                 return self.confirm_arrival(t, seat)
+            if self.counting() is not None:
+                return self.count_seat(t, seat)
             return self._refuse(t, "Choose an action first")
+        if action == "bust_winner":
+            return self.winner_pick(t, seat)
         if action == "bust":
             if stack is not None:            # a stack given with the tap: bust at once
                 self.pending = None
@@ -485,15 +488,48 @@ class TableController:
         return len(self.bust_stacks) >= 2 and rule == "stack"
 
     def bust_confirm(self, t: float) -> Result:
-        """OK on the bust panel: one bust report per picked seat, with its stack."""
+        """OK on the bust panel: on to the one optional step, who won the pot."""
         if self.pending != "bust" or not self.bust_stacks:
             return self._refuse(t, "Tap the busted seat first")
         if self.stacks_needed() and not all(self.bust_stacks.values()):
             missing = [s for s, v in sorted(self.bust_stacks.items()) if not v]
             return self._refuse(t, f"Type the starting stack of seat {missing[0]}")
-        picked = sorted(self.bust_stacks.items())
+        self.pending, self.bust_focus = "bust_winner", None
+        self.bust_winners, self.bust_split = [], False
+        return Result(message=WINNER_PROMPT)
+
+    def winner_pick(self, t: float, seat: int) -> Result:
+        """A seat tap on the winner step: sends at once, or with SPLIT POT armed picks (or
+        drops) one of several winners."""
+        if self.pending != "bust_winner":
+            return self._refuse(t, "Tap the busted seat first")
+        if seat in self.bust_stacks or seat not in self._occupied():
+            return self._refuse(t, "The pot's winner must be another player in the hand")
+        if not self.bust_split:
+            self.bust_winners = [seat]
+            return self.bust_send(t)
+        w = self.bust_winners
+        self.bust_winners = [s for s in w if s != seat] if seat in w else sorted([*w, seat])
+        return Result()
+
+    def split_pot(self, t: float) -> Result:
+        """SPLIT POT on the winner step: seat taps now pick several winners, then OK."""
+        if self.pending != "bust_winner":
+            return self._refuse(t, "Tap the busted seat first")
+        self.bust_split, self.bust_winners = not self.bust_split, []
+        return Result()
+
+    def bust_send(self, t: float) -> Result:
+        """SKIP / OK on the winner step: one bust report per picked seat, with its stack
+        and the pot's winner(s) when tapped."""
+        if self.pending != "bust_winner" or not self.bust_stacks:
+            return self._refuse(t, "Tap the busted seat first")
+        picked, winners = sorted(self.bust_stacks.items()), self.bust_winners
         self.pending, self.bust_stacks, self.bust_focus = None, {}, None
-        results = [self.bust(t, seat, int(v) if v else None) for seat, v in picked]
+        self.bust_winners, self.bust_split = [], False
+        eliminator: int | list[int] | None = (
+            None if not winners else winners[0] if len(winners) == 1 else winners)
+        results = [self.bust(t, seat, int(v) if v else None, eliminator) for seat, v in picked]
         reports = [r.report for r in results if r.report]
         if not reports:
             return results[0]
@@ -611,6 +647,7 @@ class TableController:
             guidance = ("Tap END HAND when done" if loc.in_hand
                         else block or "Tap NEW HAND to deal")
         title, movers = self._movers()
+        cu_title, cu_rows = self.colour_up()
         per = self.movers_per_page
         pages = max(1, -(-len(movers) // per))
         page = min(self.mover_page, pages - 1)
@@ -633,8 +670,10 @@ class TableController:
             guidance=guidance, can_deal=not loc.in_hand and not block,
             undo=self.undo_label(), movers_title=title,
             movers=movers[page * per:(page + 1) * per],
-            movers_page=page, movers_pages=pages, bust_panel=self._bust_panel(),
-            bust_results=self._bust_results(), **kw)
+            movers_page=page, movers_pages=pages,
+            bust_panel=self._bust_panel() or self.count_panel(),
+            bust_results=self._bust_results(), colour_up_title=cu_title, colour_up=cu_rows,
+            **kw)
 
     # ------------------------------------------------------------------ screen state
     def _deal_block(self) -> str:
@@ -743,6 +782,13 @@ class TableController:
         return Result()
 
     def _bust_panel(self) -> BustPanel | None:
+        if self.pending == "bust_winner":
+            others = tuple((n, str(self._plan_seats()[n].get("name", "")))
+                           for n in sorted(self._occupied() - set(self.bust_stacks)))
+            return BustPanel(others, tuple((n, "") for n in self.bust_winners), None, False,
+                             True, SPLIT_PROMPT if self.bust_split else WINNER_PROMPT,
+                             mode="winner", ok_text="OK" if self.bust_winners else "SKIP",
+                             split=self.bust_split)
         if self.pending != "bust":
             return None
         seats = self._plan_seats()
@@ -762,6 +808,8 @@ class TableController:
             if b.get("tied", 1) > 1:
                 text += f" ({b['tied']} tie)"
             out.append(text + (f", wins {prize:,}" if prize else ""))
+            if b.get("bounty_won"):      # own line: the centre of the table is narrow
+                out.append(f"Seat {b.get('seat')}: bounties {int(b['bounty_won']):,}")
         return tuple(out)
 
     def buzzer_on(self, t: float) -> bool:
@@ -796,7 +844,8 @@ class TableController:
         return f" (rule {rule})" if rule else ""
 
     def _pending(self, t: float) -> str | None:
-        if self.pending and t - self.pending_at > PENDING_S:
+        # the winner step never lapses: the busts it holds are sent by a tap or SKIP
+        if self.pending not in (None, "bust_winner") and t - self.pending_at > PENDING_S:
             self.pending = None
         return self.pending
 

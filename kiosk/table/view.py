@@ -79,6 +79,10 @@ class BustPanel:
     stacks_needed: bool
     ok: bool                                    # OK would be accepted
     prompt: str
+    mode: str = "bust"          # bust (seats out) / winner (who won the pot) / count (stacks)
+    ok_text: str = "OK"         # OK, or SKIP on the winner step with nobody picked, SEND
+    split: bool = False         # the winner step's SPLIT POT is armed
+    error: bool = False         # the prompt says why the last OK was refused
 
 
 @dataclass(frozen=True)
@@ -124,5 +128,7 @@ class TableView:
     movers_page: int = 0
     movers_pages: int = 1
     bust_panel: BustPanel | None = None
-    bust_results: tuple[str, ...] = ()   # "Seat 4 Anna B: 18th, 1,234"
+    bust_results: tuple[str, ...] = ()   # "Seat 4: 18th, wins 1,234, bounty 50"
+    colour_up_title: str = ""            # the colour-up walk-through ("" = not shown)
+    colour_up: tuple[tuple[str, str, str], ...] = ()   # (seat, cards and chips won, change)
     extra: dict = field(default_factory=dict)

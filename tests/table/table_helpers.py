@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.config import BrokerConfig, GpioConfig, TableConfig
+from kiosk.core import button as btn
 from kiosk.core import events, plans
 from kiosk.core.tournament import Tournament
 from kiosk.protocol import messages
+from kiosk.protocol.messages import decode, encode
 from kiosk.rules.structure_files import load_structure
 
 T0 = 1_700_000_000.0
@@ -78,3 +80,36 @@ def table_config(state_dir: str, port: int, table: int = 3, **kw: Any) -> TableC
 def table_toml(state_dir: str, port: int, table: int = 3) -> str:
     return (f'[table]\nnumber = {table}\nevent = "test"\nstate_dir = "{state_dir}"\n\n'
             f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n\n[gpio]\nenabled = false\n')
+
+
+class Event18:
+    """An 18-player bounty event with chips declared, played through table reports."""
+
+    T = T0
+
+    def __init__(self) -> None:
+        self.tour = Tournament.create(
+            event="screens", structure=load_structure("standard"), seed=4, t=T0,
+            money={"buy_in": 100, "bounty": 50, "bounty_mode": "pko", "table": "shares",
+                   "shares": [5000, 3000, 2000]}, chip_set=[25, 100, 500, 1000, 5000])
+        for i in range(18):
+            self.tour.execute({"kind": "register", "name": f"Player {i + 1}"}, T0)
+        self.tour.execute({"kind": "start"}, T0)
+        self.n = 0
+
+    def send(self, rep: dict[str, Any]) -> None:
+        msg = decode("report", encode(rep))
+        self.tour.execute({"kind": "report", "table": msg["table"], "report": msg}, T0)
+
+    def plan(self, table: int, rev: int = 1) -> dict[str, Any]:
+        """The plan as a kiosk receives it: the core's own, through the wire."""
+        return decode("plan", encode({"rev": rev, "ts": T0, **plans.plan(self.tour, table)}))
+
+    def deal(self, table: int) -> None:
+        tab = self.tour.tables[table]
+        pos = btn.first_hand(set(tab.seat_of), min(tab.seat_of), tab.seats)
+        self.n += 1
+        self.send({"v": 1, "table": table, "id": f"h{self.n}", "seq": self.n, "ts": T0,
+                   "kind": "hand_started", "data": {"hand": tab.hand + 1, "button": pos.button,
+                                                    "sb": pos.sb, "bb": pos.bb,
+                                                    "dealt": list(pos.dealt)}})

@@ -33,9 +33,12 @@ def test_two_busts_need_stacks_one_does_not() -> None:
     c.choose_seat(T0 + 6, 3)                                # refocus seat 3
     for key in ("9", "<", "7", "000"):
         c.bust_key(T0 + 7, key)
-    sent = c.bust_confirm(T0 + 8)
+    asked = c.bust_confirm(T0 + 8)                         # on to: who won the pot?
+    assert not asked.reports and c.view(T0 + 8).bust_panel.mode == "winner"
+    sent = c.bust_send(T0 + 8)                              # SKIP
     assert [(r["kind"], r["data"]["seat"], r["data"]["stack"]) for r in sent.reports] == [
         ("bust", 3, 7000), ("bust", 5, 12000)]
+    assert all("eliminator" not in r["data"] for r in sent.reports)
     assert c.pending is None and c.view(T0 + 9).undo == "bust 5"
 
 
@@ -56,7 +59,8 @@ def test_hand_for_hand_busts_tie_under_tda_2017_so_no_stacks_are_asked() -> None
     c.choose_seat(T0 + 2, 3)
     c.choose_seat(T0 + 3, 5)
     assert not c.view(T0 + 3).bust_panel.stacks_needed      # TDA RP-8: they tie anyway
-    assert len(c.bust_confirm(T0 + 4).reports) == 2
+    c.bust_confirm(T0 + 4)
+    assert len(c.bust_send(T0 + 5).reports) == 2
 
 
 def test_a_mover_list_longer_than_a_page_pages() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from table_helpers import Event18
 
 from kiosk.table.ui.env import prepare
 
@@ -19,49 +20,14 @@ from kivy.base import EventLoop  # noqa: E402  (Kivy reads its settings on first
 from kivy.core.window import Window  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from kiosk.core import button as btn  # noqa: E402
-from kiosk.core import plans  # noqa: E402
-from kiosk.core.tournament import Tournament  # noqa: E402
-from kiosk.protocol.messages import decode, encode  # noqa: E402
-from kiosk.rules.structure_files import load_structure  # noqa: E402
 from kiosk.table.controller import TableController  # noqa: E402
 from kiosk.table.money_entry import entry_from_plan  # noqa: E402
 from kiosk.table.ui.money_screens import BustPanel, ChipCountPanel, ColourUpPanel  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parents[1] / "output" / "screens"
 SIZES = [(800, 480), (1280, 720)]
-T = 1_700_000_000.0
+T = Event18.T
 MIN_PX = 18      # ~3.3 mm at 5.5 px/mm: readable from the dealer's chair (0.5 m)
-
-
-class Event18:
-    """An 18-player bounty event with chips declared, played through table reports."""
-
-    def __init__(self) -> None:
-        self.tour = Tournament.create(
-            event="screens", structure=load_structure("standard"), seed=4, t=T,
-            money={"buy_in": 100, "bounty": 50, "bounty_mode": "pko", "table": "shares",
-                   "shares": [5000, 3000, 2000]}, chip_set=[25, 100, 500, 1000, 5000])
-        for i in range(18):
-            self.tour.execute({"kind": "register", "name": f"Player {i + 1}"}, T)
-        self.tour.execute({"kind": "start"}, T)
-        self.n = 0
-
-    def send(self, rep: dict[str, Any]) -> None:
-        msg = decode("report", encode(rep))
-        self.tour.execute({"kind": "report", "table": msg["table"], "report": msg}, T)
-
-    def plan(self, table: int) -> dict[str, Any]:
-        return decode("plan", encode({"rev": 1, "ts": T, **plans.plan(self.tour, table)}))
-
-    def deal(self, table: int) -> None:
-        tab = self.tour.tables[table]
-        pos = btn.first_hand(set(tab.seat_of), min(tab.seat_of), tab.seats)
-        self.n += 1
-        self.send({"v": 1, "table": table, "id": f"h{self.n}", "seq": self.n, "ts": T,
-                   "kind": "hand_started", "data": {"hand": tab.hand + 1, "button": pos.button,
-                                                    "sb": pos.sb, "bb": pos.bb,
-                                                    "dealt": list(pos.dealt)}})
 
 
 def show(widget: Any, size: tuple[int, int], name: str) -> None:

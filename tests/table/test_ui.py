@@ -45,6 +45,7 @@ class Harness:
         self.window = Window
         self.t = T0 + 60
         self.taps = 0
+        self.sent: list[dict[str, Any]] = []     # every report the taps produced
         self.ctl = TableController(3, rng=random.Random(3), boot="ui", debounce_s=0)
         self.ctl.apply_schedule(schedule(players_left=27, average_stack=16667, entries=30))
         self.screen = TableScreen(act=self.act)
@@ -53,7 +54,9 @@ class Harness:
     def act(self, name: str, *args: Any) -> Any:
         self.taps += 1
         self.t += 1
-        return getattr(self.ctl, name)(self.t, *args)
+        res = getattr(self.ctl, name)(self.t, *args)
+        self.sent += res.reports
+        return res
 
     def press(self, widget: Any) -> None:
         assert not widget.disabled, f"{widget.text!r} is disabled"
@@ -290,8 +293,10 @@ def test_two_busts_with_stacks_on_the_keypad(ui: Harness, size: tuple[int, int])
     assert buttons[4].text.startswith("4 OUT  8,000") and not ui.screen.keypad_ok.disabled
     ui.check(size)
     ui.shot("bust_keypad", size)
-    sent = ui.screen.tap("bust_confirm")
-    assert ui.taps - start == 8                          # BUST, 4, 8, 000, 6, 5, 000, OK
+    ui.press(ui.screen.keypad_ok)
+    assert ui.screen.keypad_ok.text == "SKIP"              # who won the pot, if known
+    sent = ui.screen.tap("bust_send")
+    assert ui.taps - start == 9                          # BUST, 4, 8, 000, 6, 5, 000, OK, SKIP
     assert [(r["data"]["seat"], r["data"]["stack"]) for r in sent.reports] == [(4, 8000),
                                                                              (6, 5000)]
     # the director answers with places and prizes
@@ -329,6 +334,7 @@ def test_hand_for_hand_wait_keeps_bust_and_undo(ui: Harness, size: tuple[int, in
     ui.press(ids.btn_bust)                               # a bust noticed after END HAND
     ui.press(ui.screen.bust_buttons[2])
     ui.press(ui.screen.keypad_ok)
+    ui.press(ui.screen.keypad_ok)                        # SKIP: the pot's winner unknown
     assert ui.ctl.local.busted == {2: "p2"}
     ui.press(ids.btn_undo)
     assert ui.ctl.local.busted == {}
@@ -365,9 +371,30 @@ def test_tap_counts(ui: Harness) -> None:
     ui.press(ids.btn_bust)
     ui.press(ui.screen.bust_buttons[3])
     ui.press(ui.screen.keypad_ok)
+    ui.press(ui.screen.bust_buttons[5])                  # seat 5 won the pot
     counts["one bust"] = ui.taps - n
+    assert ui.sent[-1]["data"]["eliminator"] == 5
     n = ui.taps
     ui.press(ids.btn_undo)
     counts["undo"] = ui.taps - n
     assert ui.ctl.local.busted == {}
-    assert counts == {"ordinary hand": 2, "one bust": 3, "undo": 1}
+    n = ui.taps
+    ui.press(ids.btn_bust)
+    ui.press(ui.screen.bust_buttons[3])
+    ui.press(ui.screen.keypad_ok)
+    ui.press(ui.screen.keypad_ok)                        # SKIP
+    counts["one bust, winner skipped"] = ui.taps - n
+    assert "eliminator" not in ui.sent[-1]["data"]
+    ui.press(ids.btn_undo)
+    n = ui.taps
+    ui.press(ids.btn_bust)
+    ui.press(ui.screen.bust_buttons[3])
+    ui.press(ui.screen.keypad_ok)
+    ui.press(ui.screen.keypad_split)
+    ui.press(ui.screen.bust_buttons[5])
+    ui.press(ui.screen.bust_buttons[8])
+    ui.press(ui.screen.keypad_ok)
+    counts["one bust, split pot"] = ui.taps - n
+    assert ui.sent[-1]["data"]["eliminator"] == [5, 8]
+    assert counts == {"ordinary hand": 2, "one bust": 4, "undo": 1,
+                      "one bust, winner skipped": 4, "one bust, split pot": 7}

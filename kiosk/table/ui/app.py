@@ -27,7 +27,7 @@ from kivy.uix.widget import Widget
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import TableConfig
 from kiosk.table.controller import Result
-from kiosk.table.view import SeatView, TableView
+from kiosk.table.view import BustPanel, SeatView, TableView
 
 KV = Path(__file__).with_name("table.kv")
 FRAME_S = 1 / 10   # the view changes at most a few times a second; 10 Hz is plenty
@@ -169,6 +169,10 @@ def seat_fill(s: SeatView) -> tuple[float, ...]:
 
 
 CENTRE_LINES = 3
+KEYPAD_ACTIONS = {"bust": ("bust_key", "bust_confirm"), "count": ("count_key", "count_send")}
+PANEL_TAG = {"bust": "OUT", "winner": "WON", "count": ""}
+PANEL_TINT = {"bust": (0.7, 0.12, 0.14, 1), "winner": (0.1, 0.45, 0.22, 1),
+              "count": (0.16, 0.2, 0.26, 1)}
 NAME_CHARS = 12    # a name on the bust panel's two-line seat buttons
 LINE_BG = {"state": (0.45, 0.2, 0.6, 1), "final": (0.1, 0.35, 0.8, 1),
            "warn": (0.8, 0.4, 0.05, 1), "error": (0.7, 0.1, 0.1, 1), "info": (0.2, 0.2, 0.2, 1),
@@ -213,8 +217,12 @@ class TableScreen(FloatLayout):
         self.lines = [Factory.CentreLine(font_size=0) for _ in range(CENTRE_LINES)]
         for line in self.lines:
             self.ids.centre.add_widget(line)
-        self._build_keypad()
+        self.keypad_mode = ""
+        self.keypad_ok: DealerButton | None = None
+        self.keypad_split: DealerButton | None = None
+        self._keypad_for("bust")
         self.mover_cells: list[Any] = []
+        self.colour_up_cells: list[Any] = []
         self.bust_buttons: dict[int, DealerButton] = {}
 
     # ---------------------------------------------------------------- taps
@@ -229,20 +237,39 @@ class TableScreen(FloatLayout):
     def seat_tapped(self, seat: int) -> Result:
         return self.act("choose_seat", seat)
 
-    def _build_keypad(self) -> None:
-        pad = self.ids.keypad
+    def _keypad_for(self, mode: str) -> None:
+        """The panel's right half: the digit keypad (busts and counts), or the winner
+        step's SPLIT POT and SKIP / OK. Rebuilt only when the mode changes."""
+        if self.keypad_mode == mode:
+            return
+        pad, self.keypad_mode = self.ids.keypad, mode
+        pad.clear_widgets()
+        self.keypad_split = None
+        if mode == "winner":
+            pad.cols = 1
+            self.keypad_split = DealerButton(text="SPLIT POT")
+            self.keypad_split.bind(on_release=lambda b: self.tap("split_pot"))
+            pad.add_widget(self.keypad_split)
+            self.keypad_ok = DealerButton(text="SKIP", tint=(0.1, 0.45, 0.22, 1))
+            self.keypad_ok.bind(on_release=lambda b: self.tap("bust_send"))
+            pad.add_widget(self.keypad_ok)
+            return
+        key_action, ok_action = KEYPAD_ACTIONS[mode]
+        pad.cols = 3
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "000", "0", "<"):
             btn = DealerButton(text="DEL" if key == "<" else key)
-            btn.bind(on_release=lambda b, k=key: self.tap("bust_key", k))
+            btn.bind(on_release=lambda b, k=key: self.tap(key_action, k))
             pad.add_widget(btn)
-        cancel = DealerButton(text="CANCEL", tint=(0.45, 0.15, 0.15, 1))
-        cancel.bind(on_release=lambda b: self.tap("cancel_pending"))
-        ok = DealerButton(text="OK", tint=(0.1, 0.45, 0.22, 1))
-        ok.bind(on_release=lambda b: self.tap("bust_confirm"))
-        pad.add_widget(cancel)
+        if mode == "bust":
+            cancel = DealerButton(text="CANCEL", tint=(0.45, 0.15, 0.15, 1))
+            cancel.bind(on_release=lambda b: self.tap("cancel_pending"))
+            pad.add_widget(cancel)
+        else:
+            pad.add_widget(Widget())
         pad.add_widget(Widget())
-        pad.add_widget(ok)
-        self.keypad_ok = ok
+        self.keypad_ok = DealerButton(text="OK", tint=(0.1, 0.45, 0.22, 1))
+        self.keypad_ok.bind(on_release=lambda b: self.tap(ok_action))
+        pad.add_widget(self.keypad_ok)
 
     def _place_centre(self) -> None:
         x, y, w, h = self.ids.oval.centre
@@ -285,6 +312,7 @@ class TableScreen(FloatLayout):
             ids.break_moves.text = "\n".join([*v.moves, *v.arrivals])
         self._render_movers(v)
         self._render_bust_panel(v)
+        self._render_colour_up(v)
         cc = v.clock_call
         ids.clock_call.shown = cc is not None
         if cc is not None:
@@ -335,11 +363,14 @@ class TableScreen(FloatLayout):
             cell.arrived = bool(m and m.arrived)
 
     def _render_bust_panel(self, v: TableView) -> None:
+        """The seat-and-keypad panel: busts, then who won the pot, and the chip count."""
         ids, panel = self.ids, v.bust_panel
         ids.bust_panel.shown = panel is not None
         if panel is None:
             return
         ids.bust_prompt.text = panel.prompt
+        ids.bust_prompt.color = (1, 0.45, 0.3, 1) if panel.error else (1, 0.85, 0.3, 1)
+        self._keypad_for("bust" if panel.mode == "bust" else panel.mode)
         grid = ids.bust_seats
         wanted = [n for n, _ in panel.seats]
         if list(self.bust_buttons) != wanted:
@@ -353,18 +384,52 @@ class TableScreen(FloatLayout):
         picked = dict(panel.picked)
         names = dict(panel.seats)
         for n, btn in self.bust_buttons.items():
-            stack = picked.get(n)
             btn.markup = False
             btn.font_size = self.height * 0.055
-            name = names[n] if len(names[n]) <= NAME_CHARS else names[n][:NAME_CHARS - 1] + "…"
-            label = f"{n}  {name}"
-            if stack is not None:
-                shown = f"{int(stack):,}" if stack else ("stack?" if panel.stacks_needed else "")
-                label = f"{n} OUT  {shown}".rstrip() + "\n" + name
-            btn.text = label
+            btn.text, on = seat_label(panel, n, names[n], picked.get(n))
             btn.armed = n == panel.focus
-            btn.tint = (0.7, 0.12, 0.14, 1) if stack is not None else (0.16, 0.2, 0.26, 1)
+            btn.tint = PANEL_TINT[panel.mode] if on else (0.16, 0.2, 0.26, 1)
+        assert self.keypad_ok is not None
+        self.keypad_ok.text = panel.ok_text
         self.keypad_ok.disabled = not panel.ok
+        if self.keypad_split is not None:     # two tall keys: a size that reads, not fills
+            self.keypad_split.armed = panel.split
+            for key in (self.keypad_split, self.keypad_ok):
+                key.font_size = self.height * 0.08
+
+    def _render_colour_up(self, v: TableView) -> None:
+        """The colour-up walk-through: one row per seat, the race's cards and new stacks."""
+        ids = self.ids
+        ids.colour_up_panel.shown = bool(v.colour_up_title)
+        if not v.colour_up_title:
+            return
+        ids.cu_title.text = v.colour_up_title
+        box = ids.cu_rows
+        while len(self.colour_up_cells) < len(v.colour_up):
+            row = Factory.ColourUpRow()
+            self.colour_up_cells.append(row)
+            box.add_widget(row)
+        each = min(self.height * 0.08, self.height * 0.81 / max(len(v.colour_up), 1))
+        for i, row in enumerate(self.colour_up_cells):
+            seat, cards, change = v.colour_up[i] if i < len(v.colour_up) else ("", "", "")
+            for lab, text in ((row.ids.seat, seat), (row.ids.cards, cards),
+                              (row.ids.change, change)):
+                lab.text, lab.font_size = text, self.height * 0.055
+            row.height = each if seat else 0
+            row.opacity = 1 if seat else 0
+
+
+def seat_label(panel: BustPanel, n: int, name: str, typed: str | None) -> tuple[str, bool]:
+    """A seat button's text on the panel, and whether it stands out as picked."""
+    short = name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+    if panel.mode == "count":
+        return f"{n}  {short}\n{int(typed):,}" if typed else f"{n}  {short}\n-", bool(typed)
+    if typed is None:
+        return f"{n}  {short}", False
+    if panel.mode == "winner":
+        return f"{n} WON\n{short}", True
+    shown = f"{int(typed):,}" if typed else ("stack?" if panel.stacks_needed else "")
+    return f"{n} OUT  {shown}".rstrip() + "\n" + short, True
 
 
 Builder.load_file(str(KV))

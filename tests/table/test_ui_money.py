@@ -1,0 +1,148 @@
+"""The money moments inside the real dealer screen, headless at 800x480 and 1280x720:
+who won the pot after a bust, then place, prize and bounties; the chip-count keypad;
+the colour-up walk-through. Plans come from the core (a real bounty event) where the
+moment needs the director's arithmetic; every tap goes through the widgets."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from table_helpers import T0, Event18, plan, schedule
+from test_ui import SIZES, Harness, nine
+
+from kiosk.table.controller import TableController
+
+
+@pytest.fixture(scope="module")
+def ui() -> Iterator[Harness]:
+    h = Harness()
+    yield h
+    h.close()
+
+
+def keys(ui: Harness) -> dict[str, Any]:
+    return {b.text: b for b in ui.screen.ids.keypad.children if getattr(b, "text", "")}
+
+
+def on_table(ui: Harness, event: Event18, table: int, rev: int) -> None:
+    """Point the screen at one of the event's tables, as its kiosk."""
+    ui.ctl = TableController(table, rng=random.Random(table), boot=f"ui{rev}", debounce_s=0)
+    ui.ctl.apply_schedule(schedule(players_left=18, average_stack=20000, entries=18))
+    ui.ctl.set_link(True, 0)
+    assert ui.ctl.apply_plan(event.plan(table, rev), ui.t)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_bust_asks_who_won_the_pot_then_shows_place_prize_and_bounty(
+        ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(20 + size[0])
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    start = ui.taps
+    ui.press(ids.btn_bust)
+    ui.press(ui.screen.bust_buttons[4])
+    ui.press(ui.screen.keypad_ok)
+    ids = ui.draw(size)
+    assert ids.bust_panel.shown
+    assert ids.bust_prompt.text == "Who won the pot? Tap the seat, or SKIP"
+    assert 4 not in ui.screen.bust_buttons and len(ui.screen.bust_buttons) == 8
+    assert ui.screen.keypad_ok.text == "SKIP" and ui.screen.keypad_split is not None
+    assert "1" not in keys(ui)                                  # no digits on this step
+    got = ui.check(size)
+    assert got["targets"] == 10                                 # 8 seats, SPLIT POT, SKIP
+    ui.shot("bust_winner", size)
+    sent = len(ui.sent)
+    ui.press(ui.screen.bust_buttons[6])
+    assert ui.taps - start == 4                                 # BUST, 4, OK, 6
+    assert [r["data"] for r in ui.sent[sent:]] == [
+        {"seat": 4, "player": "p4", "eliminator": 6}]
+    assert not ui.draw(size).bust_panel.shown                   # back to the table
+    bounty = nine() | {6: nine()[6] | {"bounty": 75}}
+    del bounty[4]
+    ui.ctl.apply_plan(plan(bounty, rev=21 + size[0], busts=[
+        {"seat": 4, "player": "p4", "name": "Dev E", "place": 9, "tied": 1, "prize": 120,
+         "bounty_won": 50, "eliminators": [6]}]), ui.t)
+    ids = ui.draw(size)
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines[:2] == ["Seat 4: 9th, wins 120", "Seat 4: bounties 50"]
+    assert ids.oval.seats[4].ids.status.text.strip() == "OUT 9th"
+    ui.check(size)
+    ui.shot("bust_prize_bounty", size)
+    ui.press(ids.btn_end)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_chip_count_keypad_shows_what_is_wrong_and_sends_a_count(
+        ui: Harness, size: tuple[int, int]) -> None:
+    event = Event18()
+    event.tour.execute({"kind": "count_chips", "label": "end of level 2", "by": "td"}, T0)
+    saved = ui.ctl
+    on_table(ui, event, 2, 1)
+    try:
+        ids = ui.draw(size)
+        seats = sorted(event.tour.tables[2].seat_of)
+        assert ids.bust_panel.shown and list(ui.screen.bust_buttons) == seats
+        assert ids.bust_prompt.text == ("CHIP COUNT (end of level 2): tap a seat, type its "
+                                        "stack, then SEND")
+        assert ui.screen.keypad_ok.text == "SEND" and "CANCEL" not in keys(ui)
+        pad, before = keys(ui), len(ui.sent)
+        for k in ("2", "1", "000"):
+            ui.press(pad[k])
+        ui.press(ui.screen.keypad_ok)                           # the others are missing
+        ids = ui.draw(size)
+        assert ui.sent[before:] == []
+        assert ids.bust_prompt.text.startswith(f"Seat {seats[1]}: no count (+")
+        assert ui.screen.bust_buttons[seats[0]].text.endswith("\n21,000")
+        got = ui.check(size)
+        assert got["targets"] == len(seats) + 13                # seats, 12 keys and SEND
+        ui.shot("count_keypad", size)
+        for s in seats[1:]:
+            ui.press(ui.screen.bust_buttons[s])
+            for k in ("2", "0", "000"):
+                ui.press(pad[k])
+        ui.press(ui.screen.keypad_ok)
+        counts = [r for r in ui.sent[before:] if r["kind"] == "chip_count"]
+        assert counts[-1]["data"]["stacks"] == {
+            str(s): 21000 if s == seats[0] else 20000 for s in seats}
+        ids = ui.draw(size)
+        assert not ids.bust_panel.shown and not ids.btn_new.disabled   # back to play
+        event.send(counts[-1])
+        assert ui.ctl.apply_plan(event.plan(2, 2), ui.t)
+        assert not ui.draw(size).bust_panel.shown
+    finally:
+        ui.ctl = saved
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_colour_up_walk_through_then_play(ui: Harness, size: tuple[int, int]) -> None:
+    event = Event18()
+    tour = event.tour
+    brk = [i for i, p in enumerate(tour.structure.periods) if p.is_break][1]
+    tour.execute({"kind": "clock", "action": "jump", "period": brk}, T0)
+    tour.execute({"kind": "tick"}, T0)
+    seats = sorted(tour.tables[1].seat_of)
+    stacks = {s: 20000 + (75 if i % 2 else 25) for i, s in enumerate(seats)}
+    saved = ui.ctl
+    on_table(ui, event, 1, 1)
+    try:
+        event.send(ui.ctl.chip_count(ui.t, stacks, 1).report)
+        assert ui.ctl.apply_plan(event.plan(1, 2), ui.t)
+        ids = ui.draw(size)
+        assert ids.colour_up_panel.shown and not ids.bust_panel.shown
+        assert ids.cu_title.text == "COLOUR-UP: 25 off, race for 100"
+        rows = [c for c in ui.screen.colour_up_cells if c.opacity]
+        assert [r.ids.seat.text for r in rows] == [f"Seat {s}" for s in seats]
+        assert any(r.ids.change.text.endswith("-> 20,100") for r in rows)
+        assert any("wins 1" in r.ids.cards.text for r in rows)
+        got = ui.check(size)
+        assert got["targets"] == 1                              # DONE
+        ui.shot("colour_up_race", size)
+        ui.press(ids.cu_done)
+        ids = ui.draw(size)
+        assert not ids.colour_up_panel.shown and not ids.bust_panel.shown
+        assert not ids.btn_new.disabled                         # back to play
+    finally:
+        ui.ctl = saved
