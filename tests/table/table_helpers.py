@@ -113,3 +113,12 @@ class Event18:
                    "kind": "hand_started", "data": {"hand": tab.hand + 1, "button": pos.button,
                                                     "sb": pos.sb, "bb": pos.bb,
                                                     "dealt": list(pos.dealt)}})
+
+    def colour_up_break(self, table: int = 1) -> dict[int, int]:
+        """Jump to the break where the 25s leave (the director opens a colour-up count)
+        and return stacks for `table` with odd 25s to race: 20,025 and 20,075 in turn."""
+        brk = [i for i, p in enumerate(self.tour.structure.periods) if p.is_break][1]
+        self.tour.execute({"kind": "clock", "action": "jump", "period": brk}, T0)
+        self.tour.execute({"kind": "tick"}, T0)
+        seats = sorted(self.tour.tables[table].seat_of)
+        return {s: 20000 + (75 if i % 2 else 25) for i, s in enumerate(seats)}

@@ -119,16 +119,13 @@ def test_the_chip_count_is_typed_between_hands_and_checked_before_it_is_sent() -
 
 def test_the_colour_up_walks_the_dealer_through_the_race_then_play_resumes() -> None:
     event = Event18()
-    tour = event.tour
-    brk = [i for i, p in enumerate(tour.structure.periods) if p.is_break][1]
-    tour.execute({"kind": "clock", "action": "jump", "period": brk}, T0)
-    tour.execute({"kind": "tick"}, T0)
+    stacks = event.colour_up_break(1)
     c = table_for(event, 1)
     assert c.view(T0).bust_panel.mode == "count"            # the count comes first
-    seats = sorted(tour.tables[1].seat_of)
-    for i, s in enumerate(seats):
+    seats = sorted(stacks)
+    for s in seats:
         c.choose_seat(T0, s)
-        for k in str(20000 + (75 if i % 2 else 25)):
+        for k in str(stacks[s]):
             c.count_key(T0, k)
     event.send(c.count_send(T0 + 1).report)
     assert c.apply_plan(event.plan(1, rev=2), T0 + 2)

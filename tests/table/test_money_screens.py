@@ -133,14 +133,10 @@ def test_chip_count_keypad_checks_and_sends_a_count_the_director_takes(
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_colour_up_walks_the_dealer_through_the_race(size: tuple[int, int]) -> None:
     ev = Event18()
-    tour = ev.tour
-    brk = [i for i, p in enumerate(tour.structure.periods) if p.is_break][1]
-    tour.execute({"kind": "clock", "action": "jump", "period": brk}, T)
-    tour.execute({"kind": "tick"}, T)
-    seats = sorted(tour.tables[1].seat_of)
-    stacks = {str(s): 20000 + (75 if i % 2 else 25) for i, s in enumerate(seats)}
+    stacks = ev.colour_up_break(1)
+    seats = sorted(stacks)
     ev.send({"v": 1, "table": 1, "id": "cc1", "seq": 1, "ts": T, "kind": "chip_count",
-             "data": {"stacks": stacks}})
+             "data": {"stacks": {str(s): v for s, v in stacks.items()}}})
     cu = ev.plan(1)["colour_up"]
     assert cu["new_chip"] == 100 and sum(cu["won"].values()) >= 1
     done: list[bool] = []

@@ -119,12 +119,8 @@ def test_the_chip_count_keypad_shows_what_is_wrong_and_sends_a_count(
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_colour_up_walk_through_then_play(ui: Harness, size: tuple[int, int]) -> None:
     event = Event18()
-    tour = event.tour
-    brk = [i for i, p in enumerate(tour.structure.periods) if p.is_break][1]
-    tour.execute({"kind": "clock", "action": "jump", "period": brk}, T0)
-    tour.execute({"kind": "tick"}, T0)
-    seats = sorted(tour.tables[1].seat_of)
-    stacks = {s: 20000 + (75 if i % 2 else 25) for i, s in enumerate(seats)}
+    stacks = event.colour_up_break(1)
+    seats = sorted(stacks)
     saved = ui.ctl
     on_table(ui, event, 1, 1)
     try:
