@@ -92,7 +92,7 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
     tour = d.tour
     tab = tour.tables[n]
     live = d.live.get(n, {})
-    seats = []
+    seats: list[dict[str, Any]] = []
     for seat in range(1, tab.seats + 1):
         pid = tab.seat_of.get(seat)
         if pid is None:

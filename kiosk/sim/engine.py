@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from kiosk.core import button as btn
 from kiosk.core.clock import Clock
+from kiosk.core.events import Event
 from kiosk.core.state import IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.rules.loader import load_profile
@@ -213,7 +214,7 @@ class Simulator:
         self.addon_players: set[str] = set()
 
     # ------------------------------------------------------------------ driving
-    def execute(self, cmd: dict[str, Any], t: float) -> list[dict[str, Any]]:
+    def execute(self, cmd: dict[str, Any], t: float) -> list[Event]:
         """In-process only: one command to the tournament, timed and observed."""
         assert self.tour is not None
         start = self.timer()
