@@ -8,6 +8,7 @@ snapshot written by other code is ignored, so an upgrade simply replays from the
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import pickle
@@ -64,7 +65,11 @@ class Snapshots:
                               "ORDER BY seq DESC LIMIT 1", (code_version(),)).fetchone()
         if row is None or row[0] > self.events.last_seq:
             return Tournament.replay(self.events.read())
-        tour: Tournament = pickle.loads(row[1])
+        gc.disable()   # unpickling makes millions of long-lived objects: see Tournament.replay
+        try:
+            tour: Tournament = pickle.loads(row[1])
+        finally:
+            gc.enable()
         for ev in self.events.read(after=row[0]):
             tour.apply(ev)
         log.info("state from the snapshot at event %d plus %d events", row[0],
