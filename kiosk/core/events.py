@@ -14,7 +14,7 @@ read through `upcast`, which walks a raw event of an older shape up to today's c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Union
 
 import msgspec
 from msgspec import Meta
@@ -433,7 +433,7 @@ def _declared() -> dict[str, type[Event]]:
 
 
 KINDS: dict[str, type[Event]] = _declared()
-EVENT_UNION: Any = __import__("typing").Union[tuple(KINDS.values())]
+EVENT_UNION: Any = Union[tuple(KINDS.values())]  # noqa: UP007 (built from a tuple at run time)
 _decoder = msgspec.json.Decoder(EVENT_UNION)
 _many = msgspec.json.Decoder(list[EVENT_UNION])  # type: ignore[valid-type]
 _encoder = msgspec.json.Encoder()

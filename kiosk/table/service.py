@@ -76,6 +76,8 @@ class TableService:
             for rep in res.reports:
                 payload = self.outbox.add(rep, state=self.ctl.export_state())
                 self.link.send(rep["id"], payload)
+            if not res.reports and not res.refused:   # e.g. a colour-up finished: no report,
+                self.outbox.put("controller", self.ctl.export_state())   # but kept on disk
             self._after_change()
         return res
 

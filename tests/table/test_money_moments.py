@@ -137,3 +137,29 @@ def test_the_colour_up_walks_the_dealer_through_the_race_then_play_resumes() -> 
     assert any("wins 1" in r[1] for r in v.colour_up)
     assert c.colour_up_done(T0 + 3).message == "Colour-up done"
     assert c.view(T0 + 3).colour_up == () and c.view(T0 + 3).can_deal
+
+
+def test_a_finished_colour_up_stays_finished_after_a_restart(tmp_path) -> None:
+    """DONE sends no report, but a kiosk restarted after it must not ask again."""
+    from table_helpers import table_config
+
+    from kiosk.table.service import TableService
+
+    event = Event18()
+    stacks = event.colour_up_break(1)
+    cfg = table_config(str(tmp_path), port=1, table=1)
+    svc = TableService(cfg, connect=False, now=lambda: T0, debounce_s=0)
+    svc._on_message("schedule", schedule())
+    svc._on_message("plan", event.plan(1, 1))
+    for s in sorted(stacks):
+        svc.act("choose_seat", s)
+        for k in str(stacks[s]):
+            svc.act("count_key", k)
+    event.send(svc.act("count_send").report)
+    svc._on_message("plan", event.plan(1, 2))
+    assert svc.view().colour_up
+    assert svc.act("colour_up_done").message == "Colour-up done"
+    svc.stop()
+    again = TableService(cfg, connect=False, now=lambda: T0, debounce_s=0)
+    assert again.view().colour_up == () and again.view().can_deal
+    again.stop()
