@@ -7,16 +7,19 @@ the director publishes them; garbage is each of those with one field broken.
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fuzzing import mutated_plans
 from table_helpers import schedule, table_config
+from waiting import wait_for
 
 from kiosk.core import plans
 from kiosk.core.tournament import Tournament
 from kiosk.protocol.messages import decode, encode
+from kiosk.protocol.topics import Topics
 from kiosk.rules.structure_files import load_structure
 from kiosk.table.controller import TableController
 from kiosk.table.service import TableService
@@ -52,7 +55,8 @@ def test_core_plans_are_taken_and_garbage_is_refused(caplog: pytest.LogCaptureFi
     seats_before = ctl.view(T).seats
     refused = 0
     for n, bad in enumerate(mutated_plans(good, random.Random(3), 2000)):
-        bad["rev"] = bad["rev"] + 1 + n if isinstance(bad["rev"], int) else bad["rev"]
+        if bad["rev"] == good["rev"]:   # newer, so only the broken field refuses it
+            bad["rev"] = 11 + n
         if not ctl.apply_plan(bad, T):
             refused += 1
         view = ctl.view(T)                      # never crashes, never spins
@@ -89,3 +93,42 @@ def test_a_bad_plan_in_the_kiosks_own_store_is_refused_at_start(tmp_path: Path) 
     assert svc.ctl.plan["rev"] == -1
     assert svc.view().seats is not None
     svc.stop()
+
+
+def test_a_kiosk_on_a_real_broker_survives_retained_garbage_plans(broker, observer,
+                                                                  tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture
+                                                                  ) -> None:
+    """500 broken plans, each retained on the table's plan topic, arrive while the kiosk
+    runs and again when it restarts (the last one stays retained): it keeps dealing on
+    the last good plan from the director's core."""
+    topics = Topics("test")
+    tour = tournament()
+    good = director_plan(tour, 1, rev=50)
+    sub = observer(topics.plan(1))
+    sub.publish(topics.schedule, schedule(), retain=True)
+    sub.publish(topics.plan(1), good, retain=True)
+    cfg = table_config(str(tmp_path), broker.port, table=1)
+    svc = TableService(cfg, reconnect=(1, 1), debounce_s=0.0)
+    svc.start()
+    try:
+        assert svc.link.wait_connected(10)
+        wait_for(lambda: svc.ctl.plan["rev"] == 50, 10)
+        for n, bad in enumerate(mutated_plans(good, random.Random(9), 500)):
+            if bad["rev"] == good["rev"]:   # newer, so only the broken field refuses it
+                bad["rev"] = 51 + n
+            sub.publish(topics.plan(1), bad, retain=True)
+        wait_for(lambda: caplog.text.count("dropped plan") + caplog.text.count("refused a plan")
+                 >= 450, 20)   # the rest name another table: ignored without a word
+        assert svc.ctl.plan["rev"] == 50
+        assert svc.act("new_hand").report is not None      # still dealing
+    finally:
+        svc.stop()
+    again = TableService(cfg, reconnect=(1, 1), debounce_s=0.0)   # the garbage is retained
+    again.start()
+    try:
+        assert again.link.wait_connected(10)
+        time.sleep(1.0)
+        assert again.ctl.plan["rev"] == 50 and again.view().seats
+    finally:
+        again.stop()
