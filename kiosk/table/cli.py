@@ -51,10 +51,11 @@ def run(args: argparse.Namespace) -> int:
     service.start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    threading.Thread(target=_stdin_loop, args=(service, stop), daemon=True,
-                     name="stdin").start()
+    # "ready" first, then answers: a reader of stdout never sees the two on one line
     print(f"table {cfg.table} ready ({service.outbox.pending_count()} report(s) queued)",
           flush=True)
+    threading.Thread(target=_stdin_loop, args=(service, stop), daemon=True,
+                     name="stdin").start()
     notifier = Notifier()
     notifier.ready()
     try:
@@ -97,8 +98,9 @@ def _stdin_loop(service: TableService, stop: threading.Event) -> None:
         if words[:1] == ["quit"]:
             stop.set()
             return
-        if words:
-            print(json.dumps(command(service, words), default=str), flush=True)
+        if words:   # one write per answer: a line is never split by another writer
+            sys.stdout.write(json.dumps(command(service, words), default=str) + "\n")
+            sys.stdout.flush()
 
 
 def command(service: TableService, words: list[str]) -> dict[str, Any]:
