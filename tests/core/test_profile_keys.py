@@ -19,7 +19,7 @@ OWNED_ELSEWHERE = {
     "chip_race", "chip_race.mode", "chip_race.rule",        # read by kiosk/core/chips.py
     "entries.forfeited_chips_leave",                        # chips in play
     "bubble_deal",                                          # a prize deal: money side
-    "hand_for_hand.players_stay_seated",                    # balancing in hand-for-hand
+    "hand_for_hand.players_stay_seated",   # Irish conduct rule, not yet shown at the table
 }
 
 
