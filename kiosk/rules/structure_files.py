@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+from kiosk import csvcells
 from kiosk.errors import ConfigError
 from kiosk.rules.structure import Period, Structure, check_structure
 from kiosk.tomlfile import Section, read_toml
@@ -100,7 +101,7 @@ def load_structure_csv(path: str | Path, start_stack: int | None = None) -> Stru
 
         if kind == "break":
             periods.append(Period(minutes=num("minutes"), is_break=True,
-                                  color_up=cells["color_up"]))
+                                  color_up=csvcells.typed_text(cells["color_up"])))
         elif kind == "level":
             periods.append(Period(minutes=num("minutes"), sb=int(num("sb")), bb=int(num("bb")),
                                   ante=int(num("ante", 0)), bb_ante=int(num("bb_ante", 0))))
@@ -112,16 +113,13 @@ def load_structure_csv(path: str | Path, start_stack: int | None = None) -> Stru
 
 
 def structure_to_csv(s: Structure) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for p in s.periods:
-        if p.is_break:
-            w.writerow(["break", "", "", "", "", _num(p.minutes), p.color_up])
-        else:
-            w.writerow(["level", p.sb, p.bb, p.ante, p.bb_ante, _num(p.minutes), ""])
-    return out.getvalue()
+    """The structure as the CSV `load_structure_csv` reads; the break text is a text cell
+    (defended against formulas), the blinds and minutes are numbers."""
+    return csvcells.to_csv(CSV_COLUMNS, (
+        ["break", None, None, None, None, _minutes(p.minutes), p.color_up] if p.is_break
+        else ["level", p.sb, p.bb, p.ante, p.bb_ante, _minutes(p.minutes), None]
+        for p in s.periods))
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
+def _minutes(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
