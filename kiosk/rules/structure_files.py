@@ -30,7 +30,10 @@ def load_structure_file(path: str | Path) -> Structure:
     if str(path).endswith(".csv"):
         return load_structure_csv(path)
     top = Section(str(path), read_toml(path))
-    top.unknown({"name", "start_stack", "level"})
+    top.unknown({"name", "start_stack", "chips", "level"})
+    chips = top.get("chips", list, [])
+    if not all(isinstance(c, int) and not isinstance(c, bool) and c > 0 for c in chips):
+        raise top.fail("chips", f"expected whole positive denominations, got {chips}")
     periods = []
     for i, raw in enumerate(top.get("level", list)):
         if not isinstance(raw, dict):
@@ -47,7 +50,7 @@ def load_structure_file(path: str | Path) -> Structure:
                 bb=sec.number("bb", integer=True), ante=sec.number("ante", 0, integer=True),
                 bb_ante=sec.number("bb_ante", 0, integer=True)))
     s = Structure(top.get("name", str), top.number("start_stack", integer=True, minimum=1),
-                  tuple(periods))
+                  tuple(periods), tuple(sorted(chips)))
     return _checked(s, str(path), "level[{i}].{key}")
 
 
