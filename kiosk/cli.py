@@ -24,7 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
     "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
     "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
-    "profiles": ("kiosk.rules.cli", "list rule profiles and blind structures, or check a file"),
+    "profiles": ("kiosk.profiles_cli", "list rule profiles and blind structures, or check a file"),
     "results": ("kiosk.director.results_cli", "an event's results from its log, as CSV or JSON"),
     "help": ("kiosk.cli", "this list, or `help COMMAND` for one command's options"),
 }

@@ -17,11 +17,11 @@ from kiosk.core.tournament import Tournament
 def plan(tour: Tournament, table: int) -> dict[str, Any]:
     """The retained plan body for `table` (without version and revision)."""
     tab = tour.tables[table]
-    seats: dict[str, dict[str, Any]] = {}
+    seats: dict[int, dict[str, Any]] = {}   # by seat number, as the Plan schema has them
     moves_in: list[dict[str, Any]] = []
     for seat, pid in sorted(tab.seat_of.items()):
         p = tour.players[pid]
-        seats[str(seat)] = {
+        seats[seat] = {
             "player": pid, "name": p.name, "card": p.card,
             "status": "arriving" if p.status == MOVING else "seated",
             "absent": p.absent, "penalty_hands": p.penalty_hands,
@@ -29,7 +29,7 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
             "new": seat in tab.new_seats,
         }
         if tour.prize.bounty:
-            seats[str(seat)]["bounty"] = tour.head(pid)
+            seats[seat]["bounty"] = tour.head(pid)
         if p.status == MOVING:
             moves_in.append({"player": pid, "name": p.name, "seat": seat,
                              "from_table": p.from_table, "from_seat": p.from_seat})

@@ -3,9 +3,9 @@ knocked him out, and the CSV a results site takes (place, name, prize, country).
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import TYPE_CHECKING, Any
+
+from kiosk import csvcells
 
 if TYPE_CHECKING:
     from kiosk.core.tournament import Tournament
@@ -51,13 +51,10 @@ def totals(tour: Tournament) -> dict[str, Any]:
 
 
 def to_csv(rows: list[dict[str, Any]], site: bool = False) -> str:
-    """All columns, or only those a results site such as The Hendon Mob takes."""
+    """All columns, or only those a results site such as The Hendon Mob takes.
+
+    Names, countries and ids are text cells (defended against formulas); place, prize,
+    bounty and the counts are numbers the product computes and are written as such."""
     cols = SITE_COLUMNS if site else COLUMNS
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(cols)
-    for r in rows:
-        if site and not r["prize"]:
-            continue
-        w.writerow(["" if r[c] is None else r[c] for c in cols])
-    return out.getvalue()
+    return csvcells.to_csv(cols, ([r[c] for c in cols] for r in rows
+                                  if not site or r["prize"]))

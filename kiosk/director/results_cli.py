@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 from pathlib import Path
 
+from kiosk import csvcells
 from kiosk.core.results import results, to_csv, totals
 from kiosk.core.tournament import Tournament
 from kiosk.director.store import EventLog
@@ -57,10 +56,6 @@ def run(args: argparse.Namespace) -> int:
 def _winners(tour: Tournament, rows: list[dict]) -> str:
     """Players CSV (the director's --players format) of those who won a seat."""
     seat = tour.prize.seat_value
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["name", "card", "id"])
-    for r in rows:
-        if seat and r["prize"] >= seat:
-            w.writerow([r["name"], tour.players[r["player"]].card or "", r["player"]])
-    return out.getvalue()
+    return csvcells.to_csv(["name", "card", "id"],
+                           ([r["name"], tour.players[r["player"]].card, r["player"]]
+                            for r in rows if seat and r["prize"] >= seat))

@@ -27,6 +27,7 @@ from kiosk.core import events as ev_
 from kiosk.core import plans
 from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
+from kiosk.csvcells import typed_text
 from kiosk.director.budget import Budget
 from kiosk.director.hub import Hub
 from kiosk.director.snapshots import Snapshots
@@ -192,8 +193,8 @@ class Director:
                 errors.append(f"line {n}: {columns + len(row[None])} fields, but the header "  # type: ignore[index]
                               f"names {columns}; not imported")
                 continue
-            cmd = {"kind": "register", "name": (row.get("name") or "").strip(),
-                   "card": (row.get("card") or "").strip() or None}
+            cmd = {"kind": "register", "name": typed_text((row.get("name") or "").strip()),
+                   "card": typed_text((row.get("card") or "").strip()) or None}
             if (row.get("id") or "").strip():
                 cmd["player"] = row["id"].strip()
             try:

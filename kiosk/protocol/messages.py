@@ -59,7 +59,11 @@ class Message(Part, forbid_unknown_fields=False):
 
 
 # ---------------------------------------------------------------- table reports
-class HandStartedData(Part, forbid_unknown_fields=True, kw_only=True):
+class ReportData(Part, forbid_unknown_fields=True):
+    """The `data` of a table's report: nothing but the kind's own fields."""
+
+
+class HandStartedData(ReportData):
     hand: Annotated[int, Meta(ge=1, le=10**9)]
     button: SeatNo
     sb: SeatNo
@@ -74,16 +78,16 @@ class HandStartedData(Part, forbid_unknown_fields=True, kw_only=True):
             raise ValueError("a seat cannot be both dealt and waiting")
 
 
-class HandEndedData(Part, forbid_unknown_fields=True, kw_only=True):
+class HandEndedData(ReportData):
     hand: HandNo
 
 
-class AllInData(Part, forbid_unknown_fields=True, kw_only=True):
+class AllInData(ReportData):
     seat: SeatNo
     hand: HandNo
 
 
-class BustData(Part, forbid_unknown_fields=True, kw_only=True):
+class BustData(ReportData):
     seat: SeatNo
     player: Ident
     stack: Chips | None = None
@@ -97,39 +101,39 @@ class BustData(Part, forbid_unknown_fields=True, kw_only=True):
             raise ValueError("eliminator must name other seats, each once")
 
 
-class ChipCountData(Part, forbid_unknown_fields=True, kw_only=True):
+class ChipCountData(ReportData):
     stacks: Annotated[dict[SeatNo, Chips], Meta(min_length=1, max_length=10)]
     round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
 
 
-class AddonData(Part, forbid_unknown_fields=True, kw_only=True):
+class AddonData(ReportData):
     seat: SeatNo
     player: Ident
 
 
-class SeatData(Part, forbid_unknown_fields=True, kw_only=True):
+class SeatData(ReportData):
     seat: SeatNo
 
 
-class ClockDoneData(Part, forbid_unknown_fields=True, kw_only=True):
+class ClockDoneData(ReportData):
     call: Ident
     outcome: Outcome
 
 
-class FloorCallData(Part, forbid_unknown_fields=True, kw_only=True):
+class FloorCallData(ReportData):
     seat: SeatNo | None = None
 
 
-class CallData(Part, forbid_unknown_fields=True, kw_only=True):
+class CallData(ReportData):
     call: Ident
 
 
-class CheckinData(Part, forbid_unknown_fields=True, kw_only=True):
+class CheckinData(ReportData):
     card: Ident
     seat: SeatNo | None = None
 
 
-class UndoData(Part, forbid_unknown_fields=True, kw_only=True):
+class UndoData(ReportData):
     report: Ident
 
 
@@ -217,7 +221,7 @@ class Status(Message, kw_only=True):
     ts: Time = 0.0
 
 
-class PeriodSpec(Part, forbid_unknown_fields=True, kw_only=True):
+class PeriodSpec(ReportData):
     minutes: Annotated[float, Meta(gt=0, le=24 * 60)]
     sb: Chips = 0
     bb: Chips = 0

@@ -33,48 +33,36 @@ class Topics:
     def __init__(self, event: str) -> None:
         self.event = check_event_name(event)
         self.base = f"{ROOT}/{event}"
+        # director -> everyone
+        self.director_status = self._director("status")
+        self.schedule = self._director("schedule")
+        self.seating = self._director("seating")
+        # wildcards the director subscribes to
+        self.all_reports = self._table("+", "report")
+        self.all_live = self._table("+", "live")
+        self.all_status = self._table("+", "status")
 
-    # director -> everyone
-    @property
-    def director_status(self) -> str:
-        return f"{self.base}/director/status"
+    def _director(self, leaf: str) -> str:
+        return f"{self.base}/director/{leaf}"
 
-    @property
-    def schedule(self) -> str:
-        return f"{self.base}/director/schedule"
-
-    @property
-    def seating(self) -> str:
-        return f"{self.base}/director/seating"
+    def _table(self, table: int | str, leaf: str) -> str:
+        return f"{self.base}/table/{table}/{leaf}"
 
     def ack(self, table: int) -> str:
-        return f"{self.base}/director/ack/{table}"
+        return self._director(f"ack/{table}")
 
     # per table
     def plan(self, table: int) -> str:
-        return f"{self.base}/table/{table}/plan"
+        return self._table(table, "plan")
 
     def report(self, table: int) -> str:
-        return f"{self.base}/table/{table}/report"
+        return self._table(table, "report")
 
     def live(self, table: int) -> str:
-        return f"{self.base}/table/{table}/live"
+        return self._table(table, "live")
 
     def table_status(self, table: int) -> str:
-        return f"{self.base}/table/{table}/status"
-
-    # wildcards the director subscribes to
-    @property
-    def all_reports(self) -> str:
-        return f"{self.base}/table/+/report"
-
-    @property
-    def all_live(self) -> str:
-        return f"{self.base}/table/+/live"
-
-    @property
-    def all_status(self) -> str:
-        return f"{self.base}/table/+/status"
+        return self._table(table, "status")
 
     def parse_table_topic(self, topic: str) -> tuple[int, str] | None:
         """Return (table, leaf) for `.../table/<n>/<leaf>`, or None if not one of ours."""

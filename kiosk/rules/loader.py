@@ -15,18 +15,9 @@ from kiosk.tomlfile import Section, read_toml
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
 DEFAULT_PROFILE = "tda-2017"
-CHOICES: dict[str, tuple[str, ...]] = {
-    "called_by": ("player", "dealer"),
-    "start": ("random", "seat1", "high_card"),
-    "mode": ("tda", "minimum", "race", "round_up", "race_by_card"),
-    "stack": ("full", "docked"),
-    "same_table": ("stack", "tie"),
-    "across_tables": ("stack", "tie"),
-    "hand_for_hand_same_table": ("stack", "tie"),
-    "bubble_deal": ("secret_red_black", "unanimous"),
-    "break_order": ("fewest", "published"),
-    "newcomer_waits": ("between", "button_and_sb"),
-}
+# the one choice the model types as plain `str` (chip_race.mode); every other choice is
+# a Literal in kiosk.rules.profile and is checked from there
+CHOICES: dict[str, tuple[str, ...]] = {"mode": ("race", "round_up", "race_by_card")}
 
 
 def _build(cls: type, sec: Section) -> Any:
@@ -72,6 +63,8 @@ def _value(hint: Any, sec: Section, name: str) -> Any:
         return sec.number(name, integer=True, minimum=0)
     if hint is float:
         return sec.number(name, minimum=0)
+    if typing.get_origin(hint) is typing.Literal:
+        return sec.choice(name, typing.get_args(hint))
     if hint is str and name in CHOICES:
         return sec.choice(name, CHOICES[name])
     return sec.get(name, hint)

@@ -7,6 +7,9 @@ house profile is one more TOML file.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+BustOrder = Literal["stack", "tie"]   # busts on one hand: by stack, or tied
 
 
 @dataclass(frozen=True)
@@ -15,19 +18,19 @@ class ClockCallRules:
     countdown: int             # final count after `seconds`
     min_wait: int = 0          # a call can start only this long after it is raised
     needs_approval: bool = True  # a floor person approves before the countdown runs
-    called_by: str = "player"  # "player" (any player asks) or "dealer" (dealer/TD only)
+    called_by: Literal["player", "dealer"] = "player"  # any player asks, or dealer/TD only
     rule: str = ""
 
 
 @dataclass(frozen=True)
 class ButtonRules:
     dead_button: bool = True   # False: the button moves to the next occupied seat
-    start: str = "random"      # "random" | "seat1" | "high_card" (card by suit S>H>D>C)
+    start: Literal["random", "seat1", "high_card"] = "random"  # high card: by suit S>H>D>C
     redraw_new_fraction: float | None = None  # re-draw the button when this share is new
     high_card_final_tables: int = 0  # draw the button at the last N tables' start
     # newcomers who sit out until the button passes: "between" the button and the small
     # blind only (TDA 9), or also on the "button_and_sb" seats (Sheridan's r.10)
-    newcomer_waits: str = "between"
+    newcomer_waits: Literal["between", "button_and_sb"] = "between"
     rule: str = ""
 
 
@@ -39,7 +42,7 @@ class Tolerance:
 
 @dataclass(frozen=True)
 class BalanceRules:
-    mode: str = "tda"          # "tda": keep spread within tolerance; "minimum": only top up
+    mode: Literal["tda", "minimum"] = "tda"  # keep spread within tolerance, or only top up
     halt_short: int | None = 3  # short tables this many behind the longest halt
     tolerance: tuple[Tolerance, ...] = (Tolerance(5, 2), Tolerance(1, 1))
     min_players: int = 2       # "minimum" mode: a table plays down to this many
@@ -47,7 +50,7 @@ class BalanceRules:
     # TDA 10C's predetermined procedure for which table breaks next: "fewest" (the table
     # with the fewest players, ties by the published order) or "published" (the
     # published order alone: highest number first)
-    break_order: str = "fewest"
+    break_order: Literal["fewest", "published"] = "fewest"
     final_table_extra: int = 1
     final_table_max: int = 10
     rule: str = ""
@@ -70,7 +73,7 @@ class LateRegRules:
     until_level: int | None = 6     # open through the end of this level (1-based)
     until_raises: int | None = None  # or: until the blinds have gone up this many times
     through_break: bool = False     # stay open over the break after `until_level`
-    stack: str = "full"             # "full" | "docked"
+    stack: Literal["full", "docked"] = "full"
     dock_big_blinds: int = 0        # docked stacks lose this many current big blinds
     rule: str = ""
 
@@ -89,9 +92,9 @@ class EntryRules:
 
 @dataclass(frozen=True)
 class BustRules:
-    same_table: str = "stack"      # several busts on one hand at one table: "stack" | "tie"
-    across_tables: str = "tie"     # busts on the same hand at different tables (H4H)
-    hand_for_hand_same_table: str = "tie"
+    same_table: BustOrder = "stack"      # several busts on one hand at one table
+    across_tables: BustOrder = "tie"     # busts on the same hand at different tables (H4H)
+    hand_for_hand_same_table: BustOrder = "tie"
     rule: str = ""
 
 
@@ -141,4 +144,4 @@ class Profile:
     penalties: PenaltyRules
     chip_race: ChipRaceRules
     end_of_day: EndOfDayRules
-    bubble_deal: str | None         # "secret_red_black" | "unanimous" | None
+    bubble_deal: Literal["secret_red_black", "unanimous"] | None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 
@@ -35,9 +35,13 @@ class Period:
 
 @dataclass(frozen=True)
 class Structure:
+    """Levels and breaks; `chips` are the denominations its break texts are written for
+    (checked by `pokerkiosk profiles --check`; the event's own `chip_set` runs the race)."""
+
     name: str
     start_stack: int
     periods: tuple[Period, ...]
+    chips: tuple[int, ...] = field(default=(), compare=False)
 
     @cached_property
     def _level_numbers(self) -> tuple[int | None, ...]:

@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+from kiosk import csvcells
 from kiosk.errors import ConfigError
 from kiosk.rules.structure import Period, Structure, check_structure
 from kiosk.tomlfile import Section, read_toml
@@ -29,7 +30,10 @@ def load_structure_file(path: str | Path) -> Structure:
     if str(path).endswith(".csv"):
         return load_structure_csv(path)
     top = Section(str(path), read_toml(path))
-    top.unknown({"name", "start_stack", "level"})
+    top.unknown({"name", "start_stack", "chips", "level"})
+    chips = top.get("chips", list, [])
+    if not all(isinstance(c, int) and not isinstance(c, bool) and c > 0 for c in chips):
+        raise top.fail("chips", f"expected whole positive denominations, got {chips}")
     periods = []
     for i, raw in enumerate(top.get("level", list)):
         if not isinstance(raw, dict):
@@ -46,7 +50,7 @@ def load_structure_file(path: str | Path) -> Structure:
                 bb=sec.number("bb", integer=True), ante=sec.number("ante", 0, integer=True),
                 bb_ante=sec.number("bb_ante", 0, integer=True)))
     s = Structure(top.get("name", str), top.number("start_stack", integer=True, minimum=1),
-                  tuple(periods))
+                  tuple(periods), tuple(sorted(chips)))
     return _checked(s, str(path), "level[{i}].{key}")
 
 
@@ -100,7 +104,7 @@ def load_structure_csv(path: str | Path, start_stack: int | None = None) -> Stru
 
         if kind == "break":
             periods.append(Period(minutes=num("minutes"), is_break=True,
-                                  color_up=cells["color_up"]))
+                                  color_up=csvcells.typed_text(cells["color_up"])))
         elif kind == "level":
             periods.append(Period(minutes=num("minutes"), sb=int(num("sb")), bb=int(num("bb")),
                                   ante=int(num("ante", 0)), bb_ante=int(num("bb_ante", 0))))
@@ -112,16 +116,13 @@ def load_structure_csv(path: str | Path, start_stack: int | None = None) -> Stru
 
 
 def structure_to_csv(s: Structure) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for p in s.periods:
-        if p.is_break:
-            w.writerow(["break", "", "", "", "", _num(p.minutes), p.color_up])
-        else:
-            w.writerow(["level", p.sb, p.bb, p.ante, p.bb_ante, _num(p.minutes), ""])
-    return out.getvalue()
+    """The structure as the CSV `load_structure_csv` reads; the break text is a text cell
+    (defended against formulas), the blinds and minutes are numbers."""
+    return csvcells.to_csv(CSV_COLUMNS, (
+        ["break", None, None, None, None, _minutes(p.minutes), p.color_up] if p.is_break
+        else ["level", p.sb, p.bb, p.ante, p.bb_ante, _minutes(p.minutes), None]
+        for p in s.periods))
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
+def _minutes(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x

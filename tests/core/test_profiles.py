@@ -153,6 +153,15 @@ def test_bad_choice_lists_the_options(tmp_path: Path) -> None:
     assert err.key == "button.start" and "random" in err.problem and "seat1" in err.problem
 
 
+def test_a_choice_of_another_section_is_refused(tmp_path: Path) -> None:
+    """balance.mode and chip_race.mode share a key name, not their options."""
+    err = _bad(tmp_path, _shipped_text().replace('mode = "tda"', 'mode = "race"'))
+    assert err.key == "balance.mode" and "tda" in err.problem and "minimum" in err.problem
+    assert "round_up" not in err.problem
+    err = _bad(tmp_path, _shipped_text().replace('mode = "race"', 'mode = "tda"'))
+    assert err.key == "chip_race.mode" and "race_by_card" in err.problem
+
+
 def test_bad_toml_is_one_line(tmp_path: Path) -> None:
     err = _bad(tmp_path, _shipped_text() + "\n[clock_call\n")
     assert "not valid TOML" in err.problem

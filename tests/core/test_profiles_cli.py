@@ -35,3 +35,62 @@ def test_a_good_file_and_csv_export_round_trip(tmp_path: Path) -> None:
     csv.write_text(pokerkiosk("--csv", "turbo").stdout)
     r = pokerkiosk("--check", str(csv))
     assert r.returncode == 0 and "levels" in r.stdout and "OK" in r.stdout
+
+
+def test_every_built_in_structure_names_the_chips_that_leave_at_each_break() -> None:
+    for name in ("deep", "standard", "turbo"):
+        r = pokerkiosk("--check", name)
+        assert r.returncode == 0, r.stderr
+        assert "break texts follow the chips: OK" in r.stdout
+
+
+SHORT = """name = "Short"
+start_stack = 5000
+chips = [25, 100, 500]
+
+[[level]]
+sb = 25
+bb = 50
+minutes = 20
+
+[[level]]
+break = 10
+color_up = "{first}"
+
+[[level]]
+sb = 75
+bb = 150
+minutes = 20
+
+[[level]]
+break = 10
+color_up = "{second}"
+
+[[level]]
+sb = 100
+bb = 200
+minutes = 20
+"""
+
+
+def test_a_break_that_races_off_chips_the_next_levels_need_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text(SHORT.format(first="Race off the 25 chips", second=""))
+    r = pokerkiosk("--check", str(path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "level[2].color_up: every chip is still needed after this break, but the text " \
+           "is 'Race off the 25 chips'" in r.stderr
+    path.write_text(SHORT.format(first="", second=""))
+    r = pokerkiosk("--check", str(path))
+    assert r.returncode == 2
+    assert "level[4].color_up: the 25 chips leave play here, but the text is ''" in r.stderr
+    path.write_text(SHORT.format(first="", second="Race off the 25 chips"))
+    r = pokerkiosk("--check", str(path))
+    assert r.returncode == 0 and "break texts follow the chips: OK" in r.stdout
+
+
+def test_a_structure_with_bad_chips_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text(SHORT.format(first="", second="").replace("[25, 100, 500]", "[25, -5]"))
+    r = pokerkiosk("--check", str(path))
+    assert r.returncode == 2 and "chips: expected whole positive denominations" in r.stderr

@@ -168,3 +168,13 @@ def test_csv_round_trip_keeps_fractional_minutes(tmp_path: Path) -> None:
 def test_structure_dict_round_trip() -> None:
     s = load_structure("turbo")
     assert Structure.from_dict(s.to_dict()) == s
+
+
+def test_csv_export_writes_a_break_text_as_text_and_reads_it_back(tmp_path: Path) -> None:
+    s = Structure("odd", 3000, (Period(10, 10, 20), Period(5, is_break=True,
+                                                           color_up="=HYPERLINK(\"x\")")))
+    text = structure_to_csv(s)
+    assert text.splitlines()[2] == "break,,,,,5,\"'=HYPERLINK(\"\"x\"\")\""
+    path = tmp_path / "odd.csv"
+    path.write_text(text)
+    assert load_structure_csv(path, start_stack=3000) == s

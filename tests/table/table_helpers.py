@@ -57,7 +57,7 @@ def plan(seats: dict[int, dict[str, Any]] | list[int] | None = None, *, rev: int
         tour.apply(events.make("hand_ended", T0, table=table, hand=0))
     body = {"rev": rev, "epoch": 0.0, "ts": T0, **plans.plan(tour, table)}
     for n, who in seats.items():
-        body["seats"][str(n)].update(who)
+        body["seats"][n].update(who)
     body.update(extra)
     checked = messages.check("plan", body)
     checked["seats"] = {str(k): v for k, v in checked["seats"].items()}   # as JSON has them

@@ -93,7 +93,7 @@ def test_new_level_applies_from_the_next_hand() -> None:
 
 def test_break_screen_shows_colour_up() -> None:
     c = make()
-    v = c.view(T0 + 80 * 60 + 5)       # four 20-minute levels, then the break
+    v = c.view(T0 + 170 * 60 + 5)      # 4 levels, a break, 4 levels: the break the 25s leave
     assert v.is_break and v.level == "Break" and "Race off the 25 chips" in v.color_up
 
 

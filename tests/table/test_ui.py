@@ -345,10 +345,10 @@ def test_hand_for_hand_wait_keeps_bust_and_undo(ui: Harness, size: tuple[int, in
 def test_break_screen_shows_a_move_ordered_during_the_break(ui: Harness,
                                                            size: tuple[int, int]) -> None:
     ui.fresh(10, moves_out=[MOVE])
-    saved, ui.t = ui.t, T0 + 80 * 60 + 30
+    saved, ui.t = ui.t, T0 + 170 * 60 + 30      # the second break: the 25s leave there
     try:
         ids = ui.draw(size)
-        assert ids.break_screen.shown and ids.break_clock.text == "09:30"
+        assert ids.break_screen.shown and ids.break_clock.text == "14:30"
         assert ids.color_up.text == "Race off the 25 chips"
         assert ids.break_moves.text == "Seat 4: go to table 7 seat 2"
         ui.check(size)

@@ -23,6 +23,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiosk.director import views
 from kiosk.director.hub import Hub
+from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.errors import KioskError, RuleError
@@ -69,16 +70,12 @@ _INLINE = re.compile(r"<script>(.*?)</script>", re.S)
 
 
 @functools.cache
-def _page_csp(path: Path, mtime: float) -> str:
+def page_csp(html: str) -> str:
     """The CSP, allowing exactly the page's own inline scripts (by hash) and nothing else."""
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
-        for body in _INLINE.findall(path.read_text(encoding="utf-8")))
+        for body in _INLINE.findall(html))
     return CSP.replace("script-src 'self'", f"script-src 'self' {hashes}".rstrip())
-
-
-def page_csp(path: Path) -> str:
-    return _page_csp(path, path.stat().st_mtime)
 
 
 def same_origin(request: web.Request) -> bool:
@@ -145,11 +142,10 @@ def make_app(director: ServedDirector) -> web.Application:
 
     app.on_shutdown.append(close_sockets)
 
-    async def page(request: web.Request) -> web.FileResponse:
-        name = "clock.html" if request.path.rstrip("/") == "/clock" else "dashboard.html"
-        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache",
-                                                        "Content-Security-Policy":
-                                                        page_csp(STATIC / name)})
+    async def page(request: web.Request) -> web.Response:
+        html = pages.render("/clock" if request.path.rstrip("/") == "/clock" else "/")
+        return web.Response(text=html, content_type="text/html", headers={
+            "Cache-Control": "no-cache", "Content-Security-Policy": page_csp(html)})
 
     async def snapshot(request: web.Request) -> web.Response:
         snap = views.snapshot(director, director.now())

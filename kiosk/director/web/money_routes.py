@@ -6,23 +6,22 @@ money command goes through /api/act, which does.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from kiosk.core.results import to_csv
 from kiosk.director.money_views import audit_view, deal_view, results_view
+from kiosk.director.web import pages
 from kiosk.errors import RuleError
 
-STATIC = Path(__file__).with_name("static")
-PAGES = {"/results": "results.html", "/deal": "deal.html", "/audit": "audit.html"}
+MONEY_PAGES = ("/results", "/deal", "/audit")
 
 
 def add_money_routes(app: web.Application, director: Any) -> None:
-    async def page(request: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / PAGES[request.path.rstrip("/")],
-                                headers={"Cache-Control": "no-cache"})
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=pages.render(request.path.rstrip("/")),
+                            content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def results(request: web.Request) -> web.Response:
         return web.json_response(results_view(director.tour))
@@ -56,7 +55,7 @@ def add_money_routes(app: web.Application, director: Any) -> None:
         except RuleError as exc:
             return web.json_response({"ok": False, "error": str(exc)}, status=400)
 
-    for path in PAGES:
+    for path in MONEY_PAGES:
         app.router.add_get(path, page)
     app.router.add_get("/api/results", results)
     app.router.add_get("/api/results.csv", results_csv)
