@@ -26,6 +26,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "bubble_deal": ("secret_red_black", "unanimous"),
     "break_order": ("fewest", "published"),
     "newcomer_waits": ("between", "button_and_sb"),
+    "rescue": ("extra", "first"),
 }
 
 
