@@ -175,7 +175,7 @@ def settle(r: Race, winners: list[int], cards: Mapping[int, list[str]] | None = 
         res.won = {s: 1 for s in r.stacks if r.stacks[s] != r.base[s]}
         res.after = {s: r.base[s] + r.new_chip * res.won.get(s, 0) for s in r.stacks}
         return res
-    given, rescued = list(winners), []
+    given, rescued = list(winners), list[int]()
     if r.rules.nobody_raced_out and r.rules.rescue == "first":
         given, rescued = _rescue_first(r, given)
     for s in given:

@@ -105,12 +105,12 @@ def plan_view(host: RaceHost, table: int) -> dict[str, Any] | None:
         out = {k: ev[k] for k in ("before", "after", "cards", "won", "rescued", "new_chip",
                                   "race", "winners")}
         return {**out, "pending": False, **_race_fields(race)}
-    race = pending(host, table)
-    if race is None:
+    owed = pending(host, table)
+    if owed is None:
         return None
-    return {"before": {str(s): v for s, v in race.stacks.items()}, "after": {}, "cards": {},
-            "won": {}, "rescued": [], "new_chip": race.new_chip, "race": "dealer",
-            "winners": [], "pending": True, **_race_fields(race)}
+    return {"before": {str(s): v for s, v in owed.stacks.items()}, "after": {}, "cards": {},
+            "won": {}, "rescued": [], "new_chip": owed.new_chip, "race": "dealer",
+            "winners": [], "pending": True, **_race_fields(owed)}
 
 
 def _race_fields(race: chipmath.Race) -> dict[str, Any]:
