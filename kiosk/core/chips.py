@@ -133,17 +133,20 @@ def check_winners(r: Race, winners: object) -> list[str]:
     bad = [f"seat {s} holds no card in this race" for s in sorted(set(winners))
            if s not in r.deal_cards]
     if len(winners) != r.to_give:
-        bad.append(f"the race gives {r.to_give} chip{'s' * (r.to_give != 1)}: enter "
-                   f"{r.to_give} winning card{'s' * (r.to_give != 1)}, not {len(winners)}")
+        bad.append(f"the race gives {_n(r.to_give, 'chip')}: enter "
+                   f"{_n(r.to_give, 'winning card')}, not {len(winners)}")
     for s in sorted(set(winners) & set(r.deal_cards)):
         n = winners.count(s)
         if r.max_each is not None and n > r.max_each:
-            bad.append(f"seat {s} wins at most {r.max_each} chip{'s' * (r.max_each != 1)} "
-                       f"(rule {r.rules.rule or r.rules.mode}): the next highest card wins")
+            bad.append(f"seat {s} wins at most {_n(r.max_each, 'chip')} (rule "
+                       f"{r.rules.rule or r.rules.mode}): the next highest card wins")
         elif n > r.deal_cards[s]:
-            bad.append(f"seat {s} holds {r.deal_cards[s]} card"
-                       f"{'s' * (r.deal_cards[s] != 1)}, not {n} winning ones")
+            bad.append(f"seat {s} holds {_n(r.deal_cards[s], 'card')}, not {n} winning ones")
     return bad
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
 
 
 def _rescue_first(r: Race, winners: list[int]) -> tuple[list[int], list[int]]:
@@ -169,8 +172,6 @@ def settle(r: Race, winners: list[int], cards: Mapping[int, list[str]] | None = 
     Round-up profiles: every odd stack rounds up to the next new chip."""
     res = ColourUp(dict(r.stacks), dict(r.base), r.new_chip, dict(cards or {}),
                    winners=list(winners))
-    if not any(r.stacks[s] != r.base[s] for s in r.stacks):
-        return res
     if r.rules.mode == "round_up":
         res.won = {s: 1 for s in r.stacks if r.stacks[s] != r.base[s]}
         res.after = {s: r.base[s] + r.new_chip * res.won.get(s, 0) for s in r.stacks}
