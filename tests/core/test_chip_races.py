@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from kiosk.config import load_event_config
 from kiosk.core.chips import check_winners, colour_up, draw, race, settle
 from kiosk.core.plans import plan
+from kiosk.core.tournament import Tournament
 from kiosk.errors import ConfigError, RuleError
 from kiosk.protocol.messages import ColourUpPlan, ProtocolError, encode, parse
 from kiosk.rules.loader import load_profile
@@ -272,3 +273,15 @@ def test_config_chip_race_defaults_to_the_dealer(tmp_path: Path) -> None:
     path.write_text('[event]\nname = "e1"\n[money]\nchip_race = "cards"\n')
     with pytest.raises(ConfigError, match="chip_race"):
         load_event_config(path)
+
+
+def test_a_pending_race_and_its_outcome_survive_a_replay() -> None:
+    room = _room("home-roberts")
+    a, b = sorted(room.tour.tables[1].seat_of)[:2]
+    _colour_up_count(room, {a: 75, b: 25})
+    pending_plan = plan(room.tour, 1)["colour_up"]
+    assert plan(Tournament.replay(room.events), 1)["colour_up"] == pending_plan
+    room.report(1, "chip_race", round=room.tour.count_round["round"], winners=[b])
+    settled = plan(room.tour, 1)["colour_up"]
+    assert settled["after"][str(b)] % CHIP == 0 and not settled["pending"]
+    assert plan(Tournament.replay(room.events), 1)["colour_up"] == settled
