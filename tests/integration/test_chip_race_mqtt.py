@@ -105,9 +105,9 @@ def test_dealer_race_over_mqtt(mosquitto, director_factory) -> None:
     assert cu["after"][a] == 20000 and cu["after"][b] == 20100
     director.stop()
 
+    epoch = table.plan["epoch"]
     director.start(start_event=False)                    # the outcome is in the log
-    table.plan = {}
-    wait_for(lambda: table.plan.get("colour_up"), 15)
+    wait_for(lambda: table.plan.get("epoch") != epoch, 30)   # the restarted director's plan
     assert table.plan["colour_up"] == cu
     ev = next(e for e in EventLog(director.db).read() if e["kind"] == "coloured_up"
               and e["table"] == 1)
