@@ -109,6 +109,10 @@ class MoneySection(_Section):
                              "play races it off at every table")] = []
     h4h_at_bubble: Annotated[bool, _doc("hand-for-hand from the bubble until the money")] \
         = False
+    chip_race: Annotated[Literal["dealer", "draw"],
+                         _doc("colour-up races: the dealer deals real cards and enters the "
+                              "winners, or the director draws them (demo, simulator)")] \
+        = "dealer"
 
 
 class EventFile(_Section):
@@ -305,6 +309,7 @@ class EventConfig:
     money: dict[str, Any] = field(default_factory=dict)   # kiosk.core.payouts.PrizeRules
     chip_set: tuple[int, ...] = ()
     h4h_at_bubble: bool = False
+    chip_race: str = "dealer"             # "dealer" | "draw": who races at a colour-up
 
     @property
     def https(self) -> bool:
@@ -365,7 +370,7 @@ def load_event_config(path: str | Path) -> EventConfig:
         db=_relative(base, d.db), http_host=host, http_port=port, tls_cert=cert, tls_key=key,
         floor_users=floor_users.load(users_file), floor_users_file=users_file, source=source,
         money=money, chip_set=tuple(sorted(doc.money.chip_set)),
-        h4h_at_bubble=doc.money.h4h_at_bubble)
+        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race)
 
 
 def _money(source: str, base: Path, ev: EventSection, m: MoneySection) -> dict[str, Any]:

@@ -1,16 +1,21 @@
 """Chips: which denominations leave at a break, the colour-up of each profile, and the
 reconciliation of the room's counted stacks against the chips that should be in play.
 
-Colour-ups by profile (`chip_race.mode`):
+Colour-ups by profile (`chip_race`):
 - "race" (TDA 2017 r.24, TDA 2015 r.23, Irish 23): one card per odd chip, dealt from
   seat 1; the highest cards win one chip of the smallest denomination left, at most one
-  per player; a player who would be raced out gets one such chip anyway.
-- "race_by_card" (home rules after Roberts): one card per odd chip; each card in order
-  of rank wins a chip, several per player allowed; a player left with nothing gets his
-  chip before anyone else; a remainder of half a chip or more wins one more.
+  per player; a player left with nothing gets one such chip on top (`rescue = "extra"`).
+- "race_by_card" (home rules after Roberts): one card per odd chip, each player all his
+  cards before the next; each card in order of rank wins a chip, several per player
+  allowed; a player left with nothing gets his chip before anyone else, out of the
+  chips the race gives (`rescue = "first"`), and his cards win nothing more.
 - "round_up" (Sheridan's r.13): no race: odd chips round up to the next denomination.
-The number of chips a race awards is the odd chips' value in new chips, a remainder of
-half a chip or more rounding up.
+The number of chips a race gives is the odd chips' value in new chips, a remainder of
+half a chip or more rounding up (the home rules say so; the TDA texts leave it open).
+
+A race is worked out in three steps, so the dealer can race with real cards: `race`
+(who is dealt how many cards, how many chips they win), the winners (entered by the
+dealer, checked by `check_winners`, or drawn by `draw`), and `settle`.
 """
 
 from __future__ import annotations
@@ -71,8 +76,9 @@ class ColourUp:
     after: dict[int, int]
     new_chip: int
     cards: dict[int, list[str]] = field(default_factory=dict)   # seat -> cards dealt
-    won: dict[int, int] = field(default_factory=dict)           # seat -> chips won
+    won: dict[int, int] = field(default_factory=dict)           # seat -> chips won by cards
     rescued: list[int] = field(default_factory=list)            # seats not raced out
+    winners: list[int] = field(default_factory=list)            # seats as their cards won
 
     @property
     def removed(self) -> int:
@@ -80,54 +86,141 @@ class ColourUp:
         return sum(self.before.values()) - sum(self.after.values())
 
 
-def colour_up(stacks: Mapping[int, int], removed: Sequence[int], new_chip: int,
-              rules: ChipRaceRules, rng: random.Random) -> ColourUp:
-    """Colour up one table: `stacks` by seat, the `removed` denominations, and the
-    smallest denomination left (`new_chip`)."""
+@dataclass(frozen=True)
+class Race:
+    """One table's race before its outcome: what the dealer deals and how many chips
+    the cards win. The dealer's entry (or the director's draw) then settles it."""
+
+    stacks: dict[int, int]
+    new_chip: int
+    base: dict[int, int]          # each stack with its odd chips taken off
+    deal_cards: dict[int, int]    # seat -> cards dealt, one per odd chip, in deal order
+    to_give: int                  # chips of `new_chip` the cards win
+    max_each: int | None          # chips one player may win (None: no limit)
+    rules: ChipRaceRules
+
+    @property
+    def needs_entry(self) -> bool:
+        """Whether cards decide anything (a race that gives no chip needs no dealer)."""
+        return self.to_give > 0
+
+
+def race(stacks: Mapping[int, int], removed: Sequence[int], new_chip: int,
+         rules: ChipRaceRules) -> Race:
+    """The race a table's counted `stacks` call for when the `removed` denominations
+    leave play and `new_chip` is the smallest left. Chips that make a whole new chip
+    are coloured up directly; the rest are the odd chips, one card each, dealt from
+    `rules.start_seat`. The race gives their value in new chips, half a chip or more
+    rounding up. Round-up profiles and colour-ups without odd chips deal nothing."""
     seats = sorted(stacks, key=lambda s: ((s - rules.start_seat) % 10, s))
-    odd = {s: stacks[s] % new_chip for s in seats}
+    odd = {s: stacks[s] % new_chip if removed else 0 for s in seats}
     base = {s: stacks[s] - odd[s] for s in seats}
-    res = ColourUp(dict(stacks), dict(base), new_chip)
-    if not removed or not any(odd.values()):
-        res.after = dict(stacks)
-        return res
-    if rules.mode == "round_up":
-        res.after = {s: base[s] + (new_chip if odd[s] else 0) for s in seats}
-        res.won = {s: 1 for s in seats if odd[s]}
-        return res
     total = sum(odd.values())
-    awards = total // new_chip + (1 if 2 * (total % new_chip) >= new_chip else 0)
-    dealt: list[tuple[int, int, int]] = []   # (card, deal order, seat)
-    n_cards = sum(odd_chips(odd[s], removed) for s in seats)
-    decks = -(-n_cards // 52)
-    pack = [c for _ in range(decks) for c in range(52)]
+    if rules.mode == "round_up" or not total:
+        return Race({s: stacks[s] for s in seats}, new_chip, base, {}, 0, None, rules)
+    deal = {s: odd_chips(odd[s], removed) for s in seats if odd[s]}
+    to_give = total // new_chip + (1 if 2 * (total % new_chip) >= new_chip else 0)
+    return Race({s: stacks[s] for s in seats}, new_chip, base, deal, to_give,
+                1 if rules.max_one_chip else None, rules)
+
+
+def check_winners(r: Race, winners: object) -> list[str]:
+    """Reasons a dealer's entry cannot be the race's outcome (empty when it can):
+    `winners` are seats, highest card first, one per chip the race gives."""
+    if not isinstance(winners, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in winners):
+        return ["the winners must be a list of seat numbers"]
+    bad = [f"seat {s} holds no card in this race" for s in sorted(set(winners))
+           if s not in r.deal_cards]
+    if len(winners) != r.to_give:
+        bad.append(f"the race gives {_n(r.to_give, 'chip')}: enter "
+                   f"{_n(r.to_give, 'winning card')}, not {len(winners)}")
+    for s in sorted(set(winners) & set(r.deal_cards)):
+        n = winners.count(s)
+        if r.max_each is not None and n > r.max_each:
+            bad.append(f"seat {s} wins at most {_n(r.max_each, 'chip')} (rule "
+                       f"{r.rules.rule or r.rules.mode}): the next highest card wins")
+        elif n > r.deal_cards[s]:
+            bad.append(f"seat {s} holds {_n(r.deal_cards[s], 'card')}, not {n} winning ones")
+    return bad
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
+
+
+def _rescue_first(r: Race, winners: list[int]) -> tuple[list[int], list[int]]:
+    """Home rules: a player with nothing after the race gets his chip before anyone
+    else, out of the chips the race gives. Rescues shorten the list of card winners,
+    which may leave another player with nothing: repeated until nobody is. A rescued
+    player's cards win nothing more (his chip is the rescue)."""
+    at_risk = [s for s in r.deal_cards if r.base[s] == 0]
+    rescued: list[int] = []
+    while True:
+        keep = [s for s in winners if s not in rescued][:max(r.to_give - len(rescued), 0)]
+        more = [s for s in at_risk if s not in rescued and s not in keep]
+        if not more:
+            return keep, rescued
+        rescued += more
+
+
+def settle(r: Race, winners: list[int], cards: Mapping[int, list[str]] | None = None
+           ) -> ColourUp:
+    """The colour-up once the cards have spoken: `winners` as checked by
+    `check_winners`. TDA/Irish: a player left with nothing gets one new chip on top
+    of the race (never raced out); home rules: his chip comes first (`_rescue_first`).
+    Round-up profiles: every odd stack rounds up to the next new chip."""
+    res = ColourUp(dict(r.stacks), dict(r.base), r.new_chip, dict(cards or {}),
+                   winners=list(winners))
+    if r.rules.mode == "round_up":
+        res.won = {s: 1 for s in r.stacks if r.stacks[s] != r.base[s]}
+        res.after = {s: r.base[s] + r.new_chip * res.won.get(s, 0) for s in r.stacks}
+        return res
+    given, rescued = list(winners), list[int]()
+    if r.rules.nobody_raced_out and r.rules.rescue == "first":
+        given, rescued = _rescue_first(r, given)
+    for s in given:
+        res.won[s] = res.won.get(s, 0) + 1
+    for s in r.stacks:
+        res.after[s] = r.base[s] + (res.won.get(s, 0) + (s in rescued)) * r.new_chip
+        if r.rules.nobody_raced_out and res.after[s] == 0 and r.stacks[s] > 0:
+            res.after[s] = r.new_chip   # TDA 24A: never raced out of play
+            rescued.append(s)
+    res.rescued = sorted(rescued)
+    return res
+
+
+def draw(r: Race, rng: random.Random) -> tuple[dict[int, list[str]], list[int]]:
+    """The director's draw: the cards dealt from a shuffled pack (more packs when one
+    is not enough), each player all his cards before the next, and the winners as the
+    dealer would enter them: highest card first (the earlier dealt on a tie between
+    packs), a player at his limit passed over."""
+    n_cards = sum(r.deal_cards.values())
+    pack = [c for _ in range(-(-n_cards // 52)) for c in range(52)]
     rng.shuffle(pack)
-    for s in seats:   # each player receives all his cards before the next (from seat 1)
-        for _ in range(odd_chips(odd[s], removed)):
+    dealt: list[tuple[int, int, int]] = []   # (card, deal order, seat)
+    cards: dict[int, list[str]] = {}
+    for s, n in r.deal_cards.items():
+        for _ in range(n):
             card = pack[len(dealt)]
             dealt.append((card, len(dealt), s))
-            res.cards.setdefault(s, []).append(card_name(card))
-    won: dict[int, int] = {}
-    if rules.nobody_raced_out and rules.mode == "race_by_card":
-        for s in seats:   # Roberts: his chip comes first, out of the awards
-            if base[s] == 0 and odd[s] and awards:
-                won[s] = 1
-                awards -= 1
-                res.rescued.append(s)
+            cards.setdefault(s, []).append(card_name(card))
+    winners: list[int] = []
     for _card, _order, s in sorted(dealt, key=lambda c: (-c[0], c[1])):
-        if awards == 0:
+        if len(winners) == r.to_give:
             break
-        if rules.max_one_chip and won.get(s):
-            continue
-        won[s] = won.get(s, 0) + 1
-        awards -= 1
-    for s in seats:
-        res.after[s] = base[s] + won.get(s, 0) * new_chip
-        if rules.nobody_raced_out and res.after[s] == 0 and stacks[s] > 0:
-            res.after[s] = new_chip   # TDA 24A: never raced out of play
-            res.rescued.append(s)
-    res.won = won
-    return res
+        if r.max_each is None or winners.count(s) < r.max_each:
+            winners.append(s)
+    return cards, winners
+
+
+def colour_up(stacks: Mapping[int, int], removed: Sequence[int], new_chip: int,
+              rules: ChipRaceRules, rng: random.Random) -> ColourUp:
+    """Colour up one table by the director's draw: `stacks` by seat, the `removed`
+    denominations, and the smallest denomination left (`new_chip`)."""
+    r = race(stacks, removed, new_chip, rules)
+    cards, winners = draw(r, rng)
+    return settle(r, winners, cards)
 
 
 # ------------------------------------------------------------------ chip counts

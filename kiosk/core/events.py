@@ -84,6 +84,7 @@ class Created(Event, tag="created", kw_only=True):
     money: dict[str, Any] | None = None          # kiosk.core.payouts.PrizeRules fields
     chip_set: Annotated[list[Chips], Meta(max_length=20)] | None = None
     h4h_at_bubble: bool = False
+    chip_race: Literal["dealer", "draw"] = "draw"   # who races: the dealer, or a draw
 
 
 class Registered(Event, tag="registered", kw_only=True):
@@ -392,6 +393,8 @@ class ColouredUp(Event, tag="coloured_up", kw_only=True):
     removed: Delta
     new_chip: Chips
     players: PlayersBySeat
+    race: Literal["dealer", "draw"] = "draw"
+    winners: Annotated[list[SeatNo], Meta(max_length=1000)] = []   # as the cards won
 
 
 class DayEnded(Event, tag="day_ended", kw_only=True):

@@ -12,6 +12,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from kiosk.core import chips as chipmath
+from kiosk.core import races
 from kiosk.core.bounties import knockout
 from kiosk.core.payouts import (
     MoneyView,
@@ -89,6 +90,9 @@ class Money:
         self.counts: dict[int, dict[int, int]] = {}        # table -> seat -> stack (round)
         self.last_count: dict[str, int] = {}               # player -> last counted stack
         self.colour_ups: dict[int, Event] = {}             # table -> this round's colour-up
+        # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
+        self.chip_race_mode: str = created.get("chip_race") or "draw"
+        self.count_players: dict[int, dict[str, str]] = {}  # table -> seat -> player
         self.chips_removed = 0
         self.day = 1
         self.day_over = False
@@ -403,19 +407,15 @@ class Money:
         self._emit("chips_counted", t, table=tab.id, round=r["round"],
                    stacks={str(s): v for s, v in sorted(stacks.items())}, players=players,
                    report=rid, by=d.get("by"))
-        if r["purpose"] == "colour_up" and r["removed"]:
-            res = chipmath.colour_up(stacks, r["removed"], r["new_chip"], self.profile.chip_race,
-                            self._rng("race", r["round"], tab.id))
-            self._emit("coloured_up", t, table=tab.id, round=r["round"],
-                       before={str(s): v for s, v in res.before.items()},
-                       after={str(s): v for s, v in res.after.items()},
-                       cards={str(s): c for s, c in res.cards.items()},
-                       won={str(s): n for s, n in res.won.items()}, rescued=res.rescued,
-                       removed=res.removed, new_chip=r["new_chip"], players=players,
-                       report=rid)
+        races.after_count(self, tab, stacks, players, t, rid)   # chip races
+
+    def _report_chip_race(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        """The dealer's race: the seats whose cards won (kiosk/core/races.py)."""
+        races.take_entry(self, tab, d, t, rid)
 
     def _on_chips_counted(self, ev: Event) -> None:
         self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
+        self.count_players[ev["table"]] = dict(ev["players"])   # chip races
         for s, pid in ev["players"].items():
             self.last_count[pid] = ev["stacks"][s]
         self._touch(ev["table"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.core import races
 from kiosk.core.places import group_places
 from kiosk.core.state import MOVING, Table
 from kiosk.core.tournament import Tournament
@@ -75,10 +76,9 @@ def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
         out["chip_count"] = {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
                              "done": tab.id in tour.counts, "removed": r["removed"],
                              "new_chip": r["new_chip"]}
-        cu = tour.colour_ups.get(tab.id)
+        cu = races.plan_view(tour, tab.id)
         if cu is not None:
-            out["colour_up"] = {k: cu[k] for k in ("before", "after", "cards", "won",
-                                                   "rescued", "new_chip")}
+            out["colour_up"] = cu
     return out
 
 

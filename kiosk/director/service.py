@@ -93,7 +93,7 @@ class Director:
                 seed=c.seed if c.seed is not None else int.from_bytes(os.urandom(4), "big"),
                 t=self.clock(), payout_percent=c.payout_percent,
                 money=c.money or None, chip_set=list(c.chip_set) or None,
-                h4h_at_bubble=c.h4h_at_bubble)
+                h4h_at_bubble=c.h4h_at_bubble, chip_race=c.chip_race)
             self.log.append([tour.config])
             log.info("new event %s (%s, %s)", c.name, c.profile, c.structure)
             return tour

@@ -42,6 +42,7 @@ MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_siz
 CLOCK_OUTCOMES = ("acted", "dead", "checked", "cancelled")
 Outcome = Literal["acted", "dead", "checked", "cancelled"]
 Epoch = Annotated[float, Meta(ge=0, le=1e11)]
+RaceWinners = Annotated[list[SeatNo], Meta(max_length=1000)]   # one per chip a race gives
 
 
 class ProtocolError(ValueError):
@@ -104,6 +105,11 @@ class BustData(ReportData):
 class ChipCountData(ReportData):
     stacks: Annotated[dict[SeatNo, Chips], Meta(min_length=1, max_length=10)]
     round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
+
+
+class ChipRaceData(ReportData):
+    round: Count
+    winners: RaceWinners               # highest card first, one entry per chip given
 
 
 class AddonData(ReportData):
@@ -203,16 +209,22 @@ class AddonReport(Report, tag="addon", kw_only=True):
     data: AddonData
 
 
+class ChipRace(Report, tag="chip_race", kw_only=True):
+    data: ChipRaceData
+
+
 REPORTS: dict[str, type[Report]] = {
     c.__struct_config__.tag: c  # type: ignore[misc]
     for c in (HandStarted, HandEnded, AllIn, Bust, ClockCall, ClockDone, FloorCall,
-              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport)
+              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport,
+              ChipRace)
 }
 for _tag, _cls in REPORTS.items():
     _cls.kind = _tag
 REPORT_KINDS = tuple(REPORTS)
 AnyReport = (HandStarted | HandEnded | AllIn | Bust | ClockCall | ClockDone | FloorCall
-             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport)
+             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport
+             | ChipRace)
 
 
 # ---------------------------------------------------------------- director -> tables
@@ -359,12 +371,18 @@ class ChipCountPlan(Part, kw_only=True):
 
 class ColourUpPlan(Part, kw_only=True):
     before: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
-    after: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
+    after: Annotated[dict[SeatNo, Chips], Meta(max_length=10)] = {}   # empty while pending
     cards: Annotated[dict[SeatNo, list[Annotated[str, Meta(max_length=3)]]],
                      Meta(max_length=10)] = {}
     won: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}
     rescued: Seats = []
     new_chip: Chips = 0
+    race: Literal["dealer", "draw"] = "draw"
+    pending: bool = False              # the race waits for the dealer's entry
+    deal_cards: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}   # one per odd chip
+    to_give: Count = 0                 # chips of `new_chip` the race awards
+    max_each: Count | None = None      # 1 under TDA and Irish; None: no limit
+    winners: RaceWinners = []          # the seats in the order they won, as entered
 
 
 class Plan(Message, kw_only=True):

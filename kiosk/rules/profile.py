@@ -120,6 +120,10 @@ class ChipRaceRules:
     start_seat: int = 1
     max_one_chip: bool = True
     nobody_raced_out: bool = True
+    # a player left with nothing gets one chip of the smallest denomination left:
+    # "extra" on top of the chips the race gives (TDA 24A), or "first", out of them,
+    # before anyone else is awarded a chip (the home rules after Roberts)
+    rescue: Literal["extra", "first"] = "extra"
     rule: str = ""
 
 

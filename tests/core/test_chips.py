@@ -14,7 +14,7 @@ import random
 import pytest
 from core_kit import Room
 
-from kiosk.core.chips import colour_up, leaving_at, odd_chips, reconcile
+from kiosk.core.chips import colour_up, leaving_at, odd_chips, race, reconcile, settle
 from kiosk.core.plans import plan
 from kiosk.errors import RuleError
 from kiosk.rules.loader import load_profile
@@ -67,12 +67,18 @@ def test_sheridans_13_rounds_odd_chips_up_without_a_race() -> None:
 def test_home_race_by_card_several_chips_and_the_empty_stack_first() -> None:
     stacks = {1: 75, 2: 75, 3: 75, 4: 75, 5: 1000}         # 300 in odd chips: 3 chips
     res = colour_up(stacks, [25], 100, HOME, random.Random(2))
-    assert res.won == {1: 1, 2: 1, 3: 1}                   # the empty stacks come first
-    assert res.after == {1: 100, 2: 100, 3: 100, 4: 100, 5: 1000}   # and nobody is out
-    res2 = colour_up({1: 75, 2: 1050, 3: 1050}, [25], 100, HOME, random.Random(3))
-    assert res2.after[1] == 100 and res2.won[1] == 1       # he gets his chip first
+    # whoever's cards win, the empty stacks get their chip first: four players, three
+    # chips, and nobody may be eliminated, so all four leave with one chip
+    assert res.after == {1: 100, 2: 100, 3: 100, 4: 100, 5: 1000}
+    assert sum(res.won.values()) + len(res.rescued) == 4
+    r2 = race({1: 75, 2: 1050, 3: 1050}, [25], 100, HOME)
     # 175 in odd chips: one chip, and 75 left is half a chip or more: one more
-    assert sum(res2.won.values()) == 2
+    assert (r2.to_give, r2.deal_cards) == (2, {1: 3, 2: 2, 3: 2})
+    res2 = settle(r2, [2, 3])                              # seat 1's cards lose:
+    assert res2.after == {1: 100, 2: 1100, 3: 1000}        # he gets his chip first,
+    assert (res2.rescued, res2.won) == ([1], {2: 1})       # out of the two: 3 loses his
+    res3 = settle(r2, [1, 1])                              # seat 1 holds the two best
+    assert res3.after == {1: 200, 2: 1000, 3: 1000} and res3.rescued == []
     many = colour_up({1: 1075, 2: 2000, 3: 1025}, [25], 100, HOME, random.Random(5))
     assert sum(many.won.values()) == 1                     # 100 in odd chips: one chip
 
