@@ -81,7 +81,7 @@ def bench_press(port: int, workdir: Path, presses: int) -> dict[str, float]:
         pin.drive_low()
         t0 = time.perf_counter()
         pin.drive_high()                       # the release raises the call
-        rid = svc.ctl.floor_call.id if svc.ctl.floor_call else None
+        rid = svc.ctl.floor.call.id if svc.ctl.floor.call else None
         with got:
             got.wait_for(lambda rid=rid: rid in arrived, timeout=5)
         if rid in arrived:

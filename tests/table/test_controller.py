@@ -18,7 +18,7 @@ def make(profile: str = "tda-2017", seats: list[int] | None = None, *, start: st
     assert c.apply_schedule(schedule(profile))
     assert c.apply_plan(plan(seats, **plan_kw), T0)
     if start:
-        c.profile = replace(c.profile, button=replace(c.profile.button, start=start))
+        c.ctx.profile = replace(c.ctx.profile, button=replace(c.ctx.profile.button, start=start))
     return c
 
 
@@ -98,7 +98,7 @@ def test_break_screen_shows_colour_up() -> None:
 
 
 def _approve(c: TableController, t: float, seat_no: int, rev: int = 2) -> None:
-    rules = c.profile.clock_call
+    rules = c.ctx.profile.clock_call
     assert c.apply_plan(plan(rev=rev, clock_calls={"c1": {
         "state": "approved", "seat": seat_no, "approved_at": t, "seconds": rules.seconds,
         "countdown": rules.countdown}}), t)
@@ -167,7 +167,7 @@ def test_duplicate_presses_are_refused_without_a_report() -> None:
     assert c.choose_seat(T0 + 12, 4).report["kind"] == "all_in"
     second = c.all_in(T0 + 13, 4)
     assert second.refused and second.message == "Seat 4 is already all-in"
-    assert c.seq == 3                     # floor_call, hand_started, all_in
+    assert c.ctx.seq == 3                     # floor_call, hand_started, all_in
 
 
 def test_undo_takes_back_the_last_dealer_action() -> None:
@@ -196,7 +196,7 @@ def test_floor_call_follows_the_plan_and_hold_cancels() -> None:
     assert c.view(T0 + 30).floor_call == ""
     c.press_floor(T0 + 40)
     cancel = c.hold_floor(T0 + 42)
-    assert cancel.report["kind"] == "floor_cancel" and c.floor_call is None
+    assert cancel.report["kind"] == "floor_cancel" and c.floor.call is None
 
 
 def test_plan_with_lower_revision_is_ignored_and_banners_show() -> None:

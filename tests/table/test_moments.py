@@ -68,7 +68,7 @@ def test_a_mover_list_longer_than_a_page_pages() -> None:
              for i in range(1, 11)]
     c = make(seats={}, moves_out=moves, broken=True)
     assert len(c.view(T0).movers) == 10 and c.view(T0).movers_pages == 1   # one page
-    c.movers_per_page = 4                       # a smaller screen's page
+    c.moves.per_page = 4                       # a smaller screen's page
     v = c.view(T0)
     assert (len(v.movers), v.movers_page, v.movers_pages) == (4, 0, 3)
     c.mover_page_step(T0, 2)

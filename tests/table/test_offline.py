@@ -29,7 +29,7 @@ def test_reports_made_offline_arrive_once_and_unacked_ones_are_resent(broker, ob
     svc.start()
     try:
         assert svc.link.wait_connected(10)
-        wait_for(lambda: svc.ctl.plan["rev"] == 1 and svc.ctl.schedule is not None)
+        wait_for(lambda: svc.ctl.plan["rev"] == 1 and svc.ctl.ctx.schedule is not None)
         online = svc.act("new_hand").report["id"]
         wait_for(lambda: svc.outbox.pending_count() == 0)       # sent and acked
 

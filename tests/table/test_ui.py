@@ -91,12 +91,12 @@ class Harness:
     def fresh(self, rev: int, seats: dict[int, dict[str, Any]] | None = None,
               **kw: Any) -> None:
         """A new hand-free table with this plan."""
-        self.ctl.local = type(self.ctl.local)()
-        self.ctl.pending, self.ctl.clock_call, self.ctl.floor_call = None, None, None
-        self.ctl._undo, self.ctl.movers_hidden, self.ctl.mover_page = [], False, 0
-        self.ctl._message, self.ctl.checkin_text = ("", 0.0, False), ""
+        old = self.ctl      # a new table state; the same draws and report numbers go on
+        self.ctl = TableController(3, rng=old.ctx.rng, seq=old.ctx.seq, boot="ui",
+                                   debounce_s=0)
+        assert old.ctx.schedule is not None
+        self.ctl.apply_schedule(old.ctx.schedule)
         self.ctl.set_link(True, 0)
-        self.ctl.plan = {"rev": -1}
         self.ctl.apply_plan(plan(seats or nine(), rev=rev, **kw), self.t)
 
     def close(self) -> None:
