@@ -142,3 +142,36 @@ def test_the_colour_up_walk_through_then_play(ui: Harness, size: tuple[int, int]
         assert not ids.btn_new.disabled                         # back to play
     finally:
         ui.ctl = saved
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_side_pots_name_each_busts_winner_on_screen(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(40 + size[0])
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    ui.press(ids.btn_bust)
+    pad = keys(ui)
+    for n, digit in ((4, "8"), (6, "5")):
+        ui.press(ui.screen.bust_buttons[n])
+        ui.press(pad[digit])
+        ui.press(pad["000"])
+    ui.press(ui.screen.keypad_ok)
+    ids = ui.draw(size)
+    assert ids.bust_prompt.text == "Who won? One seat won all: tap it"
+    assert ui.screen.keypad_side is not None and ui.screen.keypad_side.text == "SIDE POTS"
+    start, sent = ui.taps, len(ui.sent)
+    ui.press(ui.screen.keypad_side)
+    ui.press(ui.screen.bust_buttons[2])                         # seat 4's pot: seat 2
+    ids = ui.draw(size)
+    assert ids.bust_prompt.text == "Seat 6's pot: who won it? Tap the seat"
+    assert ui.screen.keypad_side.armed and ui.sent[sent:] == []
+    assert ui.screen.bust_buttons[2].text.endswith("\nwon seat 4")
+    got = ui.check(size)
+    assert got["targets"] == 10                                 # 7 seats and three keys
+    ui.shot("bust_side_pots", size)
+    ui.press(ui.screen.bust_buttons[8])                         # seat 6's pot: seat 8
+    assert ui.taps - start == 3                                 # SIDE POTS, 2, 8
+    assert [(r["data"]["seat"], r["data"]["eliminator"]) for r in ui.sent[sent:]] == [
+        (4, 2), (6, 8)]
+    assert not ui.draw(size).bust_panel.shown
+    ui.press(ids.btn_end)
