@@ -102,6 +102,11 @@ class ChipCountData(Part, forbid_unknown_fields=True, kw_only=True):
     round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
 
 
+class ChipRaceData(Part, forbid_unknown_fields=True, kw_only=True):
+    round: Count
+    winners: Annotated[list[SeatNo], Meta(max_length=100)]
+
+
 class AddonData(Part, forbid_unknown_fields=True, kw_only=True):
     seat: SeatNo
     player: Ident
@@ -199,16 +204,21 @@ class AddonReport(Report, tag="addon", kw_only=True):
     data: AddonData
 
 
+class ChipRace(Report, tag="chip_race", kw_only=True):
+    data: ChipRaceData
+
+
 REPORTS: dict[str, type[Report]] = {
     c.__struct_config__.tag: c  # type: ignore[misc]
     for c in (HandStarted, HandEnded, AllIn, Bust, ClockCall, ClockDone, FloorCall,
-              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport)
+              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport, ChipRace)
 }
 for _tag, _cls in REPORTS.items():
     _cls.kind = _tag
 REPORT_KINDS = tuple(REPORTS)
 AnyReport = (HandStarted | HandEnded | AllIn | Bust | ClockCall | ClockDone | FloorCall
-             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport)
+             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport
+             | ChipRace)
 
 
 # ---------------------------------------------------------------- director -> tables
@@ -355,12 +365,18 @@ class ChipCountPlan(Part, kw_only=True):
 
 class ColourUpPlan(Part, kw_only=True):
     before: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
-    after: Annotated[dict[SeatNo, Chips], Meta(max_length=10)]
+    after: Annotated[dict[SeatNo, Chips], Meta(max_length=10)] = {}
     cards: Annotated[dict[SeatNo, list[Annotated[str, Meta(max_length=3)]]],
                      Meta(max_length=10)] = {}
     won: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}
     rescued: Seats = []
     new_chip: Chips = 0
+    race: Literal["dealer", "draw"] = "draw"
+    pending: bool = False
+    deal_cards: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}
+    to_give: Count = 0
+    max_each: Count | None = None
+    winners: Annotated[list[SeatNo], Meta(max_length=100)] = []
 
 
 class Plan(Message, kw_only=True):

@@ -14,8 +14,9 @@ from kiosk.table.money_entry import colour_up_rows
 from kiosk.table.result import Result
 from kiosk.table.view import BustPanel
 
-CARD_ORDER = "A high, 2 low; equal ranks: spades, hearts, diamonds, clubs"
+CARD_ORDER = "A high, 2 low\nequal ranks: spades,\nhearts, diamonds, clubs"
 RACE_PROMPT = "CHIP RACE: {left} x {chip}: tap the highest card's seat"
+RACE_NEXT = "CHIP RACE: {left} more x {chip}: tap the next card's seat"
 RACE_FULL = "CHIP RACE: all {n} given - SEND"
 RACE_WAIT = "Chip race sent: waiting for the director"
 
@@ -108,7 +109,8 @@ class ColourUpFlow:
                       for s in dict.fromkeys(self.taps))
         need, chip = int(cu.get("to_give") or 0), int(cu.get("new_chip") or 0)
         prompt = (RACE_FULL.format(n=need) if len(self.taps) >= need else
-                  RACE_PROMPT.format(left=need - len(self.taps), chip=f"{chip:,}"))
+                  (RACE_NEXT if self.taps else RACE_PROMPT).format(left=need - len(self.taps),
+                                                                   chip=f"{chip:,}"))
         limit = cu.get("max_each")
         full = {s for s in cards if limit is not None and self.taps.count(s) >= int(limit)}
         return BustPanel(dealt, order, None, False, len(self.taps) == need, prompt,

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from table_helpers import T0, Event18, plan, schedule
+from test_colour_up_flow import ORDER, answered, as_dealer
 from test_ui import SIZES, Harness, nine
 
 from kiosk.table.controller import TableController
@@ -175,3 +176,47 @@ def test_side_pots_name_each_busts_winner_on_screen(ui: Harness, size: tuple[int
         (4, 2), (6, 8)]
     assert not ui.draw(size).bust_panel.shown
     ui.press(ids.btn_end)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_dealers_chip_race_is_tapped_in_card_order(ui: Harness,
+                                                       size: tuple[int, int]) -> None:
+    event = Event18()
+    stacks = event.colour_up_break(1)
+    saved = ui.ctl
+    on_table(ui, event, 1, 1)
+    try:
+        event.send(ui.ctl.chip_count(ui.t, stacks, 1).report)
+        core = event.plan(1, 2)
+        assert ui.ctl.apply_plan(as_dealer(core, 3), ui.t)
+        ids = ui.draw(size)
+        assert ids.bust_panel.shown and not ids.colour_up_panel.shown
+        assert ids.bust_prompt.text == "CHIP RACE: 4 x 100: tap the highest card's seat"
+        buttons = ui.screen.bust_buttons
+        assert buttons[2].text.endswith("\n3 cards") and buttons[1].text.endswith("\n1 card")
+        assert ui.screen.keypad_note.text == ORDER
+        assert ui.screen.keypad_ok.text == "SEND" and ui.screen.keypad_ok.disabled
+        start, sent = ui.taps, len(ui.sent)
+        for seat in (4, 2, 8):
+            ui.press(buttons[seat])
+        ui.press(ui.screen.keypad_undo)                         # not seat 8: seat 6
+        ui.press(buttons[6])
+        ids = ui.draw(size)
+        assert buttons[4].text.endswith("\nchip 1") and buttons[4].disabled   # one each
+        assert ui.screen.keypad_ok.disabled and ui.sent[sent:] == []
+        got = ui.check(size)
+        assert got["targets"] == 11                             # 9 seats, UNDO, SEND
+        ui.shot("race_dealer", size)
+        ui.press(buttons[1])
+        ui.press(ui.screen.keypad_ok)
+        assert ui.taps - start == 7                             # 4 seats, a slip undone, SEND
+        assert [r["data"] for r in ui.sent[sent:]] == [{"round": 1, "winners": [4, 2, 6, 1]}]
+        ids = ui.draw(size)
+        assert not ids.bust_panel.shown and not ids.btn_new.disabled   # plays on meanwhile
+        assert ui.ctl.apply_plan(answered(as_dealer(core, 4), 5, [4, 2, 6, 1]), ui.t)
+        ids = ui.draw(size)
+        assert ids.colour_up_panel.shown and ids.cu_title.text.endswith("race for 100")
+        ui.press(ids.cu_done)
+        assert not ui.draw(size).colour_up_panel.shown
+    finally:
+        ui.ctl = saved

@@ -281,8 +281,7 @@ class TableScreen(FloatLayout):
             self.keypad_undo.disabled = not panel.can_undo
         if self.keypad_note is not None:
             note = self.keypad_note
-            note.text, note.text_size = panel.note, (note.width, None)
-            note.font_size = self.height * 0.05
+            note.text, note.font_size = panel.note, self.height * 0.055
         if len(keys) > 1:
             for key in keys:
                 if key is not self.keypad_note:
