@@ -104,7 +104,7 @@ class ChipCountData(Part, forbid_unknown_fields=True, kw_only=True):
 
 class ChipRaceData(Part, forbid_unknown_fields=True, kw_only=True):
     round: Count
-    winners: Annotated[list[SeatNo], Meta(max_length=100)]
+    winners: list[SeatNo]
 
 
 class AddonData(Part, forbid_unknown_fields=True, kw_only=True):
@@ -373,10 +373,10 @@ class ColourUpPlan(Part, kw_only=True):
     new_chip: Chips = 0
     race: Literal["dealer", "draw"] = "draw"
     pending: bool = False
-    deal_cards: Annotated[dict[SeatNo, Count], Meta(max_length=10)] = {}
+    deal_cards: dict[SeatNo, Count] = {}
     to_give: Count = 0
     max_each: Count | None = None
-    winners: Annotated[list[SeatNo], Meta(max_length=100)] = []
+    winners: list[SeatNo] = []
 
 
 class Plan(Message, kw_only=True):
