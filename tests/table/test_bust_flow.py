@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from flow_helpers import quick as make
+from flow_helpers import table_for
 from table_helpers import T0, Event18, plan, schedule, table_config
 
 from kiosk.table.controller import PENDING_S, TableController
@@ -122,3 +124,103 @@ def test_a_restart_in_the_winner_step_resumes_it(tmp_path: Path) -> None:
     assert again.view().bust_panel is None
     third = service(tmp_path)                 # sent busts are not resumed a second time
     assert third.view().bust_panel is None
+
+
+def test_two_busts_need_stacks_one_does_not() -> None:
+    c = make()
+    c.new_hand(T0)
+    c.begin(T0 + 1, "bust")
+    c.choose_seat(T0 + 2, 3)
+    assert not c.view(T0 + 2).bust_panel.stacks_needed      # one bust: stack optional
+    c.choose_seat(T0 + 3, 5)
+    panel = c.view(T0 + 3).bust_panel
+    assert panel.stacks_needed and not panel.ok and panel.focus == 5
+    refused = c.bust_confirm(T0 + 4)
+    assert refused.refused and refused.message == "Type the starting stack of seat 3"
+    for key in ("1", "2", "000"):
+        c.bust_key(T0 + 5, key)                              # into seat 5, focused last
+    c.choose_seat(T0 + 6, 3)                                # refocus seat 3
+    for key in ("9", "<", "7", "000"):
+        c.bust_key(T0 + 7, key)
+    asked = c.bust_confirm(T0 + 8)                         # on to: who won the pot?
+    assert not asked.reports and c.view(T0 + 8).bust_panel.mode == "winner"
+    sent = c.bust_send(T0 + 8)                              # SKIP
+    assert [(r["kind"], r["data"]["seat"], r["data"]["stack"]) for r in sent.reports] == [
+        ("bust", 3, 7000), ("bust", 5, 12000)]
+    assert all("eliminator" not in r["data"] for r in sent.reports)
+    assert c.pending is None and c.view(T0 + 9).undo == "bust 5"
+
+
+def test_a_second_tap_on_the_focused_seat_drops_it() -> None:
+    c = make()
+    c.new_hand(T0)
+    c.begin(T0 + 1, "bust")
+    c.choose_seat(T0 + 2, 3)
+    c.choose_seat(T0 + 3, 3)
+    assert c.view(T0 + 3).bust_panel.picked == ()
+    assert c.bust_confirm(T0 + 4).refused
+
+
+def test_hand_for_hand_busts_tie_under_tda_2017_so_no_stacks_are_asked() -> None:
+    c = make(hand_for_hand={"on": True, "round": 2, "go": True})
+    c.new_hand(T0)
+    c.begin(T0 + 1, "bust")
+    c.choose_seat(T0 + 2, 3)
+    c.choose_seat(T0 + 3, 5)
+    assert not c.view(T0 + 3).bust_panel.stacks_needed      # TDA RP-8: they tie anyway
+    c.bust_confirm(T0 + 4)
+    assert len(c.bust_send(T0 + 5).reports) == 2
+
+
+def test_the_pots_winner_reaches_the_report_and_the_director() -> None:
+    event = Event18()
+    c = table_for(event, 1)
+    seats = sorted(c.view(T0).seats[i].seat for i in range(9) if c.view(T0).seats[i].occupied)
+    out, winner = seats[0], seats[3]
+    event.deal(1)
+    c.new_hand(T0)
+    c.begin(T0 + 1, "bust")
+    c.choose_seat(T0 + 2, out)
+    asked = c.bust_confirm(T0 + 3)
+    assert asked.message == "Who won the pot? Tap the seat, or SKIP" and not asked.reports
+    panel = c.view(T0 + 3).bust_panel
+    assert panel.mode == "winner" and panel.ok_text == "SKIP"
+    assert out not in [n for n, _ in panel.seats] and winner in [n for n, _ in panel.seats]
+    assert c.cancel_pending(T0 + 4).refused                 # the entered bust is not lost
+    assert c.press_allin(T0 + 4).refused and c.pending == "bust_winner"   # nor to a button
+    assert c.choose_seat(T0 + 4, out).refused               # nobody knocks himself out
+    sent = c.choose_seat(T0 + 5, winner)                    # one tap sends it
+    assert sent.report["kind"] == "bust"
+    assert sent.report["data"] == {"seat": out, "player": c.local.busted[out],
+                                   "eliminator": winner}
+    event.send(sent.report)
+    c.end_hand(T0 + 6)
+    assert c.apply_plan(event.plan(1, rev=2), T0 + 7)
+    bust = c.plan["busts"][0]
+    assert (bust["place"], bust["eliminators"]) == (18, [winner])
+    assert c.view(T0 + 7).bust_results == (f"Seat {out}: 18th",)
+    assert c.view(T0 + 7).undo == f"bust {out}"
+
+
+def test_a_split_pot_names_every_winner_and_a_bounty_shows() -> None:
+    c = TableController(3, rng=random.Random(1), boot="sp", debounce_s=0)
+    c.apply_schedule(schedule())
+    c.apply_plan(plan(), T0)
+    c.new_hand(T0)
+    c.begin(T0 + 1, "bust")
+    c.choose_seat(T0 + 2, 4)
+    c.bust_confirm(T0 + 3)
+    c.split_pot(T0 + 4)
+    assert c.view(T0 + 4).bust_panel.split
+    c.choose_seat(T0 + 5, 7)
+    c.choose_seat(T0 + 6, 2)
+    c.choose_seat(T0 + 7, 9)
+    c.choose_seat(T0 + 8, 9)                                # a second tap drops seat 9
+    panel = c.view(T0 + 8 + PENDING_S * 2).bust_panel       # the winner step never lapses
+    assert panel.picked == ((2, ""), (7, "")) and panel.ok_text == "OK"
+    sent = c.bust_send(T0 + 9)
+    assert sent.report["data"]["eliminator"] == [2, 7] and c.pending is None
+    c.apply_plan(plan([n for n in range(1, 10) if n != 4], rev=2, busts=[
+        {"seat": 4, "player": "p4", "name": "Dev E", "place": 9, "prize": 300,
+         "bounty_won": 150, "eliminators": [2, 7]}]), T0 + 10)
+    assert c.view(T0 + 10).bust_results == ("Seat 4: 9th, wins 300", "Seat 4: bounties 150")

@@ -7,42 +7,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
+from flow_helpers import ORDER, answered, as_dealer, raced, table_for
 from table_helpers import T0, Event18, schedule, table_config
 
 from kiosk.protocol import messages
 from kiosk.table.controller import TableController
 from kiosk.table.service import TableService
-
-ORDER = "A high, 2 low\nequal ranks: spades,\nhearts, diamonds, clubs"
-
-
-def raced(event: Event18, c: TableController) -> dict[str, Any]:
-    """Round 1's count is in: the core's colour-up plan for table 1."""
-    stacks = event.colour_up_break(1)
-    event.send(c.chip_count(T0, stacks, 1).report)
-    return event.plan(1, 2)
-
-
-def as_dealer(p: dict[str, Any], rev: int, max_each: int | None = 1,
-              **cu: Any) -> dict[str, Any]:
-    """The plan with the race left to the dealer, checked against the schema."""
-    core = p["colour_up"]
-    odd = {s: (v % 100) // 25 for s, v in core["before"].items() if v % 100}
-    body = {**p, "rev": rev, "colour_up": {
-        **core, "race": "dealer", "pending": True, "deal_cards": odd, "to_give": 4,
-        "max_each": max_each, "after": {}, "won": {}, "cards": {}, "winners": [], **cu}}
-    return messages.check("plan", body)
-
-
-def answered(p: dict[str, Any], rev: int, winners: list[int]) -> dict[str, Any]:
-    """The director's answer: the dealer's winners applied."""
-    cu = p["colour_up"]
-    won = {s: winners.count(s) for s in set(winners)}
-    after = {s: v - v % 100 + 100 * won.get(s, 0) for s, v in cu["before"].items()}
-    return messages.check("plan", {**p, "rev": rev, "colour_up": {
-        **cu, "pending": False, "after": after, "won": won, "winners": winners}})
 
 
 def table() -> tuple[Event18, TableController]:
@@ -126,3 +97,51 @@ def test_race_taps_survive_a_restart(tmp_path: Path) -> None:
     again = TableService(table_config(str(tmp_path), 1, table=1), now=lambda: T0 + 90,
                          rng=random.Random(2), connect=False, debounce_s=0)
     assert again.view().bust_panel.picked == ((6, "1"), (8, "2"))
+
+
+def test_the_colour_up_walks_the_dealer_through_the_race_then_play_resumes() -> None:
+    event = Event18()
+    stacks = event.colour_up_break(1)
+    c = table_for(event, 1)
+    assert c.view(T0).bust_panel.mode == "count"            # the count comes first
+    seats = sorted(stacks)
+    for s in seats:
+        c.choose_seat(T0, s)
+        for k in str(stacks[s]):
+            c.count_key(T0, k)
+    event.send(c.count_send(T0 + 1).report)
+    assert c.apply_plan(event.plan(1, rev=2), T0 + 2)
+    v = c.view(T0 + 2)
+    assert v.bust_panel is None
+    assert v.colour_up_title == "COLOUR-UP: 25 off, race for 100"
+    assert [r[0] for r in v.colour_up] == [f"Seat {s}" for s in seats]
+    assert any(r[2].endswith("-> 20,100") for r in v.colour_up)
+    assert any("wins 1" in r[1] for r in v.colour_up)
+    assert c.colour_up_done(T0 + 3).message == "Colour-up done"
+    assert c.view(T0 + 3).colour_up == () and c.view(T0 + 3).can_deal
+
+
+def test_a_finished_colour_up_stays_finished_after_a_restart(tmp_path) -> None:
+    """DONE sends no report, but a kiosk restarted after it must not ask again."""
+    from table_helpers import table_config
+
+    from kiosk.table.service import TableService
+
+    event = Event18()
+    stacks = event.colour_up_break(1)
+    cfg = table_config(str(tmp_path), port=1, table=1)
+    svc = TableService(cfg, connect=False, now=lambda: T0, debounce_s=0)
+    svc._on_message("schedule", schedule())
+    svc._on_message("plan", event.plan(1, 1))
+    for s in sorted(stacks):
+        svc.act("choose_seat", s)
+        for k in str(stacks[s]):
+            svc.act("count_key", k)
+    event.send(svc.act("count_send").report)
+    svc._on_message("plan", event.plan(1, 2))
+    assert svc.view().colour_up
+    assert svc.act("colour_up_done").message == "Colour-up done"
+    svc.stop()
+    again = TableService(cfg, connect=False, now=lambda: T0, debounce_s=0)
+    assert again.view().colour_up == () and again.view().can_deal
+    again.stop()

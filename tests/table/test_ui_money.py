@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from flow_helpers import ORDER, answered, as_dealer
 from table_helpers import T0, Event18, plan, schedule
-from test_colour_up_flow import ORDER, answered, as_dealer
 from test_ui import SIZES, Harness, nine
 
 from kiosk.table.controller import TableController
