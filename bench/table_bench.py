@@ -113,7 +113,8 @@ c = TableController(3, rng=random.Random(1), boot="b")
 c.apply_schedule(schedule()); c.apply_plan(plan(rev=1), T0)
 c.new_hand(T0 + 1); c.call_clock(T0 + 2, 6, by="dealer")
 c.apply_plan(plan(rev=2, clock_calls={{"c1": {{"state": "approved", "seat": 6,
-                                             "approved_at": T0 + 2}}}}), T0 + 2)
+                                             "approved_at": T0 + 2, "seconds": 25,
+                                             "countdown": 5}}}}), T0 + 2)
 scr = TableScreen(act=lambda *a: None)
 Window.add_widget(scr); Window.size = scr.size = ({w}, {h})
 for i in range(10):

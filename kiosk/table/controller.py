@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kiosk.core.clock import Clock, ClockReading
+from kiosk.core.clock import Clock
 from kiosk.errors import KioskError
 from kiosk.protocol import messages
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
@@ -102,30 +102,10 @@ class TableController:
         return self.ctx.pending
 
     # ---------------------------------------------------------------- inputs
-    def _valid(self, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:
-        """`msg` fits its schema and is not older than what is held.
-
-        Checked here, not only on the wire, because plans also come back from this
-        table's own store at start: a bad one is refused and logged, and the last good
-        one stays. Order is (director epoch, revision), so a director restored from an
-        older backup (a new epoch, lower revisions) is followed, and nothing from a
-        previous run outranks the running director for ever."""
-        try:
-            checked = messages.check(kind, msg)
-        except messages.ProtocolError as exc:
-            log.warning("table %s: refused a %s: %s; keeping the last good one",
-                        self.ctx.table, kind, exc)
-            return False
-        msg.clear()
-        msg.update(checked)
-        if held is None:
-            return True
-        return (msg["epoch"], msg["rev"]) >= (held.get("epoch", 0.0), held.get("rev", -1))
-
     def apply_schedule(self, msg: dict[str, Any]) -> bool:
         """Take a schedule; older revisions are ignored."""
         ctx = self.ctx
-        if not self._valid("schedule", msg, ctx.schedule):
+        if not _valid(ctx.table, "schedule", msg, ctx.schedule):
             return False
         try:
             structure = Structure.from_dict(msg["structure"])
@@ -146,11 +126,11 @@ class TableController:
     def apply_plan(self, msg: dict[str, Any], t: float | None = None) -> bool:
         """Take this table's plan; a lower revision than the one held is ignored."""
         ctx = self.ctx
-        if msg.get("table", ctx.table) != ctx.table or not self._valid("plan", msg, ctx.plan):
+        if msg.get("table", ctx.table) != ctx.table or not _valid(ctx.table, "plan", msg, ctx.plan):
             return False
         ctx.plan = msg
         when = float(t if t is not None else msg.get("ts", 0.0))
-        self._settle_local()
+        ctx.local.settle(ctx.plan_seats())
         loc = ctx.local
         if msg.get("redraw_button") and [msg["epoch"], msg["rev"]] > loc.redraw_rev:
             loc.redraw_rev, loc.redraw_pending = [msg["epoch"], msg["rev"]], True
@@ -158,24 +138,9 @@ class TableController:
         self.floor.reconcile(msg.get("floor_calls") or {}, when)
         return True
 
-    def _settle_local(self) -> None:
-        """Drop the local seat changes the director now has (or that no longer apply)."""
-        seats, loc = self.ctx.plan_seats(), self.ctx.local
-        for seat, (player, absent) in list(loc.absent.items()):
-            who = seats.get(seat, {})
-            if who.get("player") != player or bool(who.get("absent")) == absent:
-                del loc.absent[seat]   # the director has it (or the seat changed hands)
-        for seat, player in list(loc.busted.items()):
-            if seats.get(seat, {}).get("player") != player:
-                del loc.busted[seat]
-        for seat, player in list(loc.checked_in.items()):
-            who = seats.get(seat, {})
-            if who.get("player") != player or who.get("status", "seated") == "seated":
-                del loc.checked_in[seat]
-
     def apply_seating(self, msg: dict[str, Any]) -> bool:
         """Take the seating directory used for card check-ins."""
-        if not self._valid("seating", msg, self.ctx.seating):
+        if not _valid(self.ctx.table, "seating", msg, self.ctx.seating):
             return False
         self.ctx.seating = msg
         return True
@@ -310,12 +275,6 @@ class TableController:
         """What UNDO would take back ("bust 4"), or "" when there is nothing."""
         return self.ctx.undo_stack[-1][1] if self.ctx.undo_stack else ""
 
-    def reading(self, t: float) -> ClockReading | None:
-        return self.ctx.reading(t)
-
-    def buzzer_on(self, t: float) -> bool:
-        return self.clock.buzzer_on(t)
-
     # ---------------------------------------------------------------- outputs
     def live(self, t: float) -> dict[str, Any]:
         """The retained live snapshot for the floor dashboard."""
@@ -379,3 +338,24 @@ class TableController:
         if pending in ("bust", "bust_winner"):
             return self.busts.prompt()
         return PROMPTS[pending] if pending else ""
+
+
+def _valid(table: int, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:
+    """`msg` fits its schema and is not older than what is held.
+
+    Checked here, not only on the wire, because plans also come back from this
+    table's own store at start: a bad one is refused and logged, and the last good
+    one stays. Order is (director epoch, revision), so a director restored from an
+    older backup (a new epoch, lower revisions) is followed, and nothing from a
+    previous run outranks the running director for ever."""
+    try:
+        checked = messages.check(kind, msg)
+    except messages.ProtocolError as exc:
+        log.warning("table %s: refused a %s: %s; keeping the last good one",
+                    table, kind, exc)
+        return False
+    msg.clear()
+    msg.update(checked)
+    if held is None:
+        return True
+    return (msg["epoch"], msg["rev"]) >= (held.get("epoch", 0.0), held.get("rev", -1))

@@ -74,7 +74,7 @@ class TableGpio:
         call = ctl.clock.call
         phase = call.phase(t) if call else ""
         clock = "blink" if phase == "countdown" else "on" if phase else ""
-        state = (floor, clock, ctl.buzzer_on(t))
+        state = (floor, clock, ctl.clock.buzzer_on(t))
         with self._lock:
             if state == self._out:
                 return

@@ -28,6 +28,20 @@ class Local:
     redraw_pending: bool = False
     draw_note: str = ""
 
+    def settle(self, seats: dict[int, dict[str, Any]]) -> None:
+        """Drop the seat changes the plan's `seats` now show (or that no longer apply)."""
+        for seat, (player, absent) in list(self.absent.items()):
+            who = seats.get(seat, {})
+            if who.get("player") != player or bool(who.get("absent")) == absent:
+                del self.absent[seat]   # the director has it (or the seat changed hands)
+        for seat, player in list(self.busted.items()):
+            if seats.get(seat, {}).get("player") != player:
+                del self.busted[seat]
+        for seat, player in list(self.checked_in.items()):
+            who = seats.get(seat, {})
+            if who.get("player") != player or who.get("status", "seated") == "seated":
+                del self.checked_in[seat]
+
     def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items() if k != "positions"}
         d["positions"] = self.positions.to_dict() if self.positions else None

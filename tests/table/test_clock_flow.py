@@ -27,7 +27,7 @@ def test_clock_call_tda_2017_is_25_plus_5_after_approval() -> None:
     assert (cc.phase, cc.text) == ("running", "20") and "25 + 5 s" in cc.detail
     assert c.view(T0 + 36).clock_call.phase == "countdown"
     assert c.view(T0 + 36).clock_call.text == "4"
-    assert c.buzzer_on(T0 + 40.5) and c.view(T0 + 40.5).clock_call.text == "TIME"
+    assert c.clock.buzzer_on(T0 + 40.5) and c.view(T0 + 40.5).clock_call.text == "TIME"
     done = c.clock_done(T0 + 45, "acted")
     assert done.report["data"] == {"call": res.report["id"], "outcome": "acted"}
     assert c.view(T0 + 46).clock_call is None
