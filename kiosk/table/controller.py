@@ -165,7 +165,10 @@ class TableController:
 
     # ---------------------------------------------------------------- hands and prompts
     def new_hand(self, t: float) -> Result:
-        """Start the next hand (see `HandFlow.new_hand`); the bust panel starts empty."""
+        """Start the next hand (see `HandFlow.new_hand`); the bust panel starts empty.
+        Busts still waiting for their winners come first: they belong to the last hand."""
+        if self.ctx.pending == "bust_winner":
+            return self.ctx.refuse(t, WINNER_FIRST)
         res = self.hand.new_hand(t)
         if not res.refused:
             self.busts.reset()

@@ -64,6 +64,8 @@ def test_one_seat_that_won_every_pot_is_still_one_tap() -> None:
     c.apply_plan(plan(), T0)
     two_out(c, 4, 6)
     assert c.view(T0 + 4).bust_panel.prompt == "Who won? One seat won all: tap it"
+    c.end_hand(T0 + 5)
+    assert c.new_hand(T0 + 5).refused                       # the busts wait for a winner
     sent = c.choose_seat(T0 + 5, 2)
     assert [(r["data"]["seat"], r["data"]["eliminator"]) for r in sent.reports] == [
         (4, 2), (6, 2)]
