@@ -81,7 +81,7 @@ def bench_press(port: int, workdir: Path, presses: int) -> dict[str, float]:
         pin.drive_low()
         t0 = time.perf_counter()
         pin.drive_high()                       # the release raises the call
-        rid = svc.ctl.floor_call.id if svc.ctl.floor_call else None
+        rid = svc.ctl.floor.call.id if svc.ctl.floor.call else None
         with got:
             got.wait_for(lambda rid=rid: rid in arrived, timeout=5)
         if rid in arrived:
@@ -113,7 +113,8 @@ c = TableController(3, rng=random.Random(1), boot="b")
 c.apply_schedule(schedule()); c.apply_plan(plan(rev=1), T0)
 c.new_hand(T0 + 1); c.call_clock(T0 + 2, 6, by="dealer")
 c.apply_plan(plan(rev=2, clock_calls={{"c1": {{"state": "approved", "seat": 6,
-                                             "approved_at": T0 + 2}}}}), T0 + 2)
+                                             "approved_at": T0 + 2, "seconds": 25,
+                                             "countdown": 5}}}}), T0 + 2)
 scr = TableScreen(act=lambda *a: None)
 Window.add_widget(scr); Window.size = scr.size = ({w}, {h})
 for i in range(10):

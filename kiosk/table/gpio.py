@@ -70,11 +70,11 @@ class TableGpio:
     def sync(self) -> None:
         """Drive the LEDs and buzzer from the controller (called after every change)."""
         ctl, t = self.service.ctl, self.service.now()
-        floor = ctl.floor_call.state if ctl.floor_call else ""
-        call = ctl.clock_call
+        floor = ctl.floor.call.state if ctl.floor.call else ""
+        call = ctl.clock.call
         phase = call.phase(t) if call else ""
         clock = "blink" if phase == "countdown" else "on" if phase else ""
-        state = (floor, clock, ctl.buzzer_on(t))
+        state = (floor, clock, ctl.clock.buzzer_on(t))
         with self._lock:
             if state == self._out:
                 return

@@ -79,10 +79,18 @@ class BustPanel:
     stacks_needed: bool
     ok: bool                                    # OK would be accepted
     prompt: str
-    mode: str = "bust"          # bust (seats out) / winner (who won the pot) / count (stacks)
+    mode: str = "bust"          # bust (seats out) / winner (who won the pot) / count
+                                # (stacks) / race (the dealer's chip race)
     ok_text: str = "OK"         # OK, or SKIP on the winner step with nobody picked, SEND
     split: bool = False         # the winner step's SPLIT POT is armed
     error: bool = False         # the prompt says why the last OK was refused
+    side: bool = False          # the winner step's SIDE POTS is armed: pot by pot
+    sides: bool = False         # SIDE POTS is offered (two or more busts)
+    done: tuple[tuple[int, tuple[int, ...]], ...] = ()   # side pots named: (bust, winners)
+    note: str = ""              # a second line: the race's card order
+    cards: tuple[tuple[int, int], ...] = ()   # race: (seat, cards dealt to it)
+    blocked: tuple[int, ...] = ()             # race: seats that may win no more chips
+    can_undo: bool = False                    # race: a tap to take back
 
 
 @dataclass(frozen=True)

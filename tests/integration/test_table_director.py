@@ -63,7 +63,7 @@ def test_broker_outage_every_report_reaches_the_director_once(tmp_path, mosquitt
                                                               director_factory) -> None:
     director = director_factory(players=18).start()
     svc = kiosk(tmp_path, mosquitto, director.name)
-    before = svc.ctl.reading(time.time())
+    before = svc.ctl.ctx.reading(time.time())
     mosquitto.stop()
     wait_for(lambda: svc.view().offline, 10)
     ids: list[str] = []
@@ -73,7 +73,7 @@ def test_broker_outage_every_report_reaches_the_director_once(tmp_path, mosquitt
     ids += sent(svc.act("press_floor"))
     view = svc.tick()   # what the screen draws: offline banner and reports waiting
     assert view.offline and view.queued == len(ids)
-    during = svc.ctl.reading(time.time())
+    during = svc.ctl.ctx.reading(time.time())
     assert before is not None and during is not None
     assert during.remaining < before.remaining, "the clock kept running offline"
     mosquitto.start()

@@ -51,12 +51,12 @@ def test_floor_button_reaches_the_broker_and_drives_the_light(broker, observer, 
 
         sub.publish(TOPICS.plan(3), plan(rev=2, floor_calls={
             rep["id"]: {"state": "acked", "since": rep["ts"], "note": ""}}), retain=True)
-        wait_for(lambda: svc.ctl.floor_call.state == "acked")
+        wait_for(lambda: svc.ctl.floor.call.state == "acked")
         assert led_states(led, 1.3) == {True, False}    # blinking once acknowledged
 
         sub.publish(TOPICS.plan(3), plan(rev=3, floor_calls={
             rep["id"]: {"state": "resolved", "since": rep["ts"], "note": "ruled"}}), retain=True)
-        wait_for(lambda: svc.ctl.floor_call.state == "resolved" and led.state is False)
+        wait_for(lambda: svc.ctl.floor.call.state == "resolved" and led.state is False)
         assert led_states(led, 0.6) == {False}          # off (and stays off) when resolved
     finally:
         gpio.close()
@@ -82,7 +82,7 @@ def test_held_floor_press_cancels_instead_of_calling(broker, observer, mock_pins
         assert kinds == ["floor_call", "floor_cancel"]
         cancel = sub.on(TOPICS.report(3))[1]
         assert cancel["data"]["call"] == sub.on(TOPICS.report(3))[0]["id"]
-        assert led.state is False and svc.ctl.floor_call is None
+        assert led.state is False and svc.ctl.floor.call is None
         time.sleep(0.3)
         assert len(sub.on(TOPICS.report(3))) == 2        # the release raised nothing
     finally:

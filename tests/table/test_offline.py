@@ -29,13 +29,13 @@ def test_reports_made_offline_arrive_once_and_unacked_ones_are_resent(broker, ob
     svc.start()
     try:
         assert svc.link.wait_connected(10)
-        wait_for(lambda: svc.ctl.plan["rev"] == 1 and svc.ctl.schedule is not None)
+        wait_for(lambda: svc.ctl.plan["rev"] == 1 and svc.ctl.ctx.schedule is not None)
         online = svc.act("new_hand").report["id"]
         wait_for(lambda: svc.outbox.pending_count() == 0)       # sent and acked
 
         broker.stop()
         wait_for(lambda: not svc.link.connected)
-        before = svc.ctl.reading(time.time())
+        before = svc.ctl.ctx.reading(time.time())
         t_off = time.time()
         offline = [svc.act("all_in", 3), svc.act("end_hand"), svc.act("bust", 3),
                    svc.act("press_floor"), svc.act("new_hand"), svc.act("set_absent", 5)]
@@ -45,7 +45,7 @@ def test_reports_made_offline_arrive_once_and_unacked_ones_are_resent(broker, ob
         assert view.offline and view.queued == len(ids) and view.hand == 2
         held.add(ids[3])                                         # the director "misses" one
         time.sleep(1.2)
-        after = svc.ctl.reading(time.time())
+        after = svc.ctl.ctx.reading(time.time())
         assert before.period == after.period == 0
         assert before.remaining - after.remaining >= time.time() - t_off - 0.3  # kept running
 

@@ -91,12 +91,12 @@ class Harness:
     def fresh(self, rev: int, seats: dict[int, dict[str, Any]] | None = None,
               **kw: Any) -> None:
         """A new hand-free table with this plan."""
-        self.ctl.local = type(self.ctl.local)()
-        self.ctl.pending, self.ctl.clock_call, self.ctl.floor_call = None, None, None
-        self.ctl._undo, self.ctl.movers_hidden, self.ctl.mover_page = [], False, 0
-        self.ctl._message, self.ctl.checkin_text = ("", 0.0, False), ""
+        old = self.ctl      # a new table state; the same draws and report numbers go on
+        self.ctl = TableController(3, rng=old.ctx.rng, seq=old.ctx.seq, boot="ui",
+                                   debounce_s=0)
+        assert old.ctx.schedule is not None
+        self.ctl.apply_schedule(old.ctx.schedule)
         self.ctl.set_link(True, 0)
-        self.ctl.plan = {"rev": -1}
         self.ctl.apply_plan(plan(seats or nine(), rev=rev, **kw), self.t)
 
     def close(self) -> None:
@@ -396,5 +396,19 @@ def test_tap_counts(ui: Harness) -> None:
     ui.press(ui.screen.keypad_ok)
     counts["one bust, split pot"] = ui.taps - n
     assert ui.sent[-1]["data"]["eliminator"] == [5, 8]
+    ui.press(ids.btn_undo)
+    n = ui.taps
+    ui.press(ids.btn_bust)
+    keys = {b.text: b for b in ui.screen.ids.keypad.children if hasattr(b, "text")}
+    for n_seat, digit in ((3, "8"), (4, "5")):           # two out: each starting stack
+        ui.press(ui.screen.bust_buttons[n_seat])
+        ui.press(keys[digit])
+        ui.press(keys["000"])
+    ui.press(ui.screen.keypad_ok)
+    ui.press(ui.screen.bust_buttons[5])                  # seat 5 won both pots: one tap
+    counts["two busts, one winner"] = ui.taps - n
+    assert [(r["data"]["seat"], r["data"]["eliminator"]) for r in ui.sent[-2:]] == [
+        (3, 5), (4, 5)]
     assert counts == {"ordinary hand": 2, "one bust": 4, "undo": 1,
-                      "one bust, winner skipped": 4, "one bust, split pot": 7}
+                      "one bust, winner skipped": 4, "one bust, split pot": 7,
+                      "two busts, one winner": 9}

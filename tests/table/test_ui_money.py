@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from flow_helpers import ORDER, answered, as_dealer
 from table_helpers import T0, Event18, plan, schedule
 from test_ui import SIZES, Harness, nine
 
@@ -140,5 +141,82 @@ def test_the_colour_up_walk_through_then_play(ui: Harness, size: tuple[int, int]
         ids = ui.draw(size)
         assert not ids.colour_up_panel.shown and not ids.bust_panel.shown
         assert not ids.btn_new.disabled                         # back to play
+    finally:
+        ui.ctl = saved
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_side_pots_name_each_busts_winner_on_screen(ui: Harness, size: tuple[int, int]) -> None:
+    ui.fresh(40 + size[0])
+    ids = ui.draw(size)
+    ui.press(ids.btn_new)
+    ui.press(ids.btn_bust)
+    pad = keys(ui)
+    for n, digit in ((4, "8"), (6, "5")):
+        ui.press(ui.screen.bust_buttons[n])
+        ui.press(pad[digit])
+        ui.press(pad["000"])
+    ui.press(ui.screen.keypad_ok)
+    ids = ui.draw(size)
+    assert ids.bust_prompt.text == "Who won? One seat won all: tap it"
+    assert ui.screen.keypad_side is not None and ui.screen.keypad_side.text == "SIDE POTS"
+    start, sent = ui.taps, len(ui.sent)
+    ui.press(ui.screen.keypad_side)
+    ui.press(ui.screen.bust_buttons[2])                         # seat 4's pot: seat 2
+    ids = ui.draw(size)
+    assert ids.bust_prompt.text == "Seat 6's pot: who won it? Tap the seat"
+    assert ui.screen.keypad_side.armed and ui.sent[sent:] == []
+    assert ui.screen.bust_buttons[2].text.endswith("\nwon seat 4")
+    got = ui.check(size)
+    assert got["targets"] == 10                                 # 7 seats and three keys
+    ui.shot("bust_side_pots", size)
+    ui.press(ui.screen.bust_buttons[8])                         # seat 6's pot: seat 8
+    assert ui.taps - start == 3                                 # SIDE POTS, 2, 8
+    assert [(r["data"]["seat"], r["data"]["eliminator"]) for r in ui.sent[sent:]] == [
+        (4, 2), (6, 8)]
+    assert not ui.draw(size).bust_panel.shown
+    ui.press(ids.btn_end)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_dealers_chip_race_is_tapped_in_card_order(ui: Harness,
+                                                       size: tuple[int, int]) -> None:
+    event = Event18()
+    stacks = event.colour_up_break(1)
+    saved = ui.ctl
+    on_table(ui, event, 1, 1)
+    try:
+        event.send(ui.ctl.chip_count(ui.t, stacks, 1).report)
+        core = event.plan(1, 2)
+        assert ui.ctl.apply_plan(as_dealer(core, 3), ui.t)
+        ids = ui.draw(size)
+        assert ids.bust_panel.shown and not ids.colour_up_panel.shown
+        assert ids.bust_prompt.text == "CHIP RACE: 4 x 100: tap the highest card's seat"
+        buttons = ui.screen.bust_buttons
+        assert buttons[2].text.endswith("\n3 cards") and buttons[1].text.endswith("\n1 card")
+        assert ui.screen.keypad_note.text == ORDER
+        assert ui.screen.keypad_ok.text == "SEND" and ui.screen.keypad_ok.disabled
+        start, sent = ui.taps, len(ui.sent)
+        for seat in (4, 2, 8):
+            ui.press(buttons[seat])
+        ui.press(ui.screen.keypad_undo)                         # not seat 8: seat 6
+        ui.press(buttons[6])
+        ids = ui.draw(size)
+        assert buttons[4].text.endswith("\nchip 1") and buttons[4].disabled   # one each
+        assert ui.screen.keypad_ok.disabled and ui.sent[sent:] == []
+        got = ui.check(size)
+        assert got["targets"] == 11                             # 9 seats, UNDO, SEND
+        ui.shot("race_dealer", size)
+        ui.press(buttons[1])
+        ui.press(ui.screen.keypad_ok)
+        assert ui.taps - start == 7                             # 4 seats, a slip undone, SEND
+        assert [r["data"] for r in ui.sent[sent:]] == [{"round": 1, "winners": [4, 2, 6, 1]}]
+        ids = ui.draw(size)
+        assert not ids.bust_panel.shown and not ids.btn_new.disabled   # plays on meanwhile
+        assert ui.ctl.apply_plan(answered(as_dealer(core, 4), 5, [4, 2, 6, 1]), ui.t)
+        ids = ui.draw(size)
+        assert ids.colour_up_panel.shown and ids.cu_title.text.endswith("race for 100")
+        ui.press(ids.cu_done)
+        assert not ui.draw(size).colour_up_panel.shown
     finally:
         ui.ctl = saved

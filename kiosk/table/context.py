@@ -1,0 +1,123 @@
+"""What every dealer flow shares: the director's messages, the table's hand state, and
+one way to queue a report or tell the dealer why a tap was refused.
+
+Pure: no I/O, time passed in. Flows hold a `TableContext` and never each other, so no
+flow imports another and the controller alone wires them together.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kiosk.core.clock import Clock, ClockReading
+from kiosk.protocol.messages import report
+from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
+from kiosk.rules.profile import Profile
+from kiosk.rules.structure import Structure
+from kiosk.table.local import Local
+from kiosk.table.result import Result
+
+DEBOUNCE_S = 0.8       # a second press of the same button inside this window is ignored
+UNDO_DEPTH = 20
+
+
+class TableContext:
+    """Shared table state; each flow reads it and reports through `emit`."""
+
+    def __init__(self, table: int, *, rng: random.Random | None = None, seq: int = 0,
+                 boot: str | None = None, debounce_s: float = DEBOUNCE_S) -> None:
+        self.table = table
+        self.rng = rng or random.Random()
+        self.seq = seq
+        self.boot = boot or f"{self.rng.getrandbits(32):08x}"
+        self.debounce_s = debounce_s
+        self.profile: Profile = load_profile(DEFAULT_PROFILE)
+        self.schedule: dict[str, Any] | None = None
+        self.structure: Structure | None = None
+        self.clock: Clock | None = None
+        self.plan: dict[str, Any] = {"rev": -1, "seats": {}, "moves_out": [], "moves_in": []}
+        self.seating: dict[str, Any] = {"rev": -1, "cards": {}}
+        self.local = Local()
+        self.pending: str | None = None     # the armed prompt: a seat action or a bust step
+        self.pending_by = "dealer"
+        self.pending_at = 0.0
+        self.online = False
+        self.queued = 0
+        self.message = ("", 0.0, False)     # (text, when, is an error)
+        self.last_press: dict[str, float] = {}
+        self.undo_stack: list[tuple[str, str, Local | None]] = []  # (report, label, before)
+        self.closed_calls: set[str] = set()   # plan call ids this table has finished
+
+    # ---------------------------------------------------------------- reports
+    def emit(self, t: float, kind: str, data: dict[str, Any], message: str,
+             undo_from: Local | None = None, undo: str = "") -> Result:
+        """Queue a report; `undo` names it for the UNDO button when the director can take
+        it back (`undo_from` is the local state to return to)."""
+        self.seq += 1
+        rep = report(self.table, f"{self.table}-{self.boot}-{self.seq}", self.seq, t, kind,
+                     **data)
+        if undo:
+            self.undo_stack = [*self.undo_stack[-(UNDO_DEPTH - 1):], (rep["id"], undo, undo_from)]
+        self.message = (message, t, False)
+        return Result(rep, message)
+
+    def refuse(self, t: float, message: str) -> Result:
+        self.message = (message, t, True)
+        return Result(message=message, refused=True)
+
+    def debounced(self, name: str, t: float, window: float | None = None) -> Result | None:
+        """A refusal when the same button was pressed inside the debounce window."""
+        last = self.last_press.get(name)
+        self.last_press[name] = t
+        if last is not None and 0 <= t - last < (self.debounce_s if window is None else window):
+            return Result(message="Pressed twice - ignored", refused=True)
+        return None
+
+    # ---------------------------------------------------------------- the plan, read
+    def plan_seats(self) -> dict[int, dict[str, Any]]:
+        return {int(k): v for k, v in self.plan.get("seats", {}).items()}
+
+    def players(self) -> dict[int, str]:
+        return {s: str(w.get("player", "")) for s, w in self.plan_seats().items()}
+
+    def occupied(self) -> set[int]:
+        """Seats dealt in: seated (or checked in on arrival), not busted here."""
+        loc, out = self.local, set()
+        for seat, who in self.plan_seats().items():
+            status = who.get("status", "seated")
+            arrived = loc.checked_in.get(seat) == who.get("player")
+            if (status == "seated" or arrived) and loc.busted.get(seat) != who.get("player"):
+                out.add(seat)
+        return out
+
+    def is_absent(self, seat: int) -> bool:
+        override = self.local.absent.get(seat)
+        if override is not None:
+            return bool(override[1])
+        return bool(self.plan_seats().get(seat, {}).get("absent"))
+
+    def h4h(self) -> dict[str, Any]:
+        hh = self.plan.get("hand_for_hand")
+        if hh is None and self.schedule:
+            hh = self.schedule.get("hand_for_hand")
+        return hh or {}
+
+    def h4h_waiting(self) -> bool:
+        hh, loc = self.h4h(), self.local
+        if not hh.get("on") or loc.in_hand:
+            return False
+        return not hh.get("go", False) or int(hh.get("round", 0)) == loc.h4h_played
+
+    def between_hands(self) -> bool:
+        return not self.local.in_hand and self.pending is None
+
+    def reading(self, t: float) -> ClockReading | None:
+        """The tournament clock at `t` from the last schedule (runs on while offline)."""
+        if self.clock is None or self.structure is None:
+            return None
+        return self.clock.read(self.structure, t)
+
+    def rule(self) -> str:
+        rule = self.profile.clock_call.rule
+        return f" (rule {rule})" if rule else ""

@@ -1,0 +1,113 @@
+"""A chip count: when the plan opens one, the dealer types every seated stack on the
+panel's keypad between hands and sends them only when each is plausible."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.table.context import TableContext
+from kiosk.table.money_entry import ChipCountEntry
+from kiosk.table.result import Result
+from kiosk.table.view import BustPanel
+
+COUNT_PROMPT = "CHIP COUNT{label}: tap a seat, type its stack, then SEND"
+
+
+class CountFlow:
+    """The keypad entry of an open count, and the rounds this table has sent."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+        self.entry: ChipCountEntry | None = None
+        self.error = ""
+        self.sent: set[int] = set()
+
+    def counting(self) -> ChipCountEntry | None:
+        """The keypad for an open count this table has not sent, once no hand runs."""
+        ctx = self.ctx
+        req = ctx.plan.get("chip_count")
+        if not req or req.get("done") or int(req["round"]) in self.sent:
+            self.entry = None
+            return None
+        seats = sorted(ctx.occupied())
+        if not ctx.between_hands() or not seats:
+            return None
+        entry = self.entry
+        if entry is None or entry.round_no != req["round"] or entry.seats != seats:
+            names = {s: str(ctx.plan_seats()[s].get("name", "")) for s in seats}
+            typed = {s: v for s, v in (entry.values if entry else {}).items() if s in seats}
+            self.entry = entry = ChipCountEntry(seats, names, 0, int(req["round"]), typed)
+        return entry
+
+    def key(self, t: float, key: str) -> Result:
+        """A keypad key into the focused seat's stack."""
+        entry = self.counting()
+        if entry is None:
+            return self.ctx.refuse(t, "No chip count is open")
+        entry.press(key)
+        self.error = ""
+        return Result()
+
+    def seat(self, t: float, seat: int) -> Result:
+        """A seat tap on the count: typing goes to that seat now."""
+        entry = self.counting()
+        if entry is None or seat not in entry.seats:
+            return self.ctx.refuse(t, f"Seat {seat} is not in the count")
+        entry.at = entry.seats.index(seat)
+        return Result()
+
+    def send(self, t: float) -> Result:
+        """SEND: the count goes to the director only when every stack is plausible."""
+        entry = self.counting()
+        if entry is None:
+            return self.ctx.refuse(t, "No chip count is open")
+        problems = entry.problems() + self._beyond_the_room(entry.stacks())
+        if problems:
+            more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+            self.error = problems[0] + more
+            return self.ctx.refuse(t, self.error)
+        res = self.chip_count(t, entry.stacks(), entry.round_no)
+        assert entry.round_no is not None
+        self.sent.add(entry.round_no)
+        self.entry, self.error = None, ""
+        return res
+
+    def chip_count(self, t: float, stacks: dict[int, int], round_no: int | None = None
+                   ) -> Result:
+        """Send the stacks the dealer entered for an open chip count."""
+        data: dict[str, Any] = {"stacks": {str(s): int(v) for s, v in sorted(stacks.items())}}
+        if round_no is not None:
+            data["round"] = round_no
+        return self.ctx.emit(t, "chip_count", data, f"Chip count sent ({len(stacks)} seats)")
+
+    def _beyond_the_room(self, stacks: dict[int, int]) -> list[str]:
+        """Stacks no table can hold: more than all the chips in play (from the schedule's
+        field and average; the average is rounded, so one chip a player of slack)."""
+        sched = self.ctx.schedule or {}
+        left, avg = int(sched.get("players_left") or 0), int(sched.get("average_stack") or 0)
+        room = left * avg + left
+        if not room:
+            return []
+        out = [f"Seat {s}: {v:,} is more than all chips in play ({left * avg:,})"
+               for s, v in sorted(stacks.items()) if v > room]
+        if not out and sum(stacks.values()) > room:
+            out.append(f"Table total {sum(stacks.values()):,} is more than all chips in play")
+        return out
+
+    def panel(self) -> BustPanel | None:
+        """The count on the bust panel's seats and keypad."""
+        entry = self.counting()
+        if entry is None:
+            return None
+        label = str((self.ctx.plan.get("chip_count") or {}).get("label") or "")
+        prompt = self.error or COUNT_PROMPT.format(label=f" ({label})" if label else "")
+        return BustPanel(tuple((s, entry.names.get(s, "")) for s in entry.seats),
+                         tuple((s, entry.values.get(s, "")) for s in entry.seats),
+                         entry.seat, False, True, prompt, mode="count", ok_text="SEND",
+                         error=bool(self.error))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"counts_sent": sorted(self.sent)}
+
+    def restore(self, d: dict[str, Any]) -> None:
+        self.sent = {int(r) for r in d.get("counts_sent", ())}

@@ -1,0 +1,144 @@
+"""Moves and arrivals: a breaking table's list, the final table's arrivals, card
+check-ins (TDA 6: a player at the wrong seat is told), and a tap for a player without
+a card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.table.context import TableContext
+from kiosk.table.result import Result
+from kiosk.table.view import MoverView
+
+MOVERS_PER_PAGE = 10   # a whole table (the most a plan lists) on one page at 800x480
+MESSAGE_S = 6.0        # how long a check-in result stays on screen
+
+
+class MovesFlow:
+    """The mover list's page and visibility, and the last check-in's text."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+        self.page = 0
+        self.per_page = MOVERS_PER_PAGE
+        self.hidden = False
+        self.checkin_text = ""
+        self.checkin_at = 0.0
+
+    def confirm_arrival(self, t: float, seat: int) -> Result:
+        """A moved player without a card sits down: the dealer taps the arriving seat."""
+        ctx = self.ctx
+        who = ctx.plan_seats().get(seat, {})
+        if not self.arriving(seat):
+            return ctx.refuse(t, f"Seat {seat} is not waiting for a player")
+        ctx.local.checked_in[seat] = str(who.get("player", ""))
+        name = str(who.get("name", "")) or "player"
+        return ctx.emit(t, "present", {"seat": seat}, f"Seat {seat}: {name} arrived")
+
+    def arriving(self, seat: int) -> bool:
+        return (self.ctx.plan_seats().get(seat, {}).get("status") == "arriving"
+                and seat not in self.ctx.occupied())
+
+    def card(self, t: float, card: str) -> Result:
+        """A check-in card read at this table."""
+        ctx = self.ctx
+        card = card.strip().upper()
+        if r := ctx.debounced(f"card:{card}", t, window=3.0):
+            return r
+        for seat, who in ctx.plan_seats().items():
+            if str(who.get("card", "")).upper() == card:
+                return self._checkin(t, card, seat, str(who.get("name", "")))
+        cards = ctx.seating.get("cards", {})
+        where = cards.get(card) or cards.get(card.lower())
+        if not where:
+            return self._check_text(t, "Unknown card — ask the floor", error=True)
+        table, seat, name = where
+        if int(table) != ctx.table:
+            return self._check_text(t, f"Wrong seat — table {table} seat {seat}"
+                                       f"{' (' + name + ')' if name else ''}", error=True)
+        return self._checkin(t, card, int(seat), str(name))
+
+    def _checkin(self, t: float, card: str, seat: int, name: str) -> Result:
+        who = self.ctx.plan_seats().get(seat, {})
+        if who.get("status") == "arriving" and who.get("player"):
+            self.ctx.local.checked_in[seat] = str(who["player"])
+        self.checkin_text, self.checkin_at = f"Seat {seat}: welcome {name}".rstrip(), t
+        return self.ctx.emit(t, "checkin", {"card": card, "seat": seat}, self.checkin_text)
+
+    def _check_text(self, t: float, text: str, error: bool) -> Result:
+        self.checkin_text, self.checkin_at = text, t
+        return self.ctx.refuse(t, text) if error else Result(message=text)
+
+    def checkin(self, t: float) -> str:
+        """The last check-in result while it is fresh."""
+        return self.checkin_text if t - self.checkin_at < MESSAGE_S else ""
+
+    def page_step(self, t: float, step: int) -> Result:
+        """PREV / NEXT on a mover list longer than one page."""
+        self.page = max(0, self.page + step)
+        return Result()
+
+    def hide(self, t: float) -> Result:
+        """The final table's dealer goes back to the table; arrivals stay as seat marks."""
+        self.hidden = True
+        return Result()
+
+    # ---------------------------------------------------------------- what is shown
+    def moving_out(self) -> bool:
+        plan = self.ctx.plan
+        return bool(plan.get("moves_out")) and bool(
+            plan.get("broken") or plan.get("breaking") or plan.get("final_pending"))
+
+    def movers(self) -> tuple[str, tuple[MoverView, ...]]:
+        """The full-screen list: everyone leaving a breaking table, or the final table's
+        arrivals. Ordinary balancing moves stay a banner."""
+        plan = self.ctx.plan
+        if plan.get("moves_out") and (plan.get("broken") or plan.get("breaking")):
+            return self._leaving(plan["moves_out"])
+        ins = plan.get("moves_in") or []
+        if plan.get("final_table") and ins and not self.hidden:
+            rows = self._arriving(ins)
+            if not all(r.arrived for r in rows):
+                return "FINAL TABLE: tap arrivals", rows
+        return "", ()
+
+    def _leaving(self, out: list[dict[str, Any]]) -> tuple[str, tuple[MoverView, ...]]:
+        final_table = (self.ctx.schedule or {}).get("final_table")
+        final = final_table and all(m.get("to_table") == final_table for m in out)
+        title = (f"FINAL TABLE: go to table {out[0].get('to_table')}" if final
+                 else "TABLE BREAKING: players move")
+        return title, tuple(
+            MoverView(_name(m), f"seat {m.get('seat')}",
+                      f"TABLE {m.get('to_table')}  SEAT {m.get('to_seat')}")
+            for m in sorted(out, key=_seat))
+
+    def _arriving(self, ins: list[dict[str, Any]]) -> tuple[MoverView, ...]:
+        occupied = self.ctx.occupied()
+        return tuple(
+            MoverView(_name(m), f"T{m.get('from_table')} s{m.get('from_seat')}",
+                      f"SEAT {m.get('seat')}", _seat(m), m.get("seat") in occupied)
+            for m in sorted(ins, key=_seat))
+
+    def page_of(self, movers: tuple[MoverView, ...]) -> tuple[tuple[MoverView, ...], int, int]:
+        """(rows on the shown page, page, pages)."""
+        per = self.per_page
+        pages = max(1, -(-len(movers) // per))
+        page = min(self.page, pages - 1)
+        return movers[page * per:(page + 1) * per], page, pages
+
+    def moves(self) -> tuple[str, ...]:
+        return tuple(f"Seat {m.get('seat')}: go to table {m.get('to_table')} seat "
+                     f"{m.get('to_seat')}" for m in self.ctx.plan.get("moves_out", []))
+
+    def arrivals(self) -> tuple[str, ...]:
+        occupied = self.ctx.occupied()
+        return tuple(f"Seat {m.get('seat')}: arriving from T{m.get('from_table')}"
+                     for m in self.ctx.plan.get("moves_in", []) if m.get("seat") not in occupied)
+
+
+def _name(m: dict[str, Any]) -> str:
+    return str(m.get("name") or m.get("player", ""))
+
+
+def _seat(m: dict[str, Any]) -> int:
+    return int(m.get("seat") or 0)
