@@ -21,6 +21,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 ORIGINAL = 1_000_000   # added tables that break first rank below 0, the rest above
+# open seats a fewest-players break may wait for, per playing table, beyond one table's
+# worth: one in ten tables keeps a seat open (about 1 % more tables at 1,000 tables)
+BREAK_SLACK = 0.1
 
 
 def break_rank(table: int, added: bool, added_first: bool) -> int:
@@ -214,6 +217,24 @@ class Balancer:
         for item in out:
             self._push("soonest", count, item)
         return [t for _, t in out]
+
+
+def break_now(open_seats: int, seats: int, next_count: int, spread: int,
+              by_count: bool, tables: int, slack: float) -> bool:
+    """Whether the table next to break should break now (its players fit elsewhere).
+
+    Breaking the moment the field fits one table fewer leaves every other table full,
+    so the next break nearly always finds a table of `seats - 1`. Under the fewest-players
+    order a table that fits waits while it holds more than `seats - spread` players,
+    until the open seats beyond it reach `slack` per playing table: busts meanwhile
+    leave tables at `seats - spread`, which break with fewer players and, within the
+    tolerance, need no balancing move.
+    """
+    if open_seats < seats:
+        return False
+    if not by_count or spread < 2 or next_count <= seats - spread:
+        return True
+    return open_seats - seats >= slack * tables
 
 
 def choose_source(b: Balancer, next_to_break: int | None, min_count: int,

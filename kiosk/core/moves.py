@@ -8,12 +8,13 @@ redrawn once every hand is over.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core.balance import (
+    BREAK_SLACK,
     Balancer,
+    break_now,
     break_order,
     break_rank,
     choose_source,
@@ -347,10 +348,13 @@ class Moves(_Base):
         if self.final_pending or n_active < 2:
             return
         # breaks: keep only as many tables as the field needs
-        needed = max(1, math.ceil(self.alive / self.seats))
-        while len(b) > needed:
+        by_count = rules.mode == "tda" and rules.break_order == "fewest"
+        while len(b) > 1:
             nxt = self.next_to_break()
-            if nxt is None:
+            if nxt is None or not break_now(
+                    self.seats * len(b) - self.alive, self.seats, b.count[nxt],
+                    rules.allowed_spread(len(b)), by_count and b.rank[nxt] > 0, len(b),
+                    BREAK_SLACK):
                 break
             tab = self.tables[nxt]
             self._mark_breaking(tab, t)
