@@ -11,7 +11,9 @@ procedure. The default procedure breaks the table with the fewest players (ties 
 the published order): every player at a breaking table moves, so breaking the
 shortest moves the fewest. Balancing moves come from the table next to break whenever
 it is long enough (an Irish added table, or any table under the published order): its
-players would move when it breaks anyway, so those moves cost nothing extra.
+players would move when it breaks anyway, so those moves cost nothing extra. A table
+breaks once its players fit at the others, but under the fewest-players order one
+holding more than `seats - spread` waits a few busts for a shorter one (`break_now`).
 """
 
 from __future__ import annotations
