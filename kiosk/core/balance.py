@@ -22,6 +22,8 @@ import heapq
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from kiosk.rules.profile import BalanceRules
+
 ORIGINAL = 1_000_000   # added tables that break first rank below 0, the rest above
 # open seats a fewest-players break may wait for, per playing table, beyond one table's
 # worth: one in ten tables keeps a seat open (about 1 % more tables at 1,000 tables)
@@ -221,22 +223,25 @@ class Balancer:
         return [t for _, t in out]
 
 
-def break_now(open_seats: int, seats: int, next_count: int, spread: int,
-              by_count: bool, tables: int, slack: float) -> bool:
-    """Whether the table next to break should break now (its players fit elsewhere).
+def break_now(b: Balancer, table: int, rules: BalanceRules, seats: int, alive: int) -> bool:
+    """Whether `table`, next to break, should break now (its players fit elsewhere).
 
     Breaking the moment the field fits one table fewer leaves every other table full,
     so the next break nearly always finds a table of `seats - 1`. Under the fewest-players
-    order a table that fits waits while it holds more than `seats - spread` players,
-    until the open seats beyond it reach `slack` per playing table: busts meanwhile
-    leave tables at `seats - spread`, which break with fewer players and, within the
-    tolerance, need no balancing move.
+    order (TDA mode) a table that fits waits while it holds more than `seats - spread`
+    players, until the open seats beyond it reach BREAK_SLACK per playing table: busts
+    meanwhile leave tables at `seats - spread`, which break with fewer players and,
+    within the tolerance, need no balancing move. An added table that breaks first
+    (Irish r.72), the published order and Sheridan's play-down break at once.
     """
+    open_seats = seats * len(b) - alive
     if open_seats < seats:
         return False
-    if not by_count or spread < 2 or next_count <= seats - spread:
+    spread = rules.allowed_spread(len(b))
+    if rules.mode != "tda" or rules.break_order != "fewest" or b.rank.get(table, 0) < 0 \
+            or spread < 2 or b.count[table] <= seats - spread:
         return True
-    return open_seats - seats >= slack * tables
+    return open_seats - seats >= BREAK_SLACK * len(b)
 
 
 def choose_source(b: Balancer, next_to_break: int | None, min_count: int,

@@ -12,7 +12,6 @@ from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core.balance import (
-    BREAK_SLACK,
     Balancer,
     break_now,
     break_order,
@@ -347,14 +346,11 @@ class Moves(_Base):
             return
         if self.final_pending or n_active < 2:
             return
-        # breaks: keep only as many tables as the field needs
-        by_count = rules.mode == "tda" and rules.break_order == "fewest"
+        # breaks: once the field fits one table fewer (break_now: a moment later, for a
+        # shorter table)
         while len(b) > 1:
             nxt = self.next_to_break()
-            if nxt is None or not break_now(
-                    self.seats * len(b) - self.alive, self.seats, b.count[nxt],
-                    rules.allowed_spread(len(b)), by_count and b.rank[nxt] > 0, len(b),
-                    BREAK_SLACK):
+            if nxt is None or not break_now(b, nxt, rules, self.seats, self.alive):
                 break
             tab = self.tables[nxt]
             self._mark_breaking(tab, t)

@@ -11,7 +11,6 @@ from core_kit import Room, flat_structure, seating_problems
 from kiosk.core import button as btn
 from kiosk.core import plans
 from kiosk.core.balance import (
-    BREAK_SLACK,
     Balancer,
     break_now,
     break_order,
@@ -248,17 +247,27 @@ def test_a_break_waits_only_while_few_seats_are_open() -> None:
     assert not seating_problems(room.tour)
 
 
-@pytest.mark.parametrize(("next_count", "by_count", "spread", "open_seats", "now"), [
-    (8, True, 2, 8, False),      # does not fit
-    (8, True, 2, 9, False),      # fits, but a table of 8 may wait
-    (7, True, 2, 9, True),       # two short: breaks at once
-    (8, True, 2, 11, True),      # 2 seats beyond a table's worth at 12 tables >= 1.2
-    (8, False, 2, 9, True),      # published order / added table first: no waiting
-    (8, True, 1, 9, True),       # fewer than five tables: spread 1, no waiting
+@pytest.mark.parametrize(("profile", "next_count", "alive", "tables", "now"), [
+    ("tda-2017", 8, 100, 12, False),      # 8 open seats: does not fit
+    ("tda-2017", 8, 99, 12, False),       # fits, but a table of 8 may wait
+    ("tda-2017", 7, 99, 12, True),        # two short: breaks at once
+    ("tda-2017", 8, 98, 12, False),       # 1 seat beyond a table's worth: < 1.2
+    ("tda-2017", 8, 97, 12, True),        # 2 seats beyond: >= 1.2, the wait is over
+    ("tda-2017", 8, 27, 4, True),         # four tables: spread 1, no waiting
+    ("sheridans", 8, 99, 12, True),       # play-down: breaks once the field fits
+    ("published", 8, 99, 12, True),      # the published order: no waiting
+    ("added", 8, 99, 12, True),           # an Irish added table that breaks first
 ])
-def test_break_now_unit(next_count: int, by_count: bool, spread: int, open_seats: int,
+def test_break_now_unit(profile: str, next_count: int, alive: int, tables: int,
                         now: bool) -> None:
-    assert break_now(open_seats, 9, next_count, spread, by_count, 12, BREAK_SLACK) is now
+    """When the table next to break breaks, for the counts balancing sees."""
+    prof = _published() if profile == "published" else load_profile(
+        "irish-open" if profile == "added" else profile)
+    b = Balancer()
+    for tid in range(1, tables + 1):
+        b.set_rank(tid, break_rank(tid, profile == "added" and tid == 1, True))
+        b.set(tid, next_count if tid == 1 else 9)
+    assert break_now(b, 1, prof.balance, 9, alive) is now
 
 
 def test_breaking_order_is_published_with_the_schedule() -> None:
