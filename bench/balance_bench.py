@@ -51,6 +51,8 @@ class Tally:
     tda10a: int = 0
     breaks: int = 0
     broken_sizes: int = 0
+    table_busts: int = 0     # tables in play, summed over the busts: what waiting costs
+    busts: int = 0
     times: list[float] = dataclasses.field(default_factory=list)
     cpu: list[float] = dataclasses.field(default_factory=list)
     moves: dict[str, int] = dataclasses.field(default_factory=dict)
@@ -72,6 +74,7 @@ class Tally:
             "breaks": self.breaks,
             "players_per_broken_table": round(self.broken_sizes / self.breaks, 2)
             if self.breaks else 0.0,
+            "tables_per_bust": round(self.table_busts / self.busts, 2) if self.busts else 0.0,
             "decisions": len(self.times),
             "p50_ms": round(1000 * statistics.median(times), 4),
             "p99_ms": round(1000 * _p99(times), 4),
@@ -303,6 +306,8 @@ def _play(run: CoreRun | ReferenceRun, order: list[str], seed: int) -> dict[str,
         if run.alive() <= final:
             break
         tables = run.tables()
+        run.tally.table_busts += len(tables)
+        run.tally.busts += 1
         chance = min(1.0, HANDS_PER_BUST / max(1, len(tables)))
         for tid in tables:
             if deal_rng.random() < chance and run.start_hand(tid):
@@ -385,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
             core, ref = out["core"], out["reference"]
             gain = 100 * (1 - core["moves_per_entrant"] / ref["moves_per_entrant"])
             print(f"  core moves {gain:+.1f} % below the reference; players per broken "
-                  f"table {core['players_per_broken_table']} v {ref['players_per_broken_table']}")
+                  f"table {core['players_per_broken_table']} v {ref['players_per_broken_table']}"
+                  f"; tables in play per bust {core['tables_per_bust']} v "
+                  f"{ref['tables_per_bust']}")
             if args.sim:
                 print(_line("simulator", simulate(args.players, args.seed, prof)))
             sys.stdout.flush()

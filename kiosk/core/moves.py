@@ -8,12 +8,12 @@ redrawn once every hand is over.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core.balance import (
     Balancer,
+    break_now,
     break_order,
     break_rank,
     choose_source,
@@ -346,11 +346,11 @@ class Moves(_Base):
             return
         if self.final_pending or n_active < 2:
             return
-        # breaks: keep only as many tables as the field needs
-        needed = max(1, math.ceil(self.alive / self.seats))
-        while len(b) > needed:
+        # breaks: once the field fits one table fewer (break_now: a moment later, for a
+        # shorter table)
+        while len(b) > 1:
             nxt = self.next_to_break()
-            if nxt is None:
+            if nxt is None or not break_now(b, nxt, rules, self.seats, self.alive):
                 break
             tab = self.tables[nxt]
             self._mark_breaking(tab, t)

@@ -10,7 +10,14 @@ from core_kit import Room, flat_structure, seating_problems
 
 from kiosk.core import button as btn
 from kiosk.core import plans
-from kiosk.core.balance import Balancer, break_order, break_rank, choose_source, choose_target
+from kiosk.core.balance import (
+    Balancer,
+    break_now,
+    break_order,
+    break_rank,
+    choose_source,
+    choose_target,
+)
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import Profile
 
@@ -196,6 +203,71 @@ def test_the_table_with_the_fewest_players_breaks() -> None:
     room, evs = _six_tables_nine_busts(_published())
     assert [e["table"] for e in evs if e["kind"] == "table_broken"] == [6]
     assert len(_moves(evs)) == 8
+
+
+def _twelve_tables_nine_busts() -> tuple[Room, list[dict]]:
+    """108 players at twelve full tables; tables 1-9 lose one each: 99 left, so eleven
+    tables would do, and every table that could break holds 8."""
+    room = Room(108, structure=flat_structure())
+    evs: list[dict] = []
+    for tid in range(1, 10):
+        evs += room.hand(tid, busts=(min(room.tour.tables[tid].seat_of),))
+    return room, evs
+
+
+def test_a_break_waits_for_a_table_two_short() -> None:
+    """TDA 10C, fewest players: the field fits eleven tables, but breaking now moves
+    eight and leaves eleven full tables. Play goes on (the tables differ by one: none
+    halts, none is balanced); the next bust leaves a table at 7, and that table
+    breaks, moving seven."""
+    room, evs = _twelve_tables_nine_busts()
+    kinds = {e["kind"] for e in evs}
+    assert not kinds & {"table_breaking", "table_broken", "moved", "move_ordered"}
+    assert not any(room.tour.holding(t) for t in room.tour.active_tables())
+    evs = room.hand(5, busts=(min(room.tour.tables[5].seat_of),))
+    assert [e["table"] for e in evs if e["kind"] == "table_broken"] == [5]
+    moves = _moves(evs)
+    assert len(moves) == 7 and {m["table"] for m in moves} == {5}
+    # the seven fill the tables at 8 (they play on longest); one seat stays open
+    assert sorted(t.count for t in room.tour.active_tables()) == [8] + [9] * 10
+    assert not seating_problems(room.tour)
+
+
+def test_a_break_waits_only_while_few_seats_are_open() -> None:
+    """The wait is bounded: once the open seats beyond one table's worth reach one per
+    ten tables, a table of 8 breaks (tables 10-12, untouched, stay full)."""
+    room, _ = _twelve_tables_nine_busts()
+    evs = room.hand(10, busts=(min(room.tour.tables[10].seat_of),))   # 98 left, no table at 7
+    assert not [e for e in evs if e["kind"] == "table_breaking"]
+    evs = room.hand(11, busts=(min(room.tour.tables[11].seat_of),))   # 97 left: 2 spare seats
+    [broken] = [e["table"] for e in evs if e["kind"] == "table_broken"]
+    assert room.tour.tables[broken].broken and len(_moves(evs)) == 8
+    assert len(room.tour.active_tables()) == 11
+    assert sum(t.count for t in room.tour.active_tables()) == 97
+    assert not seating_problems(room.tour)
+
+
+@pytest.mark.parametrize(("profile", "next_count", "alive", "tables", "now"), [
+    ("tda-2017", 8, 100, 12, False),      # 8 open seats: does not fit
+    ("tda-2017", 8, 99, 12, False),       # fits, but a table of 8 may wait
+    ("tda-2017", 7, 99, 12, True),        # two short: breaks at once
+    ("tda-2017", 8, 98, 12, False),       # 1 seat beyond a table's worth: < 1.2
+    ("tda-2017", 8, 97, 12, True),        # 2 seats beyond: >= 1.2, the wait is over
+    ("tda-2017", 8, 27, 4, True),         # four tables: spread 1, no waiting
+    ("sheridans", 8, 99, 12, True),       # play-down: breaks once the field fits
+    ("published", 8, 99, 12, True),      # the published order: no waiting
+    ("added", 8, 99, 12, True),           # an Irish added table that breaks first
+])
+def test_break_now_unit(profile: str, next_count: int, alive: int, tables: int,
+                        now: bool) -> None:
+    """When the table next to break breaks, for the counts balancing sees."""
+    prof = _published() if profile == "published" else load_profile(
+        "irish-open" if profile == "added" else profile)
+    b = Balancer()
+    for tid in range(1, tables + 1):
+        b.set_rank(tid, break_rank(tid, profile == "added" and tid == 1, True))
+        b.set(tid, next_count if tid == 1 else 9)
+    assert break_now(b, 1, prof.balance, 9, alive) is now
 
 
 def test_breaking_order_is_published_with_the_schedule() -> None:

@@ -8,20 +8,26 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).parents[2] / "bench" / "balance_bench.py"
-KEYS = {"moves_per_entrant", "max_moves_one_player", "moved_3plus", "tda10a_share", "p99_ms"}
+KEYS = {"moves_per_entrant", "max_moves_one_player", "moved_3plus", "tda10a_share", "p99_ms",
+        "players_per_broken_table", "tables_per_bust"}
 
 
 def test_core_moves_fewer_players_than_the_reference_on_the_same_busts() -> None:
-    """Issue targets at a small field: fewer moves, fewer repeat moves and every
-    balancing move TDA 10A-true (the player due the big blind, to the worst seat)."""
-    proc = subprocess.run([sys.executable, str(BENCH), "--players", "600", "--seed", "3",
+    """Issue targets at 1,000 entrants: fewer moves (0.785-0.789 per entrant measured
+    on seeds 1-3 against the reference's 0.939-0.944), tables broken with about 7
+    players, fewer repeat moves and every balancing move TDA 10A-true (the player due
+    the big blind, to the worst seat). Waiting for short tables keeps at most about 1 %
+    more tables in play."""
+    proc = subprocess.run([sys.executable, str(BENCH), "--players", "1000", "--seed", "3",
                            "--json"], capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert set(out) == {"core", "reference"}
     core, ref = out["core"], out["reference"]
     assert set(core) >= KEYS and set(ref) >= KEYS
-    assert core["moves_per_entrant"] < ref["moves_per_entrant"]
+    assert core["moves_per_entrant"] <= 0.80 < 0.93 <= ref["moves_per_entrant"]
+    assert core["players_per_broken_table"] <= 7.1
+    assert core["tables_per_bust"] <= 1.02 * ref["tables_per_bust"]
     assert core["max_moves_one_player"] <= ref["max_moves_one_player"]
     assert core["moved_3plus"] <= ref["moved_3plus"]
     assert core["tda10a_share"] == 1.0 and ref["tda10a_share"] < 0.5
