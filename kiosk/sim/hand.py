@@ -41,10 +41,10 @@ def post_blinds(chips: dict[str, int], hand: Hand, pos: Positions, period: Perio
     if period.ante:
         posts += [(seat, period.ante) for seat in dealt]
     for seat, amount in posts:
-        pid = dealt.get(seat)
-        if pid is not None:
-            paid = min(amount, chips[pid])
-            chips[pid] -= paid
+        payer = dealt.get(seat)
+        if payer is not None:
+            paid = min(amount, chips[payer])
+            chips[payer] -= paid
             pot += paid
     hand.pot = pot
 
