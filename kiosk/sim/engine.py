@@ -60,7 +60,7 @@ class Simulator:
                  skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
                  idle_timeout: float = 120.0, addons: bool = True,
                  chip_set: list[int] | None = None, buttons: Any = None,
-                 start: float = 0.0) -> None:
+                 start: float = 0.0, report_prefix: str = "s") -> None:
         self.rng = random.Random(seed)
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
@@ -90,6 +90,7 @@ class Simulator:
         self.playing: dict[int, Hand] = {}              # table -> the hand it deals now
         self.seq = 0
         self.rid = 0
+        self.prefix = report_prefix   # report ids: a restarted dealer must not repeat one
         self.posted_bb_last: dict[str, bool] = {}
         self.first_hand: dict[str, bool] = {}           # moved: due BB at the source?
         self.halted_now: set[int] = set()
@@ -130,18 +131,18 @@ class Simulator:
 
     def _report(self, table: int, t: float, kind: str, **data: Any) -> bool:
         """Send a report; False when the director refused it."""
-        self.rid += 1
-        rep = {"v": 1, "table": table, "id": f"s{self.rid}", "seq": self.rid, "ts": t,
-               "kind": kind, "data": data}
-        accepted = self.field.report(rep, t) is not False
+        accepted = self.field.report(self._rep(table, t, kind, data), t) is not False
         for tid, seat, _pid in self.field.arriving():  # moved players sit down at once
             if tid in self.skip:
                 continue
-            self.rid += 1
-            self.field.report({"v": 1, "table": tid, "id": f"s{self.rid}", "seq": self.rid,
-                               "ts": t, "kind": "present", "data": {"seat": seat}}, t)
+            self.field.report(self._rep(tid, t, "present", {"seat": seat}), t)
             self.waiting.add(tid)
         return accepted
+
+    def _rep(self, table: int, t: float, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        self.rid += 1
+        return {"v": 1, "table": table, "id": f"{self.prefix}{self.rid}", "seq": self.rid,
+                "ts": t, "kind": kind, "data": data}
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> SimResult:
         # the tournament holds many long-lived objects and makes no reference cycles worth

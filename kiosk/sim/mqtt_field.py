@@ -37,6 +37,7 @@ class MqttField:
         self.resent = 0
         self.live: dict[int, dict[str, Any]] = {}   # table -> live snapshot we publish
         self.dealt: dict[int, tuple[int, Positions]] = {}  # table -> our last hand, as a kiosk
+        self.open_hands: dict[int, int] = {}        # table -> hand started and not yet ended
         self._clock: tuple[Any, Clock] = (None, Clock())
         self._acked: dict[str, threading.Event] = {}
         self.rejected: dict[str, str] = {}
@@ -173,7 +174,17 @@ class MqttField:
             d = rep["data"]
             self.dealt[rep["table"]] = (d["hand"], Positions(
                 d["button"], d["sb"], d["bb"], tuple(d["dealt"]), tuple(d["waiting"])))
+            self.open_hands[rep["table"]] = d["hand"]
+        elif accepted and rep["kind"] == "hand_ended":
+            self.open_hands.pop(rep["table"], None)
         return accepted
+
+    def end_open_hands(self, t: float) -> None:
+        """Dealers that stopped mid-hand leave hands open; end them so new dealers can
+        deal (the director refuses a hand while the last one runs)."""
+        for n, (table, hand) in enumerate(sorted(self.open_hands.items())):
+            self.report({"v": 1, "table": table, "id": f"end{time.monotonic_ns()}-{n}",
+                         "seq": 0, "ts": t, "kind": "hand_ended", "data": {"hand": hand}}, t)
 
     def _publish_live(self, rep: dict[str, Any]) -> None:
         """Keep each virtual table's retained status and live snapshot current, as a
