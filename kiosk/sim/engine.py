@@ -101,6 +101,8 @@ class Simulator:
         e = prof.entries
         self.rebuy_until = st.index_of_level(e.rebuy_levels) if e.rebuy else -1
         self.addon_from = self.rebuy_until + 1 if e.addon and addons else None
+        self.addon_until = next((i for i in range(self.rebuy_until + 1, len(st.periods))
+                                 if not st.periods[i].is_break), self.rebuy_until)
         self.addon_done: set[int] = set()              # tables that sold their add-ons
         self.addon_players: set[str] = set()
 
@@ -289,11 +291,12 @@ class Simulator:
                 self.chips[pid] = after
 
     def _addons(self, tid: int, t: float, period: int) -> None:
-        """At the first hand after the rebuy period, most players take the add-on."""
+        """At the first hand after the rebuy period (through the next level of play, as
+        the core sells them), most players take the add-on."""
         if self.addon_from is None or period < self.addon_from or tid in self.addon_done:
             return
         self.addon_done.add(tid)
-        if period > self.addon_from + 1:
+        if period > self.addon_until:
             return
         stack = self.structure.start_stack * self.profile.entries.addon_stacks
         for seat, pid in sorted(self.field.seats(tid).items()):
