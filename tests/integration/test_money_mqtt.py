@@ -17,8 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-
-from conftest import DirectorProcess
+from typing import Any
 
 from kiosk.config import load_event_config
 from kiosk.director.service import Director
@@ -63,7 +62,7 @@ class ClockedDirector(logging.Handler):
     """The director in this process (its own thread and event loop) on the simulator's
     virtual clock; the files are the ones `pokerkiosk director` would be given."""
 
-    def __init__(self, files: DirectorProcess, clock: VirtualClock) -> None:
+    def __init__(self, files: Any, clock: VirtualClock) -> None:
         super().__init__(logging.WARNING)
         self.http_port, self.db, self.name = files.http_port, files.db, files.name
         self.lines: list[str] = []
@@ -139,12 +138,13 @@ def expected_bounties(knockouts: list[tuple[str, list[str], bool]]) -> tuple[dic
     return won, head
 
 
-def test_pko_rebuy_event_with_add_ons_a_bag_and_a_redraw(tmp_path: Path, mosquitto) -> None:
+def test_pko_rebuy_event_with_add_ons_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
+                                                         director_factory) -> None:
     (tmp_path / "payouts.csv").write_text("place,percent\n" + "".join(
         f"{i + 1},{s}\n" for i, s in enumerate(SHARES)))
-    files = DirectorProcess(tmp_path, mosquitto, players=PLAYERS, profile="home-roberts",
-                            structure="turbo", seed=SEED, web=True, floor_users={"td": "pw"},
-                            extra_toml=MONEY, start_stack=STACK)
+    files = director_factory(players=PLAYERS, profile="home-roberts", structure="turbo",
+                             seed=SEED, web=True, floor_users={"td": "pw"}, extra_toml=MONEY,
+                             start_stack=STACK)     # its files only: it runs in this process
     clock = VirtualClock()
     director = ClockedDirector(files, clock).start()
     field = MqttField(mosquitto.config, director.name, resend_every=1.0, ack_timeout=40)
