@@ -91,8 +91,7 @@ class Simulator:
         self.seq = 0
         self.rid = 0
         self.prefix = report_prefix   # report ids: a restarted dealer must not repeat one
-        self.posted_bb_last: dict[str, bool] = {}
-        self.first_hand: dict[str, bool] = {}           # moved: due BB at the source?
+        self.first_hand: dict[str, tuple[bool, bool]] = {}  # moved: (due BB, was BB) there
         self.halted_now: set[int] = set()
         self.now = start
         self.bought = 0                                 # chips sold: entries, rebuys, add-ons
@@ -114,17 +113,25 @@ class Simulator:
         evs = self.tour.execute(command(kind, **fields), t)
         elapsed = self.timer() - start
         self.res.events += len(evs)
-        if any(e["kind"] in MOVE_EVENTS for e in evs):
-            self.res.decision_times.append(elapsed)
-            self.res.decision_tables.append(len(self.tour.balancer) + self.tour.n_breaking)
-            for ev in evs:
-                if ev["kind"] == "moved":
-                    self.moved(ev["player"], bool(ev.get("due_bb")), ev["to_table"])
+        for e in evs:
+            if e["kind"] in MOVE_EVENTS:
+                self._decided(self.tour, evs, elapsed)
+                break
         return evs
 
-    def moved(self, pid: str, due_bb: bool, to_table: int) -> None:
+    def _decided(self, tour: Tournament, evs: list[Event], elapsed: float) -> None:
+        """A balancing decision: time it, and watch every moved player's first hand."""
+        self.res.decision_times.append(elapsed)
+        self.res.decision_tables.append(len(tour.balancer) + tour.n_breaking)
+        for ev in evs:
+            if ev["kind"] == "moved":
+                last = tour.tables[ev["table"]].positions   # the hand they just left
+                self.moved(ev["player"], bool(ev.get("due_bb")), ev["to_table"],
+                           last is not None and last.bb == ev["seat"])
+
+    def moved(self, pid: str, due_bb: bool, to_table: int, was_bb: bool = False) -> None:
         """A player changed tables: watch their first hand at the new one."""
-        self.first_hand[pid] = due_bb
+        self.first_hand[pid] = (due_bb, was_bb)
         self.waiting.add(to_table)
         if self.tour is not None:
             moves = self.tour.players[pid].moves
@@ -331,7 +338,7 @@ class Simulator:
             return
         self.waiting.discard(tid)
         self._addons(tid, t, period)
-        self._deal(tid, t, dict(seat_of), period)
+        self._deal(tid, t, seat_of, period)
 
     def _period(self, tid: int, t: float) -> int | None:
         """The clock's period for a hand starting now; None in a break (the table deals
@@ -359,42 +366,48 @@ class Simulator:
 
     def _deal(self, tid: int, t: float, seat_of: dict[int, str], period: int) -> None:
         pos = self._positions(tid, set(seat_of))
+        res = self.res
         level = self.structure.level_number(period) or 1
-        self.res.levels_reached = max(self.res.levels_reached, level)
-        self.res.max_spread_at_hand_start = max(self.res.max_spread_at_hand_start,
-                                                self.field.spread())
-        hand = Hand(self.field.hand(tid) + 1, {s: seat_of[s] for s in pos.dealt})
-        chips = self.chips
-        for pid in hand.dealt.values():
-            if not chips.get(pid):
+        if level > res.levels_reached:
+            res.levels_reached = level
+        spread = self.field.spread()
+        if spread > res.max_spread_at_hand_start:
+            res.max_spread_at_hand_start = spread
+        hand = Hand(self.field.hand(tid) + 1, period, {s: seat_of[s] for s in pos.dealt})
+        chips, start = self.chips, hand.start
+        for seat, pid in hand.dealt.items():
+            stack = chips.get(pid)
+            if not stack:                # new here, or bought back in: what they paid for
                 self._top_up(pid, t)
-        saved = {pid: chips[pid] for pid in hand.dealt.values()}
+                stack = chips[pid]
+            start[seat] = stack
         post_blinds(chips, hand, pos, self.structure.periods[period])
         if not self._report(tid, t, "hand_started", hand=hand.number, button=pos.button,
                             sb=pos.sb, bb=pos.bb, dealt=list(pos.dealt),
                             waiting=list(pos.waiting)):
-            chips.update(saved)          # the floor held the table meanwhile: no hand
+            for seat, pid in hand.dealt.items():   # the floor held the table: no hand
+                chips[pid] = start[seat]
             self.waiting.add(tid)
             return
         self.playing[tid] = hand
-        self._watch_moved(hand, pos.bb)
+        if self.first_hand:
+            self._watch_moved(hand, pos.bb)
         if self.buttons is not None:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand.number)
-        self.res.hands += 1
+        res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
         heapq.heappush(self.queue, (t + length, self._next(), tid))
 
     def _watch_moved(self, hand: Hand, bb: int) -> None:
         """A moved player takes the big blind when due at the old table, and never twice."""
+        first = self.first_hand
         for seat, pid in hand.dealt.items():
-            is_bb = seat == bb
-            if pid in self.first_hand:
-                due = self.first_hand.pop(pid)
-                if is_bb and self.posted_bb_last.get(pid):
+            if pid in first:
+                due, was_bb = first.pop(pid)
+                if seat == bb and was_bb:
                     self.res.moved_bb_twice += 1
-                elif due and not is_bb:
+                elif due and seat != bb:
                     self.res.moved_skipped_bb += 1
-            self.posted_bb_last[pid] = is_bb
 
     def _next(self) -> int:
         self.seq += 1
@@ -408,21 +421,23 @@ class Simulator:
         if hand is None:
             return
         seat_of = self.field.seats(tid)
-        live = {s: pid for s, pid in hand.dealt.items() if seat_of.get(s) == pid}
-        for s in hand.dealt:   # moved away or out meanwhile: the pot keeps it
-            if s not in live:
-                hand.start.pop(s, None)
+        live: dict[int, str] = {}
+        for s, pid in hand.dealt.items():
+            if seat_of.get(s) == pid:
+                live[s] = pid
+            else:                           # moved away or out meanwhile: the pot keeps it
+                del hand.start[s]
         pressed = self.buttons.hand_ending(tid, t) if self.buttons is not None else None
-        reading = self.field.clock().read(self.structure, t)
-        bb = self.structure.periods[reading.period].bb
-        outcome = showdown(self.rng, self.chips, hand, live, bb)
+        outcome = showdown(self.rng, self.chips, hand, live,
+                           self.structure.periods[hand.period].bb)
         if outcome.all_in is not None and outcome.all_in != pressed:
             self._report(tid, t, "all_in", seat=outcome.all_in, hand=hand.number)
-        for seat in outcome.busted:
-            self._bust(tid, t, hand, live, seat, live[outcome.beaten_by[seat]],
-                       reading.period)
-            if self.field.finished():
-                return
+        if outcome.busted:
+            period = self.field.clock().read(self.structure, t).period
+            for seat in outcome.busted:
+                self._bust(tid, t, hand, live, seat, live[outcome.beaten_by[seat]], period)
+                if self.field.finished():
+                    return
         self._report(tid, t, "hand_ended", hand=hand.number)
         self._try_start(tid, t)
 

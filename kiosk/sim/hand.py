@@ -15,6 +15,7 @@ class Hand:
     """A hand in play: who was dealt in, their stacks before the blinds, the pot."""
 
     number: int
+    period: int                                           # the clock's period at the deal
     dealt: dict[int, str]                                 # seat -> player dealt in
     start: dict[int, int] = field(default_factory=dict)   # seat -> stack before blinds
     pot: int = 0
@@ -30,10 +31,9 @@ class Outcome:
 
 
 def post_blinds(chips: dict[str, int], hand: Hand, pos: Positions, period: Period) -> None:
-    """Take the small and big blind (with a big-blind ante) and antes from the stacks."""
+    """Take the small and big blind (with a big-blind ante) and antes from the stacks
+    (`hand.start` already holds each dealt seat's stack)."""
     dealt = hand.dealt
-    for seat, pid in dealt.items():
-        hand.start[seat] = chips[pid]
     pot = 0
     posts = [(pos.bb, period.bb + period.bb_ante)]
     if not pos.dead_sb:
@@ -51,14 +51,15 @@ def post_blinds(chips: dict[str, int], hand: Hand, pos: Positions, period: Perio
 
 def showdown(rng: random.Random, chips: dict[str, int], hand: Hand, live: dict[int, str],
              bb: int) -> Outcome:
-    """Play the hand out among the `live` seats (those still seated since the deal)."""
+    """Play the hand out among the `live` seats (those still seated since the deal;
+    `hand.start` holds exactly their stacks)."""
     out = Outcome()
     seats = list(live)
     pot = hand.pot
     if len(seats) < 2:
         return out
-    avg_bbs = sum(hand.start[s] for s in seats) / len(seats) / max(1, bb)
-    broke = [s for s in seats if chips[live[s]] == 0]
+    avg_bbs = sum(hand.start.values()) / len(seats) / max(1, bb)
+    broke = [s for s, pid in live.items() if not chips[pid]]
     if broke or rng.random() < min(0.6, 0.05 + 3.0 / max(avg_bbs, 1.0)):
         a = broke[0] if broke else rng.choice(seats)
         b = rng.choice([s for s in seats if s != a])
