@@ -66,6 +66,7 @@ class Simulator:
         self.profile = prof
         self.structure = st = structure if isinstance(structure, Structure) \
             else load_structure(structure)
+        self.levels = [st.level_number(i) or 1 for i in range(len(st.periods))]
         self.tour: Tournament | None = None
         if field is None:
             self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
@@ -367,7 +368,7 @@ class Simulator:
     def _deal(self, tid: int, t: float, seat_of: dict[int, str], period: int) -> None:
         pos = self._positions(tid, set(seat_of))
         res = self.res
-        level = self.structure.level_number(period) or 1
+        level = self.levels[period]
         if level > res.levels_reached:
             res.levels_reached = level
         spread = self.field.spread()

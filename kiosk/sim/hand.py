@@ -10,7 +10,7 @@ from kiosk.core.button import Positions
 from kiosk.rules.structure import Period
 
 
-@dataclass
+@dataclass(slots=True)
 class Hand:
     """A hand in play: who was dealt in, their stacks before the blinds, the pot."""
 
@@ -21,7 +21,7 @@ class Hand:
     pot: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     """What happened at the table: the all-in (if any) and who went out to whom."""
 
