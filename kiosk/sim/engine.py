@@ -48,7 +48,8 @@ class Simulator:
 
     Without a field it runs the tournament in this process (registering and starting
     it); with one, the tournament lives in a director and only reports cross over.
-    `start` is the time of the first deal on the tournament clock's time line.
+    `start` is the time of the first deal on the tournament clock's time line: by
+    default 0 in this process, and the moment the director's clock started otherwise.
     """
 
     def __init__(self, players: int, seats: int = 9, profile: str | Profile = "tda-2017",
@@ -60,7 +61,7 @@ class Simulator:
                  skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
                  idle_timeout: float = 120.0, addons: bool = True,
                  chip_set: list[int] | None = None, buttons: Any = None,
-                 start: float = 0.0, report_prefix: str = "s") -> None:
+                 start: float | None = None, report_prefix: str = "s") -> None:
         self.rng = random.Random(seed)
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
@@ -69,9 +70,13 @@ class Simulator:
         self.levels = [st.level_number(i) or 1 for i in range(len(st.periods))]
         self.tour: Tournament | None = None
         if field is None:
+            start = start or 0.0
             self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
                                           seed=seed, t=start, money=money, chip_set=chip_set)
             field = LocalField(self.tour, self.send)
+        elif start is None:
+            start = field.clock().anchor
+
         self.field = field
         self.n = players
         self.start = start

@@ -133,8 +133,8 @@ def dealt_in(events: list[dict], player: str, after: int) -> bool:
         elif seat and e["kind"] == "hand_started" and e["table"] == seat[0] \
                 and seat[1] in e["dealt"]:
             return True
-        elif seat and e["kind"] in ("moved", "busted") and e["player"] == player:
-            return False
+        elif seat and e["kind"] == "moved" and e["player"] == player:
+            seat = (e["to_table"], e["to_seat"])    # balanced away before a hand: deal there
     return False
 
 
