@@ -8,10 +8,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import shutil
 import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from kiosk import demo
 from kiosk.broker import Mosquitto, free_port
@@ -49,6 +51,20 @@ def dealer_fails(monkeypatch: pytest.MonkeyPatch, times: int) -> None:
     monkeypatch.setattr(Simulator, "_end_hand", flaky)
 
 
+def health_line(director: Director) -> str:
+    """What the dashboard's health line says, as Debian's Chromium shows it."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium")
+                                     or "/usr/bin/chromium",
+                                     args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{director.config.http_port}/")
+        page.wait_for_selector("#health", state="visible", timeout=15000)
+        text = page.inner_text("#health")
+        browser.close()
+    return text
+
+
 def health(director: Director) -> dict:
     url = f"http://127.0.0.1:{director.config.http_port}/api/health"
     with urllib.request.urlopen(url, timeout=5) as r:
@@ -80,6 +96,8 @@ def test_a_dealer_that_fails_once_is_logged_shown_and_restarted(
             return False
         seen.setdefault("hands", {t: tab.hand for t, tab in director.tour.tables.items()})
         seen["health"] = health(director)
+        if "line" not in seen:
+            seen["line"] = health_line(director)
         return all(tab.hand >= seen["hands"].get(t, 0) + 3 or tab.broken
                    for t, tab in director.tour.tables.items())
 
@@ -87,6 +105,7 @@ def test_a_dealer_that_fails_once_is_logged_shown_and_restarted(
         asyncio.run(serve_until(director, args, dealing_again))
     assert seen["health"]["failed"] == {
         demo.TABLES: "restarted after RuntimeError: the dealer fell over"}
+    assert seen["line"] == "simulated tables: restarted after RuntimeError: the dealer fell over"
     failure = next(r for r in caplog.records if "simulated tables failed" in r.getMessage())
     assert failure.exc_info is not None and "restarting" in failure.getMessage()
 
