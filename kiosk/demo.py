@@ -241,8 +241,8 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
             either: list[asyncio.Future[Any]] = [serving, over]
             await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             if over.done() and over.result() is not None:
-                raise KioskError(f"the {TABLES} stopped for good after {RESTARTS} restarts: "
-                                 f"{over.result()!r} (traceback in the log above)")
+                raise KioskError(f"the {TABLES} stopped for good: {over.result()!r} "
+                                 "(traceback in the log above)")
             await serving
     finally:
         stop.set()
