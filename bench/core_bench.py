@@ -1,7 +1,7 @@
 """Benchmark of the tournament core: whole tournaments through kiosk.sim.engine.
 
-Prints figures, asserts nothing. Targets from the issue: a 10,000-entrant 9-max
-tournament to a winner in under 10 s on a 2-core machine, one balancing decision under
+Prints figures, asserts nothing. Targets from the issues: a 10,000-entrant 9-max
+tournament to a winner in under 5 s on the CI machine, one balancing decision under
 1 ms at p99 (also while more than 1000 tables are open), and total moves within 10 %
 of the unavoidable ones (players whose table broke, counting balancing moves off
 tables that broke later). That ratio counts every break move as unavoidable, so it
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     res, wall = run(args.players, "tda-2017", args.seed)
     report(res, wall, wide=True)
     print(f"  peak memory (RSS)      {_peak_mb():.0f} MB")
-    targets = [("whole run < 10 s", wall < 10),
+    targets = [("whole run < 5 s", wall < 5),
                ("decision p99 < 1 ms", _p99(res.decision_times) < 1e-3),
                ("moves within 10 % of unavoidable",
                 res.moves_balance + res.moves_break <= 1.10 * res.moves_unavoidable)]

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from kiosk import floor_users
 from kiosk.broker import free_port, start_broker, wait_port
@@ -198,6 +199,10 @@ def _write_table_config(folder: Path, broker_url: str) -> Path:
     return path
 
 
+TABLES = "simulated tables"
+RESTARTS = 3          # the simulated tables come back this often before the demo gives up
+
+
 async def _serve(director: Director, args: argparse.Namespace, banner: list[str]) -> None:
     task = asyncio.current_task()
     assert task is not None
@@ -205,7 +210,16 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, task.cancel)
     stop = threading.Event()
-    tables = threading.Thread(target=_deal, args=(director, args, stop), daemon=True,
+    over: asyncio.Future[BaseException | None] = loop.create_future()
+
+    def settle(exc: BaseException | None) -> None:
+        if not over.done():
+            over.set_result(exc)
+
+    def done(exc: BaseException | None) -> None:
+        loop.call_soon_threadsafe(settle, exc)
+
+    tables = threading.Thread(target=_deal, args=(director, args, stop, done), daemon=True,
                               name="demo-tables")
     serving = asyncio.ensure_future(director.serve(web=True))
     try:
@@ -224,6 +238,11 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
         print("\n".join([*banner, "Ctrl-C stops the demo."]), flush=True)
         tables.start()
         with contextlib.suppress(asyncio.CancelledError):
+            either: list[asyncio.Future[Any]] = [serving, over]
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if over.done() and over.result() is not None:
+                raise KioskError(f"the {TABLES} stopped for good: {over.result()!r} "
+                                 "(traceback in the log above)")
             await serving
     finally:
         stop.set()
@@ -232,24 +251,48 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
             await serving
 
 
-def _deal(director: Director, args: argparse.Namespace, stop: threading.Event) -> None:
-    """The simulated tables: real-time hands over MQTT until the event ends."""
+def _deal(director: Director, args: argparse.Namespace, stop: threading.Event,
+          done: Callable[[BaseException | None], None]) -> None:
+    """The simulated tables: real-time hands over MQTT until the event ends. Dealers
+    that fail are logged, shown on the dashboard's health line and started again; after
+    RESTARTS failures `done` gets the error and the demo stops with a non-zero exit."""
     field = MqttField(director.config.broker, director.config.name, client_id="demo-tables")
-    field.wait_ready()
-    start = time.monotonic()
+    try:
+        field.wait_ready()
+        presser = ButtonPresser(field, args.seed)
+        for attempt in range(RESTARTS + 1):
+            try:
+                _play(director, args, stop, field, presser, attempt)
+                done(None)
+                return
+            except SystemExit:
+                return                  # the demo is stopping
+            except Exception as exc:
+                director.task_failed(TABLES, exc, restarted=attempt < RESTARTS)
+                if attempt == RESTARTS:
+                    done(exc)
+                    return
+                field.end_open_hands(director.now())
+    except Exception as exc:   # no schedule, no broker: the dealers never started
+        director.task_failed(TABLES, exc, restarted=False)
+        done(exc)
+    finally:
+        field.close()
 
+
+def _play(director: Director, args: argparse.Namespace, stop: threading.Event,
+          field: MqttField, presser: ButtonPresser, attempt: int) -> None:
+    """One run of the dealers, on the director's own clock (its time line and pace)."""
     def pace(t: float) -> None:
-        while not stop.is_set() and time.monotonic() - start < t:
-            time.sleep(min(0.2, t - (time.monotonic() - start)))
+        while not stop.is_set() and (wait := t - director.now()) > 0:
+            time.sleep(min(0.2, wait))
         if stop.is_set():
             raise SystemExit
 
     sim = Simulator(len(director.tour.players), profile=director.tour.profile.id,
-                    seed=args.seed, structure=director.tour.structure, field=field,
+                    seed=args.seed + attempt, structure=director.tour.structure, field=field,
                     hand_seconds=args.hand_seconds, pace=pace,
-                    skip=frozenset({1}) if args.kiosk else frozenset(),
-                    buttons=ButtonPresser(field, args.seed))
-    with contextlib.suppress(SystemExit):
-        sim.run()
-        log.info("the demo tournament is over; the dashboard stays up (Ctrl-C to stop)")
-    field.close()
+                    skip=frozenset({1}) if args.kiosk else frozenset(), buttons=presser,
+                    start=director.now(), report_prefix=f"s{director.epoch:.0f}-{attempt}-")
+    sim.run()
+    log.info("the demo tournament is over; the dashboard stays up (Ctrl-C to stop)")

@@ -80,6 +80,7 @@ class Director:
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.budget = Budget()
         self.epoch = round(self.clock(), 3)   # this run: tables follow a restored director
+        self.health: dict[str, str] = {}      # background task -> how it failed (dashboard)
 
     # ----------------------------------------------------------------- state
     def _load(self) -> Tournament:
@@ -439,6 +440,18 @@ class Director:
             self.client.loop_stop()
             self.client = None
 
+    def task_failed(self, task: str, exc: BaseException, restarted: bool) -> None:
+        """A background task died: loud in the log (with its traceback) and on the
+        dashboard's health line, never a silent half-working room."""
+        log.error("%s failed%s", task, "; restarting it" if restarted else "", exc_info=exc)
+        self.health[task] = (f"{'restarted after' if restarted else 'stopped by'} "
+                             f"{type(exc).__name__}: {exc}")
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        loop.default_exception_handler(context)
+        exc = context.get("exception")
+        self.health["director"] = f"{context.get('message')}: {exc!r}"
+
     async def tick_forever(self, every: float = 0.25) -> None:
         """Level changes, timed penalties, seating directory, watchdog."""
         notifier = Notifier()
@@ -459,6 +472,7 @@ class Director:
     async def serve(self, web: bool = True) -> None:
         """Run until cancelled: MQTT, the ticker and (optionally) the dashboard."""
         loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_error)
         runner = None
         try:
             if web:

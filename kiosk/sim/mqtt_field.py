@@ -15,6 +15,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from kiosk.config import BrokerConfig
+from kiosk.core.button import Positions
+from kiosk.core.clock import Clock
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
@@ -34,6 +36,9 @@ class MqttField:
         self.resend_every = resend_every
         self.resent = 0
         self.live: dict[int, dict[str, Any]] = {}   # table -> live snapshot we publish
+        self.dealt: dict[int, tuple[int, Positions]] = {}  # table -> our last hand, as a kiosk
+        self.open_hands: dict[int, int] = {}        # table -> hand started and not yet ended
+        self._clock: tuple[Any, Clock] = (None, Clock())
         self._acked: dict[str, threading.Event] = {}
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
@@ -90,6 +95,25 @@ class MqttField:
     def redraw(self, table: int) -> bool:
         return bool(self._plan(table).get("redraw_button"))
 
+    def positions(self, table: int) -> Positions | None:
+        """The button and blinds of the last hand this table dealt (a kiosk remembers)."""
+        last = self.dealt.get(table)
+        return None if last is None else last[1]
+
+    def hand(self, table: int) -> int:
+        last = self.dealt.get(table)
+        return max(int(self._plan(table).get("hand", 0)), last[0] if last else 0)
+
+    def clock(self) -> Clock:
+        """The tournament clock the director publishes (parsed once per schedule)."""
+        body = self.schedule.get("clock")
+        if self._clock[0] is not body:
+            self._clock = (body, Clock.from_dict(body) if body else Clock())
+        return self._clock[1]
+
+    def bought(self, player: str) -> int | None:
+        return None    # the plans carry no stacks: the simulator goes by the rules
+
     def holding(self, table: int) -> bool:
         return bool(self._plan(table).get("hold", True))
 
@@ -145,7 +169,22 @@ class MqttField:
             self.client.publish(topic, payload, qos=1)
         del self._acked[rep["id"]]
         self._publish_live(rep)
-        return rep["id"] not in self.rejected
+        accepted = rep["id"] not in self.rejected
+        if accepted and rep["kind"] == "hand_started":
+            d = rep["data"]
+            self.dealt[rep["table"]] = (d["hand"], Positions(
+                d["button"], d["sb"], d["bb"], tuple(d["dealt"]), tuple(d["waiting"])))
+            self.open_hands[rep["table"]] = d["hand"]
+        elif accepted and rep["kind"] == "hand_ended":
+            self.open_hands.pop(rep["table"], None)
+        return accepted
+
+    def end_open_hands(self, t: float) -> None:
+        """Dealers that stopped mid-hand leave hands open; end them so new dealers can
+        deal (the director refuses a hand while the last one runs)."""
+        for n, (table, hand) in enumerate(sorted(self.open_hands.items())):
+            self.report({"v": 1, "table": table, "id": f"end{time.monotonic_ns()}-{n}",
+                         "seq": 0, "ts": t, "kind": "hand_ended", "data": {"hand": hand}}, t)
 
     def _publish_live(self, rep: dict[str, Any]) -> None:
         """Keep each virtual table's retained status and live snapshot current, as a

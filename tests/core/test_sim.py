@@ -65,3 +65,29 @@ def test_simulator_moves_close_to_unavoidable() -> None:
     assert res.invariant_violations == 0
     assert moves <= 1.10 * res.moves_unavoidable
     assert res.decision_times and len(res.decision_times) == len(res.decision_tables)
+
+
+@pytest.mark.parametrize("kind", ["register", "reenter"])
+def test_a_player_the_floor_sells_a_seat_mid_run_is_dealt_in(kind: str) -> None:
+    """The floor registers a newcomer (or re-enters a busted player) while the tables
+    deal: the simulator deals them in with the stack the tournament sold them."""
+    sim = Simulator(60, seed=3, structure="turbo")
+    sold: list[str] = []
+
+    def floor(t: float) -> None:
+        if sold or t < 600 or (kind == "reenter" and not sim.out):
+            return
+        fields = {"name": "Late Comer"} if kind == "register" else {"player": min(sim.out)}
+        evs = sim.send(kind, t, fields)
+        sold.append(next(e["player"] for e in evs if e["kind"] == "seated"))
+
+    sim.pace = floor
+    res = sim.run()
+    assert sold, "the floor sold a seat during play"
+    assert res.invariant_violations == 0, res.violations
+    assert res.late_entries == 1
+    assert len(res.places) == 60 + (kind == "register") and sold[0] in res.places
+    assert sim.tour is not None
+    newcomer = sim.tour.players[sold[0]]
+    assert newcomer.bust_hand is not None or res.places[0] == sold[0], \
+        "the newcomer played until out (or won)"

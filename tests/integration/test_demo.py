@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 from waiting import wait_for
 
+from kiosk import floor_users
 from kiosk.config import load_table_config
+from kiosk.director.store import EventLog
 from kiosk.table.service import TableService
 
 
@@ -85,3 +88,81 @@ def test_a_real_kiosk_plays_table_1_of_the_demo(tmp_path: Path) -> None:
         kiosk.stop()
     finally:
         assert stop(proc) == 0
+
+
+class Floor:
+    """The floor at the demo's dashboard: logged in with the demo login, acting over HTTP."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.csrf = ""
+        self.csrf = self.post("api/login", {"user": floor_users.DEMO_USER,
+                                            "password": floor_users.DEMO_PASSWORD})["csrf"]
+
+    def post(self, path: str, body: dict) -> dict:
+        req = urllib.request.Request(self.url + path, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json",
+                                      "X-CSRF-Token": self.csrf})
+        try:
+            with self.opener.open(req, timeout=10) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return json.loads(exc.read())
+
+    def get(self, path: str) -> dict:
+        with self.opener.open(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def busted(self, players: int) -> str | None:
+        """A player who is out (and did not buy back in at the table)."""
+        for i in range(1, players + 1):
+            found = self.get(f"api/players?q=p{i}")["players"]
+            if found and found[0]["status"] == "busted":
+                return found[0]["player"]
+        return None
+
+
+def dealt_in(events: list[dict], player: str, after: int) -> bool:
+    """Whether `player`, seated by the floor at event `after`, was dealt a hand there."""
+    seat = None
+    for i, e in enumerate(events):
+        if i >= after and e["kind"] == "seated" and e["player"] == player:
+            seat = (e["table"], e["seat"])
+        elif seat and e["kind"] == "hand_started" and e["table"] == seat[0] \
+                and seat[1] in e["dealt"]:
+            return True
+        elif seat and e["kind"] == "moved" and e["player"] == player:
+            seat = (e["to_table"], e["to_seat"])    # balanced away before a hand: deal there
+    return False
+
+
+@pytest.mark.parametrize(("profile", "buy_back"), [("tda-2017", "reenter"),
+                                                   ("home-roberts", "rebuy")])
+def test_the_floor_sells_seats_while_the_demo_deals(tmp_path: Path, profile: str,
+                                                     buy_back: str) -> None:
+    """Registering, re-entering or rebuying from the dashboard: every table keeps dealing
+    and the players are dealt in like anyone else; the health line stays clear."""
+    proc, found = start_demo(tmp_path, "--profile", profile)
+    try:
+        url = found["dashboard"]
+        wait_for(lambda: (s := snapshot(url)) and all(t["hand"] >= 2 for t in s["tables"]))
+        floor = Floor(url)
+        assert floor.post("api/act", {"kind": "register", "name": "Nia Newcomer"})["ok"]
+        again = wait_for(lambda: floor.busted(27), timeout=60)
+        assert floor.post("api/act", {"kind": buy_back, "player": again})["ok"]
+        before = {t["table"]: t["hand"] for t in snapshot(url)["tables"]}
+        wait_for(lambda: all(t["hand"] >= before.get(t["table"], 0) + 10
+                             for t in snapshot(url)["tables"]), timeout=60)
+        assert floor.get("api/health").get("failed", {}) == {}
+        assert proc.poll() is None
+    finally:
+        assert stop(proc) == 0
+    events = list(EventLog(tmp_path / "demo" / "demo.db").read())
+    newcomer = next(e for e in events if e["kind"] == "registered" and e["name"] ==
+                    "Nia Newcomer")
+    bought = next(i for i, e in enumerate(events) if e["kind"] == buy_back.replace(
+        "reenter", "reentered") and e["player"] == again)
+    assert dealt_in(events, newcomer["player"], events.index(newcomer))
+    assert dealt_in(events, again, bought)

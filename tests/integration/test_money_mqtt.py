@@ -1,10 +1,15 @@
-"""A 90-player PKO rebuy event over a real Mosquitto, with an end-of-day bag and a
-day-2 redraw, checked against an independent calculation of prizes, bounties and chips."""
+"""A 90-player PKO rebuy event with add-ons over a real Mosquitto, with an end-of-day bag
+and a day-2 redraw, checked against an independent calculation of prizes, bounties and
+chips. The director and the simulated tables share one virtual clock, so the rebuy
+period and the add-on window close for both at the same moment."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import http.cookiejar
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -12,8 +17,12 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
+from kiosk.config import load_event_config
+from kiosk.director.service import Director
 from kiosk.director.store import EventLog
+from kiosk.sim.clock import VirtualClock
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 
@@ -49,9 +58,51 @@ class Floor:
             return json.loads(r.read())
 
 
-def end_the_day(director, sim: Simulator, seen: dict) -> None:
-    """After some play: stop, let every table count, bag, redraw for day 2."""
-    while sim.res.hands < 120:
+class ClockedDirector(logging.Handler):
+    """The director in this process (its own thread and event loop) on the simulator's
+    virtual clock; the files are the ones `pokerkiosk director` would be given."""
+
+    def __init__(self, files: Any, clock: VirtualClock) -> None:
+        super().__init__(logging.WARNING)
+        self.http_port, self.db, self.name = files.http_port, files.db, files.name
+        self.lines: list[str] = []
+        self.director = Director(load_event_config(files.config), clock=clock.now)
+        self.director.import_csv(files.players_csv.read_text())
+        self.director.act({"kind": "start"})
+        self.loop = asyncio.new_event_loop()
+        self.task = self.loop.create_task(self.director.serve(web=True))
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+    def _run(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            self.loop.run_until_complete(self.task)
+
+    def start(self) -> ClockedDirector:
+        logging.getLogger("kiosk.director").addHandler(self)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.director.connected.is_set() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.director.connected.is_set(), "the director reached the broker"
+        return self
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(20)
+        logging.getLogger("kiosk.director").removeHandler(self)
+
+    def log_text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def end_the_day(director, sim: Simulator, clock: VirtualClock, seen: dict) -> None:
+    """After the add-ons were sold: stop, let every table count, bag, redraw for day 2."""
+    periods = sim.structure.periods
+    window_over = sum(p.seconds for p in periods[:sim.addon_until + 1])
+    while sim.res.hands < 120 or clock.now() < window_over:
         time.sleep(0.02)
     floor = Floor(director.http_port)
     floor.post("/api/act", {"kind": "end_day"})
@@ -63,13 +114,13 @@ def end_the_day(director, sim: Simulator, seen: dict) -> None:
         time.sleep(0.1)
     # the virtual dealers wait while the tables hold: their stacks are what was counted
     seen["stacks"] = {pid: c for pid, c in sim.chips.items() if c > 0}
-    seen["bought"], seen["rebuys"] = sim.bought, sim.res.rebuys
+    seen["bought"], seen["rebuys"], seen["addons"] = sim.bought, sim.res.rebuys, sim.res.addons
     seen["bag"] = floor.post("/api/act", {"kind": "bag"})
     seen["redraw"] = floor.post("/api/act", {"kind": "redraw"})
 
 
-def expected_prizes(entries: int) -> list[int]:
-    pool = entries * BUY_IN
+def expected_prizes(entries: int, addons: int) -> list[int]:
+    pool = (entries + addons) * BUY_IN      # an add-on costs a buy-in
     rest = [pool * s // 100 for s in SHARES[1:]]
     return [pool - sum(rest), *rest]
 
@@ -87,22 +138,25 @@ def expected_bounties(knockouts: list[tuple[str, list[str], bool]]) -> tuple[dic
     return won, head
 
 
-def test_pko_rebuy_event_with_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
-                                                 director_factory) -> None:
+def test_pko_rebuy_event_with_add_ons_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
+                                                         director_factory) -> None:
     (tmp_path / "payouts.csv").write_text("place,percent\n" + "".join(
         f"{i + 1},{s}\n" for i, s in enumerate(SHARES)))
-    director = director_factory(players=PLAYERS, profile="home-roberts", structure="turbo",
-                                seed=SEED, web=True, floor_users={"td": "pw"},
-                                extra_toml=MONEY, start_stack=STACK).start()
+    files = director_factory(players=PLAYERS, profile="home-roberts", structure="turbo",
+                             seed=SEED, web=True, floor_users={"td": "pw"}, extra_toml=MONEY,
+                             start_stack=STACK)     # its files only: it runs in this process
+    clock = VirtualClock()
+    director = ClockedDirector(files, clock).start()
     field = MqttField(mosquitto.config, director.name, resend_every=1.0, ack_timeout=40)
     field.wait_ready()
     deadline = time.monotonic() + 10
     while len(field.tables()) < 10 and time.monotonic() < deadline:
         time.sleep(0.05)
     sim = Simulator(PLAYERS, profile="home-roberts", seed=SEED, structure="turbo", field=field,
-                    addons=False)
+                    pace=clock.advance)
     seen: dict = {}
-    floor = threading.Thread(target=end_the_day, args=(director, sim, seen), daemon=True)
+    floor = threading.Thread(target=end_the_day, args=(director, sim, clock, seen),
+                             daemon=True)
     floor.start()
     res = sim.run()
     floor.join(5)
@@ -111,6 +165,7 @@ def test_pko_rebuy_event_with_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
     assert seen["bag"]["ok"] and seen["redraw"]["ok"], (seen["bag"], seen["redraw"])
     assert res.invariant_violations == 0, res.violations
     assert res.rebuys > 0, "the rebuy period saw rebuys"
+    assert seen["addons"] == res.addons > 0, "the add-ons were sold before the day ended"
     # only a hand a dealer started just as the day ended may be turned away
     refused = [line for line in director.log_text().splitlines() if "rejected" in line]
     assert all("must not deal now" in line for line in refused), refused
@@ -119,7 +174,9 @@ def test_pko_rebuy_event_with_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
     events = list(EventLog(director.db).read())
     bagged = next(e for e in events if e["kind"] == "bagged")
     assert bagged["bags"] == seen["stacks"]
-    assert sum(bagged["bags"].values()) == (PLAYERS + seen["rebuys"]) * STACK == seen["bought"]
+    addon_chips = res.addons * 2 * STACK    # home-roberts: twice the starting stack
+    assert sum(bagged["bags"].values()) == (PLAYERS + seen["rebuys"]) * STACK + addon_chips \
+        == seen["bought"]
     redraw = [e for e in events if e["kind"] == "seated" and e["reason"] == "redraw"]
     assert sorted(e["player"] for e in redraw) == sorted(bagged["bags"])
 
@@ -130,11 +187,12 @@ def test_pko_rebuy_event_with_a_bag_and_a_redraw(tmp_path: Path, mosquitto,
     data = json.loads(out.stdout)
     entries = PLAYERS + res.rebuys
     assert data["entries"] == entries
-    assert data["prize_pool"] == entries * BUY_IN
+    assert data["addons"] == res.addons
+    assert data["prize_pool"] == (entries + res.addons) * BUY_IN
     assert data["bounty_pool"] == entries * BOUNTY
     rows = data["results"]
     assert sorted(r["place"] for r in rows) == list(range(1, PLAYERS + 1))
-    prizes = expected_prizes(entries)
+    prizes = expected_prizes(entries, res.addons)
     assert [r["prize"] for r in rows[:4]] == [*prizes, 0]
     assert sum(r["prize"] for r in rows) == data["prize_pool"]
     won, head = expected_bounties(res.knockouts)

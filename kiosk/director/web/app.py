@@ -43,6 +43,7 @@ class ServedDirector(views.DirectorLike, Protocol):
     hub: Hub
     config: Any
     connected: asyncio.Event
+    health: dict[str, str]       # background task -> how it failed
 
     def now(self) -> float: ...
     def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Any]: ...
@@ -154,9 +155,11 @@ def make_app(director: ServedDirector) -> web.Application:
         return web.json_response(snap)
 
     async def health(request: web.Request) -> web.Response:
-        """For `pokerkiosk doctor`: which event runs here, and is the broker connected."""
+        """For `pokerkiosk doctor` and the dashboard's health line: which event runs here,
+        is the broker connected, and which background task failed (and how)."""
         return web.json_response({"service": "pokerkiosk-director", "event": cfg.name,
-                                  "broker_connected": director.connected.is_set()})
+                                  "broker_connected": director.connected.is_set(),
+                                  "failed": dict(director.health)})
 
     async def players(request: web.Request) -> web.Response:
         return web.json_response({"players": views.find_player(director,

@@ -227,3 +227,16 @@ $("#find").addEventListener("input", ev => {
 fetch("/api/snapshot").then(r => r.json()).then(s => setUser(s.user, s.csrf));
 PK.connect(onMessage, ok => { if (!ok) toast("Connection lost, reconnecting…", false); });
 setInterval(tickWaits, 1000);
+
+// the health line: a background task of the director (or the demo's tables) that failed
+async function checkHealth() {
+  try {
+    const h = await fetch("/api/health").then(r => r.json());
+    const failed = Object.entries(h.failed || {});
+    if (!h.broker_connected) failed.unshift(["broker", "not connected"]);
+    $("#health").hidden = !failed.length;
+    $("#health").textContent = failed.map(([task, why]) => `${task}: ${why}`).join(" · ");
+  } catch (e) { /* the connection line says so already */ }
+}
+checkHealth();
+setInterval(checkHealth, 5000);
