@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.core import chips as chipmath
 from kiosk.core.bounties import knockout
+from kiosk.core.commands import HandForHand, PayoutRules
 from kiosk.core.payouts import (
     MoneyView,
     Pool,
@@ -62,7 +63,7 @@ class Money:
         def _player(self, pid: Any) -> Player: ...
         def _seat_player(self, tab: Table, seat: Any) -> Player: ...
         def _seat_new(self, pid: str, t: float, reason: str) -> None: ...
-        def _do_h4h(self, cmd: dict[str, Any], t: float) -> None: ...
+        def _do_h4h(self, cmd: Any, t: float) -> None: ...
         def places(self) -> dict[str, int]: ...
         def period(self, t: float) -> int: ...
         def active_tables(self) -> list[Table]: ...
@@ -218,7 +219,7 @@ class Money:
             if head:
                 self.head_extra[(pid, n)] -= head
 
-    def _do_set_eliminator(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_set_eliminator(self, cmd: Any, t: float) -> None:
         """The floor names who won the pot when the dealer skipped it."""
         p = self._player(cmd.get("player"))
         if p.status != BUSTED:
@@ -281,7 +282,7 @@ class Money:
         self._emit("addon", t, player=p.id, table=p.table,
                    stack=self.start_stack * self.profile.entries.addon_stacks, report=rid)
 
-    def _do_addon(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_addon(self, cmd: Any, t: float) -> None:
         self._addon(self._player(cmd.get("player")), t, None)
 
     def _report_addon(self, tab: Table, d: dict, t: float, rid: str) -> None:
@@ -316,20 +317,20 @@ class Money:
         self.locked = list(ev["payouts"])
         self.schedule_dirty = True
 
-    def _do_lock_payouts(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_lock_payouts(self, cmd: Any, t: float) -> None:
         if self.locked is not None:
             raise RuleError("the payouts are already locked")
         self._emit("payouts_locked", t, payouts=self.current_payouts(),
                    prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
 
-    def _do_payout_rules(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_payout_rules(self, cmd: Any, t: float) -> None:
         """Choose the payout table (standard, percent, wta, or shares / CSV) and rounding."""
         if self.locked is not None:
             raise RuleError("the payouts are locked: late registration has closed")
-        keys = ("table", "percent_paid", "rounding", "guarantee", "shares")
-        changes: dict[str, Any] = {k: cmd[k] for k in keys if k in cmd}
-        if "csv" in cmd:
-            changes["shares"] = list(parse_shares_csv(str(cmd["csv"])))
+        assert isinstance(cmd, PayoutRules)
+        changes = cmd.changes()
+        if cmd.csv is not None:
+            changes["shares"] = list(parse_shares_csv(cmd.csv))
             changes["table"] = "shares"
         new = PrizeRules.from_dict({**self.prize.to_dict(), **changes})
         self._emit("prize_rules_set", t, rules=new.to_dict(), before=self.prize.to_dict(),
@@ -346,9 +347,9 @@ class Money:
             return
         paid = len(self.current_payouts())
         if not self.h4h_on and self.alive == paid + 1:
-            self._do_h4h({"on": True}, t)
+            self._do_h4h(HandForHand(on=True), t)
         elif self.h4h_on and self.alive <= paid:
-            self._do_h4h({"on": False}, t)
+            self._do_h4h(HandForHand(on=False), t)
 
     def _satellite_done(self) -> bool:
         """A satellite ends when every seat is won: the players left all take one."""
@@ -356,7 +357,7 @@ class Money:
         return bool(seats) and 1 < self.alive <= seats
 
     # ------------------------------------------------------------ chip counts
-    def _do_count_chips(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_count_chips(self, cmd: Any, t: float) -> None:
         """Ask every table for its stacks (end of a level, or of the day)."""
         if self.count_round is not None and not self._count_complete():
             raise RuleError(f"chip count {self.count_round['round']} is still open")
@@ -446,7 +447,7 @@ class Money:
         return chipmath.reconcile(self.chips, self.counts, seated, smallest)
 
     # ------------------------------------------------------------ end of day
-    def _do_end_day(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_end_day(self, cmd: Any, t: float) -> None:
         """Stop play after the current hands and ask every table to count for the bags."""
         if self.day_over:
             raise RuleError(f"day {self.day} is already over")
@@ -461,7 +462,7 @@ class Money:
         for x in self.active_tables():
             self._touch(x.id)
 
-    def _do_bag(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_bag(self, cmd: Any, t: float) -> None:
         """Bag-and-tag: each player's counted stack goes into his bag, on record."""
         r = self.count_round
         if not self.day_over or r is None or r["purpose"] != "bag":
@@ -484,7 +485,7 @@ class Money:
         self.bags[ev["day"]] = dict(ev["bags"])
         self.chips += ev["difference"]   # the bags are the chips in play from now on
 
-    def _do_redraw(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_redraw(self, cmd: Any, t: float) -> None:
         """Start the next day: every bagged player gets a new random seat."""
         if not self.day_over or self.day not in self.bags:
             raise RuleError("the redraw starts a new day, after the bags are recorded")
@@ -524,7 +525,7 @@ class Money:
         self.schedule_dirty = True
 
     # ------------------------------------------------------------ deals
-    def _do_deal(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_deal(self, cmd: Any, t: float) -> None:
         """Record a deal the players left agreed: their prizes replace the payouts of the
         places still to be decided; the sum must equal what those places pay."""
         amounts = cmd.get("amounts")

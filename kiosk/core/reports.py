@@ -6,8 +6,9 @@ whose `_emit` they call; kept apart because this is the table-facing half of the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from kiosk.core.commands import Report, TableReport
 from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
 from kiosk.errors import RuleError
 
@@ -19,18 +20,20 @@ _Base: Any = object
 class TableReports(_Base):
     """Handlers for `{"kind": "report", ...}` commands, one per report kind."""
 
-    def _do_report(self, cmd: dict[str, Any], t: float) -> None:
-        rep = cmd["report"]
-        table = cmd.get("table", rep.get("table"))
-        if rep.get("table") != table:
-            raise RuleError(f"report {rep.get('id')} names table {rep.get('table')} but came "
+    # each report class's decision (filled in by Tournament, which holds them all)
+    report_handlers: ClassVar[dict[type[TableReport], Any]] = {}
+
+    def _do_report(self, cmd: Report, t: float) -> None:
+        rep = cmd.report
+        table = rep.table if cmd.table is None else cmd.table
+        if rep.table != table:
+            raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
         tab = self._table(table)
-        rid = rep["id"]
+        rid = rep.id
         if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once
-        data, kind = rep["data"], rep["kind"]
-        getattr(self, "_report_" + kind)(tab, data, t, rid)
+        self.report_handlers[type(rep)](self, tab, rep.data, t, rid)
 
     def _seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kiosk.core import button as btn
+from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.balance import Balancer, break_rank
 from kiosk.core.clock import Clock
@@ -506,19 +507,17 @@ class Tournament(TableReports, Moves, Money):
         self.dirty.update(t.id for t in self.active_tables())
 
     # --------------------------------------------------------------- commands
-    def execute(self, cmd: dict[str, Any], t: float) -> list[Event]:
+    def execute(self, cmd: cmd_.Command | dict[str, Any], t: float) -> list[Event]:
         """Decide `cmd` at time `t`; returns the events appended (already applied).
 
-        Raises RuleError, with nothing changed, when the rules do not allow it.
+        Raises RuleError, with nothing changed, when the rules do not allow it (and
+        CommandError when a command given as a dict does not fit its schema).
         """
-        kind = cmd.get("kind")
-        handler = getattr(self, "_do_" + str(kind), None)
-        if handler is None:
-            raise RuleError(f"unknown command {kind!r}")
+        cmd = cmd_.decode(cmd)
         self._out = []
         try:
-            handler(cmd, t)
-            quiet = kind == "report" and cmd["report"].get("kind") in QUIET_REPORTS
+            _DO[type(cmd)](self, cmd, t)
+            quiet = isinstance(cmd, cmd_.Report) and cmd.report.kind in QUIET_REPORTS
             if self.started and self.finished_at is None and not quiet:
                 self._rebalance(t)
                 self._refresh_halts()
@@ -538,7 +537,7 @@ class Tournament(TableReports, Moves, Money):
             raise RuleError(f"table {tid!r} is not in play")
         return tab
 
-    def _do_register(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_register(self, cmd: Any, t: float) -> None:
         name = str(cmd.get("name", "")).strip()
         if not name:
             raise RuleError("a player needs a name")
@@ -563,7 +562,7 @@ class Tournament(TableReports, Moves, Money):
         if self.started:
             self._seat_new(pid, t, "late")
 
-    def _do_start(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_start(self, cmd: Any, t: float) -> None:
         if self.started:
             raise RuleError("the tournament has already started")
         waiting = [p.id for p in self.players.values() if p.status == WAITING]
@@ -600,7 +599,7 @@ class Tournament(TableReports, Moves, Money):
         self._emit("seated", t, player=pid, table=tab.id, seat=rng.choice(tab.open_seats()),
                    reason=reason)
 
-    def _do_seat_waiting(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_seat_waiting(self, cmd: Any, t: float) -> None:
         """Seat alternates (players registered but without a seat)."""
         for p in list(self.players.values()):
             if p.status == WAITING and self.started:
@@ -611,20 +610,20 @@ class Tournament(TableReports, Moves, Money):
         self.undone.add((ev.table, ev.target))
 
     # floor actions ----------------------------------------------------------
-    def _do_floor_ack(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_floor_ack(self, cmd: Any, t: float) -> None:
         c = self.floor_calls.get(cmd.get("call", ""))
         if c is None or c.state != "open":
             raise RuleError(f"floor call {cmd.get('call')!r} is not waiting for the floor")
         self._emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
 
-    def _do_floor_resolve(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_floor_resolve(self, cmd: Any, t: float) -> None:
         c = self.floor_calls.get(cmd.get("call", ""))
         if c is None or c.state not in ("open", "acked"):
             raise RuleError(f"floor call {cmd.get('call')!r} is not open")
         self._emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
                    by=cmd.get("by"))
 
-    def _do_clock_approve(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_clock_approve(self, cmd: Any, t: float) -> None:
         c = self.clock_calls.get(cmd.get("call", ""))
         if c is None or c.state != "requested":
             raise RuleError(f"clock call {cmd.get('call')!r} is not waiting for approval")
@@ -634,13 +633,13 @@ class Tournament(TableReports, Moves, Money):
                             f" s; {math.ceil(wait)} s to go")
         self._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
 
-    def _do_clock_cancel(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_clock_cancel(self, cmd: Any, t: float) -> None:
         c = self.clock_calls.get(cmd.get("call", ""))
         if c is None or c.state == "done":
             raise RuleError(f"clock call {cmd.get('call')!r} is not running")
         self._emit("clock_done", t, call=c.id, table=c.table, outcome="cancelled")
 
-    def _do_move(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_move(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not seated")
@@ -656,13 +655,13 @@ class Tournament(TableReports, Moves, Money):
         self._emit("moved", t, player=p.id, table=p.table, seat=p.seat, to_table=dst.id,
                    to_seat=seat, reason="floor", due_bb=self._due_seat(src) == p.seat)
 
-    def _do_arrived(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_arrived(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         if p.status != MOVING:
             raise RuleError(f"{p.name} is not moving")
         self._emit("arrived", t, player=p.id, table=p.table, seat=p.seat)
 
-    def _do_bust(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_bust(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
@@ -683,7 +682,7 @@ class Tournament(TableReports, Moves, Money):
         else:
             self._bubble_check(t)
 
-    def _do_unbust(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_unbust(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         if p.status != BUSTED:
             raise RuleError(f"{p.name} is not out")
@@ -701,7 +700,7 @@ class Tournament(TableReports, Moves, Money):
         else:
             self._seat_new(p.id, t, "unbust")
 
-    def _do_rebuy(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_rebuy(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         e = self.profile.entries
         period = self.clock.read(self.structure, t).period
@@ -723,7 +722,7 @@ class Tournament(TableReports, Moves, Money):
         else:
             self._seat_new(p.id, t, "rebuy")
 
-    def _do_reenter(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_reenter(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         if not self.profile.entries.reentry:
             raise RuleError("this profile has no re-entry")
@@ -737,7 +736,7 @@ class Tournament(TableReports, Moves, Money):
         self._emit("reentered", t, player=p.id, stack=stack)
         self._seat_new(p.id, t, "reentry")
 
-    def _do_penalty(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_penalty(self, cmd: Any, t: float) -> None:
         p = self._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
@@ -756,7 +755,7 @@ class Tournament(TableReports, Moves, Money):
                 winner = next(q for q in self.players.values() if q.status in IN_PLAY)
                 self._emit("finished", t, winner=winner.id)
 
-    def _do_break_table(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_break_table(self, cmd: Any, t: float) -> None:
         tab = self._table(cmd.get("table"))
         if len(self.active_tables()) < 2:
             raise RuleError("the last table cannot break")
@@ -765,7 +764,7 @@ class Tournament(TableReports, Moves, Money):
         if not tab.in_hand:
             self._break(tab, t)
 
-    def _do_h4h(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_h4h(self, cmd: Any, t: float) -> None:
         on = bool(cmd.get("on"))
         rules = self.profile.hand_for_hand
         if on and rules is None:
@@ -792,7 +791,7 @@ class Tournament(TableReports, Moves, Money):
             self._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
         self._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
 
-    def _do_clock(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_clock(self, cmd: Any, t: float) -> None:
         s, c = self.structure, self.clock
         action = cmd.get("action")
         if action == "pause":
@@ -813,7 +812,7 @@ class Tournament(TableReports, Moves, Money):
             raise RuleError(f"unknown clock action {action!r}")
         self._emit("clock_set", t, clock=new.to_dict(), why=action)
 
-    def _do_tick(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_tick(self, cmd: Any, t: float) -> None:
         """Time-driven decisions: a level change re-anchors the clock; timed penalties end."""
         new = self.clock.normalized(self.structure, t)
         if new != self.clock:
@@ -824,7 +823,7 @@ class Tournament(TableReports, Moves, Money):
         self._money_tick(t)
         self._colour_up_tick(t)
 
-    def _do_end_of_day(self, cmd: dict[str, Any], t: float) -> None:
+    def _do_end_of_day(self, cmd: Any, t: float) -> None:
         rules = self.profile.end_of_day
         if not rules.hands:
             raise RuleError(f"{self.profile.name} has no end-of-day hand draw")
@@ -856,3 +855,12 @@ class Tournament(TableReports, Moves, Money):
 
     def period(self, t: float) -> int:
         return self.clock.read(self.structure, t).period
+
+
+# each command's decision, by class: built once, so dispatch is one dict lookup
+_DO: dict[type[cmd_.Command], Any] = {
+    cls: getattr(Tournament, "_do_" + kind) for kind, cls in cmd_.COMMANDS.items()
+}
+Tournament.report_handlers = {
+    cls: getattr(Tournament, "_report_" + cls.kind) for cls in cmd_.TableReport.__subclasses__()
+}

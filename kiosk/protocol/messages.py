@@ -33,23 +33,33 @@ from kiosk.core.bounds import (
     Text,
     Time,
 )
-from kiosk.core.events import Record
+from kiosk.core.report_data import (  # noqa: F401  (re-exported: the wire shapes)
+    CLOCK_OUTCOMES,
+    AddonData,
+    AllInData,
+    BustData,
+    CallData,
+    CheckinData,
+    ChipCountData,
+    ClockDoneData,
+    FloorCallData,
+    HandEndedData,
+    HandStartedData,
+    Outcome,
+    Part,
+    SeatData,
+    UndoData,
+)
 
 VERSION = 1
 MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB
 MAX_SEATING = 4 * 1024 * 1024  # the seating directory grows with the field (10,000 cards)
 MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_size_limit)
-CLOCK_OUTCOMES = ("acted", "dead", "checked", "cancelled")
-Outcome = Literal["acted", "dead", "checked", "cancelled"]
 Epoch = Annotated[float, Meta(ge=0, le=1e11)]
 
 
 class ProtocolError(ValueError):
     """A payload that must be dropped; str(exc) says why."""
-
-
-class Part(Record, omit_defaults=False):
-    """A part of a message: every field is sent, so receivers never guess a default."""
 
 
 class Message(Part, forbid_unknown_fields=False):
@@ -59,80 +69,6 @@ class Message(Part, forbid_unknown_fields=False):
 
 
 # ---------------------------------------------------------------- table reports
-class HandStartedData(Part, forbid_unknown_fields=True, kw_only=True):
-    hand: Annotated[int, Meta(ge=1, le=10**9)]
-    button: SeatNo
-    sb: SeatNo
-    bb: SeatNo
-    dealt: Seats
-    waiting: Seats = []
-
-    def __post_init__(self) -> None:
-        if len(set(self.dealt)) != len(self.dealt) or len(set(self.waiting)) != len(self.waiting):
-            raise ValueError("dealt and waiting list each seat once")
-        if set(self.dealt) & set(self.waiting):
-            raise ValueError("a seat cannot be both dealt and waiting")
-
-
-class HandEndedData(Part, forbid_unknown_fields=True, kw_only=True):
-    hand: HandNo
-
-
-class AllInData(Part, forbid_unknown_fields=True, kw_only=True):
-    seat: SeatNo
-    hand: HandNo
-
-
-class BustData(Part, forbid_unknown_fields=True, kw_only=True):
-    seat: SeatNo
-    player: Ident
-    stack: Chips | None = None
-    eliminator: SeatNo | Annotated[list[SeatNo], Meta(min_length=1, max_length=9)] | None = None
-    rebuy: bool = False      # the player rebuys at once and keeps the seat
-
-    def __post_init__(self) -> None:
-        e = self.eliminator
-        seats = e if isinstance(e, list) else [] if e is None else [e]
-        if len(set(seats)) != len(seats) or self.seat in seats:
-            raise ValueError("eliminator must name other seats, each once")
-
-
-class ChipCountData(Part, forbid_unknown_fields=True, kw_only=True):
-    stacks: Annotated[dict[SeatNo, Chips], Meta(min_length=1, max_length=10)]
-    round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
-
-
-class AddonData(Part, forbid_unknown_fields=True, kw_only=True):
-    seat: SeatNo
-    player: Ident
-
-
-class SeatData(Part, forbid_unknown_fields=True, kw_only=True):
-    seat: SeatNo
-
-
-class ClockDoneData(Part, forbid_unknown_fields=True, kw_only=True):
-    call: Ident
-    outcome: Outcome
-
-
-class FloorCallData(Part, forbid_unknown_fields=True, kw_only=True):
-    seat: SeatNo | None = None
-
-
-class CallData(Part, forbid_unknown_fields=True, kw_only=True):
-    call: Ident
-
-
-class CheckinData(Part, forbid_unknown_fields=True, kw_only=True):
-    card: Ident
-    seat: SeatNo | None = None
-
-
-class UndoData(Part, forbid_unknown_fields=True, kw_only=True):
-    report: Ident
-
-
 class Report(Message, tag_field="kind", kw_only=True, forbid_unknown_fields=True):
     """A table's report: an id unique at that table, a per-table sequence, a time."""
 
