@@ -91,7 +91,7 @@ def test_a_bug_after_some_events_rolls_everything_back(tmp_path: Path,
     # the log holds exactly what memory holds: a replay gives the same state
     assert len(d.log) == logged + 2
     assert state(d)[:2] == state(_replayed(d))[:2]
-    monkeypatch.setattr(Tournament, "_report_bust", real)
+    monkeypatch.setitem(Tournament.report_handlers, BustReport, real)
     send(d, 1, "bad-1", "bust", seat=seat, player=pid)   # the re-send now applies
     d.drain()
     assert d.tour.players[pid].status == "busted"
