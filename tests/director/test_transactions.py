@@ -72,13 +72,13 @@ def test_a_bug_after_some_events_rolls_everything_back(tmp_path: Path,
     out = Acks(d)
     seat, pid = seat_of(d, 1)
     send(d, 1, "ok-1", "floor_call", seat=seat)      # earlier in the same batch: kept
-    real = Tournament.report_handlers[BustReport]
+    part, real = Tournament.report_handlers[BustReport]
 
-    def buggy(self: Tournament, tab: Any, data: Any, t: float, rid: str) -> None:
-        real(self, tab, data, t, rid)                  # the bust is applied in memory...
+    def buggy(reports: Any, tab: Any, data: Any, t: float, rid: str) -> None:
+        real(reports, tab, data, t, rid)                  # the bust is applied in memory...
         raise KeyError("a bug")                        # ...then something unexpected raises
 
-    monkeypatch.setitem(Tournament.report_handlers, BustReport, buggy)
+    monkeypatch.setitem(Tournament.report_handlers, BustReport, (part, buggy))
     send(d, 1, "bad-1", "bust", seat=seat, player=pid)
     send(d, 1, "ok-2", "all_in", seat=seat, hand=0)  # later in the batch: still applied
     logged = len(d.log)
@@ -91,7 +91,7 @@ def test_a_bug_after_some_events_rolls_everything_back(tmp_path: Path,
     # the log holds exactly what memory holds: a replay gives the same state
     assert len(d.log) == logged + 2
     assert state(d)[:2] == state(_replayed(d))[:2]
-    monkeypatch.setitem(Tournament.report_handlers, BustReport, real)
+    monkeypatch.setitem(Tournament.report_handlers, BustReport, (part, real))
     send(d, 1, "bad-1", "bust", seat=seat, player=pid)   # the re-send now applies
     d.drain()
     assert d.tour.players[pid].status == "busted"
@@ -109,14 +109,15 @@ def test_an_event_that_cannot_be_stored_refuses_the_command(tmp_path: Path,
     d = director(tmp_path)
     out = Acks(d)
     seat, _ = seat_of(d, 2)
-    real = Tournament.report_handlers[FloorCallReport]
+    part, real = Tournament.report_handlers[FloorCallReport]
 
-    def oversized(self: Tournament, tab: Any, data: Any, t: float, rid: str) -> None:
-        real(self, tab, data, t, rid)
-        self.floor_calls[next(reversed(self.floor_calls))].note = "x"
-        self._emit("floor_resolved", t, call="f1", table=tab.id, note="x" * 5000)
+    def oversized(reports: Any, tab: Any, data: Any, t: float, rid: str) -> None:
+        real(reports, tab, data, t, rid)
+        tour = reports.t
+        tour.floor_calls[next(reversed(tour.floor_calls))].note = "x"
+        tour._emit("floor_resolved", t, call="f1", table=tab.id, note="x" * 5000)
 
-    monkeypatch.setitem(Tournament.report_handlers, FloorCallReport, oversized)
+    monkeypatch.setitem(Tournament.report_handlers, FloorCallReport, (part, oversized))
     before = state(d)
     send(d, 2, "r1", "floor_call", seat=seat)
     d.drain()

@@ -1,48 +1,68 @@
-"""Balancing, breaking and the final-table draw: who moves where, and when.
+"""Balancing and breaking: who moves where, and when; the final-table draw.
 
-Mixed into Tournament (kiosk/core/tournament.py), whose state these methods read and
-whose `_emit` they call. TDA 9, 10 and 11: the player due the big blind moves to the
-seat that takes it soonest; tables break in a predetermined order; the final table is
-redrawn once every hand is over.
+TDA 9, 10 and 11: the player due the big blind moves to the seat that takes it soonest;
+tables break in a predetermined order; the final table is redrawn once every hand is
+over. Owns the balancer's bookkeeping, pending moves, breaking tables and the final draw;
+the decision methods are kept as they were in the mixin they came from.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.core import button as btn
-from kiosk.core.balance import (
-    Balancer,
-    break_order,
-    break_rank,
-    choose_source,
-    choose_target,
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core.balance import Balancer, break_order, break_rank, choose_source, choose_target
+from kiosk.core.component import Component
+from kiosk.core.state import (
+    IN_PLAY,
+    Table,
 )
-from kiosk.core.state import IN_PLAY, Table
+from kiosk.errors import RuleError
 
-# a mixin of Tournament, whose state it reads: typed loosely because Tournament is
-# built from it (the modules would import each other)
-_Base: Any = object
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
 
 
-class Moves(_Base):
-    """The balancer's bookkeeping and every decision that moves a player."""
+class Balancing(Component):
+    """Balancing and breaking: its state, its events, its decisions."""
 
-    _halt_top: tuple[Any, ...] | None     # what halts depended on when last checked
-    _halted: set[int]
-    _longest_at: int                      # event count when _longest_now was taken
-    _longest_now: int
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        self.balancer = Balancer()
+        self.n_breaking = 0
+        self._order: list[tuple[int, int]] = []   # (rank, table) in breaking order
+        self._cursor = 0              # first entry of _order that may still break
+        self._halt_top: tuple[Any, ...] | None = None  # what halts depended on when last checked
+        self._halted: set[int] = set()
+        self._longest_at = -1         # event count when _longest_now was taken
+        self._longest_now = 0
+        self.n_pending = 0            # balancing moves ordered, not yet made
+        self.final_pending = False
+        self.final_table: int | None = None
+
+    def _table_opened(self, tab: Table) -> None:
+        """A new table takes its place in the breaking order and in the balancer."""
+        rank = break_rank(tab.id, tab.added, self.t.profile.balance.added_tables_break_first)
+        at = bisect.bisect(self._order, (rank, tab.id))
+        self._order.insert(at, (rank, tab.id))
+        self._cursor = min(self._cursor, at)
+        self.balancer.set_rank(tab.id, rank)
+        self._recount(tab)
 
     def _rebuild_balancer(self) -> None:
         b = Balancer()
-        first = self.profile.balance.added_tables_break_first
+        first = self.t.profile.balance.added_tables_break_first
         self._order = sorted((break_rank(t.id, t.added, first), t.id)
-                             for t in self.tables.values() if not t.broken)
+                             for t in self.t.seating.tables.values() if not t.broken)
         self._cursor = 0
         for rank, tid in self._order:
             b.set_rank(tid, rank)
-            tab = self.tables[tid]
+            tab = self.t.seating.tables[tid]
             if not tab.breaking:
                 b.set(tid, tab.effective, tab.moved_weight)
         self.balancer = b
@@ -51,19 +71,16 @@ class Moves(_Base):
         if tab.broken:
             return
         # the breaking order is published with the schedule and follows the counts
-        self.schedule_dirty = True
+        self.t.schedule_dirty = True
         if tab.breaking or (self.final_pending and tab.id != self.final_table):
             self.balancer.remove(tab.id)
         else:
             self.balancer.set(tab.id, tab.effective, tab.moved_weight)
 
-    def active_tables(self) -> list[Table]:
-        return [t for t in self.tables.values() if not t.broken]
-
     def next_to_break(self) -> int | None:
         """First table in the breaking order still playing (the last one never breaks)."""
         b = self.balancer
-        if self.profile.balance.break_order == "fewest":
+        if self.t.profile.balance.break_order == "fewest":
             return b.fewest_first() if len(b) > 1 else None
         order = self._order
         while self._cursor < len(order) and order[self._cursor][1] not in b:
@@ -76,8 +93,8 @@ class Moves(_Base):
     def break_order(self) -> list[int]:
         """Every open table, next to break first: tables already breaking, then the
         predetermined procedure (TDA 10C) applied to the counts balancing sees now."""
-        rules = self.profile.balance
-        open_tables = self.active_tables()
+        rules = self.t.profile.balance
+        open_tables = self.t.seating.active_tables()
         return sorted(t.id for t in open_tables if t.breaking) + break_order(
             ((t.id, t.added, t.effective, t.moved_weight)
              for t in open_tables if not t.breaking),
@@ -91,14 +108,14 @@ class Moves(_Base):
         if top == self._halt_top:
             return
         self._halt_top = top
-        now = {tid for tid in b.count if self.halted(self.tables[tid])}
+        now = {tid for tid in b.count if self.halted(self.t.seating.tables[tid])}
         for tid in now ^ self._halted:
-            self.dirty.add(tid)
+            self.t.dirty.add(tid)
         self._halted = now
 
     def halted(self, tab: Table) -> bool:
         """TDA 10D: a table this many players short of the longest halts."""
-        short = self.profile.balance.halt_short
+        short = self.t.profile.balance.halt_short
         b = self.balancer
         if short is None or tab.id not in b or len(b) < 2:
             return False
@@ -109,18 +126,18 @@ class Moves(_Base):
 
     def _longest(self) -> int:
         """Players at the longest playing table now; counted once per event."""
-        if self._longest_at != self.n_events:
-            self._longest_at = self.n_events
-            self._longest_now = max((self.tables[tid].count for tid in self.balancer.count),
+        if self._longest_at != self.t.n_events:
+            self._longest_at = self.t.n_events
+            self._longest_now = max((self.t.seating.tables[tid].count for tid in self.balancer.count),
                                     default=0)
         return self._longest_now
 
     def holding(self, tab: Table) -> bool:
         """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
-        if tab.broken or tab.breaking or self.final_pending or self.finished_at is not None \
-                or self.day_over:
+        if tab.broken or tab.breaking or self.final_pending or self.t.busts.finished_at is not None \
+                or self.t.chipcount.day_over:
             return True
-        if self.h4h_on and tab.id not in self.h4h_waiting:
+        if self.t.levels.h4h_on and tab.id not in self.t.levels.h4h_waiting:
             return True
         return self.halted(tab)
 
@@ -128,13 +145,13 @@ class Moves(_Base):
         """Why `holding(tab)` is true, in the words a dealer or floor person reads."""
         if tab.broken:
             return "the table is broken"
-        if self.finished_at is not None:
+        if self.t.busts.finished_at is not None:
             return "the tournament is over"
         if tab.breaking:
             return "the table is breaking"
         if self.final_pending:
             return "the final table draw waits for every hand to end"
-        if self.h4h_on and tab.id not in self.h4h_waiting:
+        if self.t.levels.h4h_on and tab.id not in self.t.levels.h4h_waiting:
             return "hand-for-hand: waiting for the other tables"
         return "halted until the tables are balanced" if self.halted(tab) else ""
 
@@ -147,7 +164,7 @@ class Moves(_Base):
             for dst_id in list(tab.pending_out):
                 self._execute_order(tab, dst_id, t)
         # a breaking table's hand may be the last one a H4H round or the final draw awaits
-        self._h4h_next(t, after_hand=True)
+        self.t.levels._h4h_next(t, after_hand=True)
         if self.final_pending:
             self._final_draw(t)
 
@@ -160,48 +177,34 @@ class Moves(_Base):
         target that is physically full (its own movers have not left yet) keeps the
         order waiting for the source's next hand end.
         """
-        dst = self.tables[dst_id]
-        seat = self.due_big_blind(src)
+        dst = self.t.seating.tables[dst_id]
+        seat = self.t.seating.due_big_blind(src)
         if dst.broken or dst.breaking or seat is None or src.effective < dst.effective:
-            self._emit("move_cancelled", t, table=src.id, to_table=dst.id)
+            self.t._emit("move_cancelled", t, table=src.id, to_table=dst.id)
             return
         if dst.count >= dst.seats:
             return
         to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
-                                      self._rng("balance", src.id, src.hand, dst.id))
-        self._emit("moved", t, player=src.seat_of[seat], table=src.id, seat=seat,
+                                      self.t._rng("balance", src.id, src.hand, dst.id))
+        self.t._emit("moved", t, player=src.seat_of[seat], table=src.id, seat=seat,
                    to_table=dst.id, to_seat=to_seat, reason="balance", ordered=True,
                    due_bb=src.positions is not None)
 
-    def due_big_blind(self, tab: Table) -> int | None:
-        """TDA 10A: the seat of the player due the big blind next (random before hand 1)."""
-        if not tab.seat_of:
-            return None
-        if tab.positions is None:
-            return self._rng("due", tab.id, tab.hand, tab.count).choice(sorted(tab.seat_of))
-        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
-
-    def _due_seat(self, tab: Table) -> int | None:
-        """The seat due the big blind next, or None before the table's first hand."""
-        if tab.positions is None or not tab.seat_of:
-            return None
-        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
-
     def _moves_of_due(self, tid: int) -> int:
-        tab = self.tables[tid]
+        tab = self.t.seating.tables[tid]
         seat = btn.next_big_blind(tab.positions, tab.seat_of, tab.seats) \
             if tab.positions and tab.seat_of else None
-        return self.players[tab.seat_of[seat]].moves if seat else 0
+        return self.t.registry.players[tab.seat_of[seat]].moves if seat else 0
 
     def _mark_breaking(self, tab: Table, t: float) -> None:
         for dst_id in list(tab.pending_out):
-            self._emit("move_cancelled", t, table=tab.id, to_table=dst_id)
+            self.t._emit("move_cancelled", t, table=tab.id, to_table=dst_id)
         if tab.pending_in:
-            for src in self.active_tables():
+            for src in self.t.seating.active_tables():
                 for dst_id in list(src.pending_out):
                     if dst_id == tab.id:
-                        self._emit("move_cancelled", t, table=src.id, to_table=dst_id)
-        self._emit("table_breaking", t, table=tab.id)
+                        self.t._emit("move_cancelled", t, table=src.id, to_table=dst_id)
+        self.t._emit("table_breaking", t, table=tab.id)
 
     def _break(self, tab: Table, t: float) -> None:
         """TDA 9: a 2-step random draw into the open seats of the shortest tables."""
@@ -209,11 +212,11 @@ class Moves(_Base):
             # orders decided before this table's players come in are stale: cancel them
             # (balancing decides again right after), or a filled table keeps counting
             # players who can no longer reach it
-            for src in self.active_tables():
+            for src in self.t.seating.active_tables():
                 for dst_id in list(src.pending_out):
-                    self._emit("move_cancelled", t, table=src.id, to_table=dst_id)
-        rng = self._rng("break", tab.id, self.alive)
-        due = self._due_seat(tab)
+                    self.t._emit("move_cancelled", t, table=src.id, to_table=dst_id)
+        rng = self.t._rng("break", tab.id, self.t.registry.alive)
+        due = self.t.seating._due_seat(tab)
         movers = [tab.seat_of[s] for s in sorted(tab.seat_of)]
         b = self.balancer
         pool: list[tuple[int, int]] = []
@@ -222,7 +225,7 @@ class Moves(_Base):
             target = self._shortest_with_room(taken)
             if target is None:
                 break
-            dst = self.tables[target]
+            dst = self.t.seating.tables[target]
             free = [s for s in dst.open_seats() if s not in taken.get(target, set())]
             seat = rng.choice(free)
             taken.setdefault(target, set()).add(seat)
@@ -234,23 +237,23 @@ class Moves(_Base):
         arriving: dict[int, int] = {}
         for target, _ in pool:
             arriving[target] = arriving.get(target, 0) + 1
-        share = self.profile.button.redraw_new_fraction
-        redraw = {tid: bool(share and n >= share * (self.tables[tid].count + n))
+        share = self.t.profile.button.redraw_new_fraction
+        redraw = {tid: bool(share and n >= share * (self.t.seating.tables[tid].count + n))
                   for tid, n in arriving.items()}
         for pid, (target, seat) in zip(movers, pool, strict=False):
-            from_seat = self.players[pid].seat
-            self._emit("moved", t, player=pid, table=tab.id, seat=from_seat,
+            from_seat = self.t.registry.players[pid].seat
+            self.t._emit("moved", t, player=pid, table=tab.id, seat=from_seat,
                        to_table=target, to_seat=seat, reason="break",
                        redraw_button=redraw[target], due_bb=from_seat == due)
         if not tab.seat_of:
-            self._emit("table_broken", t, table=tab.id)
-            last = self.profile.button.high_card_final_tables
-            if last and len(self.active_tables()) <= last:
-                for other in self.active_tables():
+            self.t._emit("table_broken", t, table=tab.id)
+            last = self.t.profile.button.high_card_final_tables
+            if last and len(self.t.seating.active_tables()) <= last:
+                for other in self.t.seating.active_tables():
                     other.redraw_button = True
 
     def _room(self, tid: int, taken: dict[int, set[int]]) -> bool:
-        tab = self.tables[tid]
+        tab = self.t.seating.tables[tid]
         return tab.count + len(taken.get(tid, ())) < tab.seats
 
     def _shortest_with_room(self, taken: dict[int, set[int]]) -> int | None:
@@ -259,15 +262,15 @@ class Moves(_Base):
         (its players would only move again)."""
         b = self.balancer
         nxt = self.next_to_break()
-        spare = self.profile.balance.allowed_spread(len(b))
+        spare = self.t.profile.balance.allowed_spread(len(b))
         if nxt is not None:
             nxt_count = b.count[nxt]
             b.remove(nxt)
         try:
             lo = b.min()
             tid = b.latest_with(lo) if len(b) else None
-            within = range(lo + 1, min(lo + spare, self.seats))
-            if self.profile.balance.break_order == "fewest":
+            within = range(lo + 1, min(lo + spare, self.t.seats))
+            if self.t.profile.balance.break_order == "fewest":
                 # the longest table within the tolerance takes the seat card: the short
                 # ones stay short, so the next break moves fewer players
                 for c in reversed(within):
@@ -285,7 +288,7 @@ class Moves(_Base):
                 tid = nxt
         finally:
             if nxt is not None:
-                b.set(nxt, nxt_count, self.tables[nxt].moved_weight)
+                b.set(nxt, nxt_count, self.t.seating.tables[nxt].moved_weight)
         # the last seat cards: the tables kept for later are full, the next to break or
         # the shortest table has the seat (a heap peek, not a pass over every table)
         for choice in (tid, nxt, b.latest_with(b.min())):
@@ -301,58 +304,58 @@ class Moves(_Base):
 
     def _final_draw(self, t: float) -> None:
         """TDA 11: everyone left is redrawn at the final table once all hands are over."""
-        size = self.profile.balance.final_table_size(self.seats)
-        if self.alive > size or any(x.in_hand for x in self.active_tables()):
+        size = self.t.profile.balance.final_table_size(self.t.seats)
+        if self.t.registry.alive > size or any(x.in_hand for x in self.t.seating.active_tables()):
             return
-        final = self.tables[self.final_table or 0]
-        rng = self._rng("final", self.alive)
-        players = sorted((p for p in self.players.values() if p.status in IN_PLAY),
+        final = self.t.seating.tables[self.final_table or 0]
+        rng = self.t._rng("final", self.t.registry.alive)
+        players = sorted((p for p in self.t.registry.players.values() if p.status in IN_PLAY),
                          key=lambda p: p.id)
         seats = rng.sample(range(1, size + 1), len(players))
-        self._emit("final_seated", t, final_table=final.id, seats=size)
+        self.t._emit("final_seated", t, final_table=final.id, seats=size)
         here = {p.id for p in players if p.table == final.id}
         due = {p.id for p in players
-               if p.table is not None and self._due_seat(self.tables[p.table]) == p.seat}
+               if p.table is not None and self.t.seating._due_seat(self.t.seating.tables[p.table]) == p.seat}
         for pid in sorted(here):
-            self._emit("unseated", t, player=pid)
+            self.t._emit("unseated", t, player=pid)
         for p, seat in zip(players, seats, strict=True):
             if p.id in here:
-                self._emit("seated", t, player=p.id, table=final.id, seat=seat, reason="final")
+                self.t._emit("seated", t, player=p.id, table=final.id, seat=seat, reason="final")
             else:
-                self._emit("moved", t, player=p.id, table=p.table, seat=p.seat,
+                self.t._emit("moved", t, player=p.id, table=p.table, seat=p.seat,
                            to_table=final.id, to_seat=seat, reason="final",
                            due_bb=p.id in due)
-        for x in self.active_tables():
+        for x in self.t.seating.active_tables():
             if x.id != final.id:
-                self._emit("table_broken", t, table=x.id)
+                self.t._emit("table_broken", t, table=x.id)
 
     def _rebalance(self, t: float) -> None:
         """Decide breaks and balancing moves after any change in the field."""
-        rules = self.profile.balance
+        rules = self.t.profile.balance
         b = self.balancer
-        if self.final_pending and self.alive > rules.final_table_size(self.seats):
+        if self.final_pending and self.t.registry.alive > rules.final_table_size(self.t.seats):
             # a bust was taken back: the field no longer fits the final table
-            self._emit("final_cancelled", t)
+            self.t._emit("final_cancelled", t)
         n_active = len(b) + self.n_breaking
         if n_active > 1 and not self.final_pending \
-                and self.alive <= rules.final_table_size(self.seats):
-            active = self.active_tables()
+                and self.t.registry.alive <= rules.final_table_size(self.t.seats):
+            active = self.t.seating.active_tables()
             final = min(x.id for x in active)
             for x in active:
                 for dst_id in list(x.pending_out):
-                    self._emit("move_cancelled", t, table=x.id, to_table=dst_id)
-            self._emit("final_ordered", t, final_table=final)
+                    self.t._emit("move_cancelled", t, table=x.id, to_table=dst_id)
+            self.t._emit("final_ordered", t, final_table=final)
             self._final_draw(t)
             return
         if self.final_pending or n_active < 2:
             return
         # breaks: keep only as many tables as the field needs
-        needed = max(1, math.ceil(self.alive / self.seats))
+        needed = max(1, math.ceil(self.t.registry.alive / self.t.seats))
         while len(b) > needed:
             nxt = self.next_to_break()
             if nxt is None:
                 break
-            tab = self.tables[nxt]
+            tab = self.t.seating.tables[nxt]
             self._mark_breaking(tab, t)
             if not tab.in_hand:
                 self._break(tab, t)
@@ -369,6 +372,84 @@ class Moves(_Base):
                 return
             src = choose_source(b, self.next_to_break(), lo, self._moves_of_due)
             dst = choose_target(b)
-            self._emit("move_ordered", t, table=src, to_table=dst)
-            if not self.tables[src].in_hand:
-                self._execute_order(self.tables[src], dst, t)
+            self.t._emit("move_ordered", t, table=src, to_table=dst)
+            if not self.t.seating.tables[src].in_hand:
+                self._execute_order(self.t.seating.tables[src], dst, t)
+
+    def _on_move_ordered(self, ev: ev_.MoveOrdered) -> None:
+        src, dst = self.t.seating.tables[ev.table], self.t.seating.tables[ev.to_table]
+        src.pending_out.append(dst.id)
+        dst.pending_in += 1
+        self.n_pending += 1
+        self._recount(src)
+        self._recount(dst)
+
+    def _on_move_cancelled(self, ev: ev_.MoveCancelled) -> None:
+        src, dst = self.t.seating.tables[ev.table], self.t.seating.tables[ev.to_table]
+        src.pending_out.remove(dst.id)
+        dst.pending_in -= 1
+        self.n_pending -= 1
+        self._recount(src)
+        self._recount(dst)
+
+    def _on_table_breaking(self, ev: ev_.TableBreaking) -> None:
+        tab = self.t.seating.tables[ev.table]
+        tab.breaking = True
+        self.n_breaking += 1
+        self._recount(tab)
+        self.t._touch(tab.id)
+
+    def _on_table_broken(self, ev: ev_.TableBroken) -> None:
+        tab = self.t.seating.tables[ev.table]
+        if tab.breaking:
+            self.n_breaking -= 1
+        tab.broken, tab.breaking = True, False
+        self.balancer.remove(tab.id)
+        self.t.schedule_dirty = True
+        self.t.levels.h4h_waiting.discard(tab.id)
+        self.t._touch(tab.id)
+        # players moved off this table to balance would have moved now anyway
+        self.t.seating.stats["unavoidable"] += tab.balance_out
+
+    def _on_final_ordered(self, ev: ev_.FinalOrdered) -> None:
+        self.final_pending = True
+        self.final_table = ev.final_table
+        for tab in self.t.seating.active_tables():
+            self.t._touch(tab.id)
+
+    def _on_final_cancelled(self, ev: ev_.FinalCancelled) -> None:
+        self.final_pending = False
+        self.final_table = None
+        self._rebuild_balancer()
+        for tab in self.t.seating.active_tables():
+            self.t._touch(tab.id)
+
+    def _on_final_seated(self, ev: ev_.FinalSeated) -> None:
+        self.final_pending = False
+        tab = self.t.seating.tables[ev.final_table]
+        tab.seats = ev.seats
+        tab.redraw_button = True
+        tab.positions = None
+        self._rebuild_balancer()
+
+    def _do_break_table(self, cmd: Any, t: float) -> None:
+        tab = self.t.seating._table(cmd.get("table"))
+        if len(self.t.seating.active_tables()) < 2:
+            raise RuleError("the last table cannot break")
+        if not tab.breaking:
+            self._mark_breaking(tab, t)
+        if not tab.in_hand:
+            self._break(tab, t)
+
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.MoveOrdered: _on_move_ordered,
+        ev_.MoveCancelled: _on_move_cancelled,
+        ev_.TableBreaking: _on_table_breaking,
+        ev_.TableBroken: _on_table_broken,
+        ev_.FinalOrdered: _on_final_ordered,
+        ev_.FinalCancelled: _on_final_cancelled,
+        ev_.FinalSeated: _on_final_seated,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.BreakTable: _do_break_table,
+    }
