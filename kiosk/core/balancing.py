@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 class Balancing(Component):
-    """Balancing and breaking: its state, its events, its decisions."""
+    """The balancer's bookkeeping and every decision that moves a player."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -128,13 +128,15 @@ class Balancing(Component):
         """Players at the longest playing table now; counted once per event."""
         if self._longest_at != self.t.n_events:
             self._longest_at = self.t.n_events
-            self._longest_now = max((self.t.seating.tables[tid].count for tid in self.balancer.count),
+            tables = self.t.seating.tables
+            self._longest_now = max((tables[tid].count for tid in self.balancer.count),
                                     default=0)
         return self._longest_now
 
     def holding(self, tab: Table) -> bool:
         """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
-        if tab.broken or tab.breaking or self.final_pending or self.t.busts.finished_at is not None \
+        if tab.broken or tab.breaking or self.final_pending \
+                or self.t.busts.finished_at is not None \
                 or self.t.chipcount.day_over:
             return True
         if self.t.levels.h4h_on and tab.id not in self.t.levels.h4h_waiting:
@@ -262,33 +264,7 @@ class Balancing(Component):
         (its players would only move again)."""
         b = self.balancer
         nxt = self.next_to_break()
-        spare = self.t.profile.balance.allowed_spread(len(b))
-        if nxt is not None:
-            nxt_count = b.count[nxt]
-            b.remove(nxt)
-        try:
-            lo = b.min()
-            tid = b.latest_with(lo) if len(b) else None
-            within = range(lo + 1, min(lo + spare, self.t.seats))
-            if self.t.profile.balance.break_order == "fewest":
-                # the longest table within the tolerance takes the seat card: the short
-                # ones stay short, so the next break moves fewer players
-                for c in reversed(within):
-                    other = b.latest_with(c)
-                    if other is not None:
-                        tid = other
-                        break
-            else:
-                # within the tolerance, the table that breaks last takes the seat card
-                for c in within:
-                    other = b.latest_with(c)
-                    if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
-                        tid = other
-            if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
-                tid = nxt
-        finally:
-            if nxt is not None:
-                b.set(nxt, nxt_count, self.t.seating.tables[nxt].moved_weight)
+        tid = self._preferred_target(nxt)
         # the last seat cards: the tables kept for later are full, the next to break or
         # the shortest table has the seat (a heap peek, not a pass over every table)
         for choice in (tid, nxt, b.latest_with(b.min())):
@@ -301,6 +277,26 @@ class Balancing(Component):
                 if best is None or key < best:
                     best = key
         return best[2] if best else None
+
+    def _preferred_target(self, nxt: int | None) -> int | None:
+        """The table the seat card should go to, room or not (the next to break is left
+        out of the choice, then put back as it was)."""
+        b = self.balancer
+        spare = self.t.profile.balance.allowed_spread(len(b))
+        if nxt is not None:
+            nxt_count = b.count[nxt]
+            b.remove(nxt)
+        try:
+            lo = b.min()
+            tid = _within_tolerance(b, b.latest_with(lo) if len(b) else None,
+                                    range(lo + 1, min(lo + spare, self.t.seats)),
+                                    self.t.profile.balance.break_order == "fewest")
+            if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
+                tid = nxt
+        finally:
+            if nxt is not None:
+                b.set(nxt, nxt_count, self.t.seating.tables[nxt].moved_weight)
+        return tid
 
     def _final_draw(self, t: float) -> None:
         """TDA 11: everyone left is redrawn at the final table once all hands are over."""
@@ -315,7 +311,8 @@ class Balancing(Component):
         self.t._emit("final_seated", t, final_table=final.id, seats=size)
         here = {p.id for p in players if p.table == final.id}
         due = {p.id for p in players
-               if p.table is not None and self.t.seating._due_seat(self.t.seating.tables[p.table]) == p.seat}
+               if p.table is not None
+               and self.t.seating._due_seat(self.t.seating.tables[p.table]) == p.seat}
         for pid in sorted(here):
             self.t._emit("unseated", t, player=pid)
         for p, seat in zip(players, seats, strict=True):
@@ -453,3 +450,22 @@ class Balancing(Component):
     DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.BreakTable: _do_break_table,
     }
+
+
+def _within_tolerance(b: Balancer, tid: int | None, within: range, fewest: bool) -> int | None:
+    """Among tables whose counts lie `within` the tolerance above the shortest (`tid`),
+    the one that takes the seat card."""
+    if fewest:
+        # the longest table within the tolerance takes the seat card: the short
+        # ones stay short, so the next break moves fewer players
+        for c in reversed(within):
+            other = b.latest_with(c)
+            if other is not None:
+                return other
+        return tid
+    # within the tolerance, the table that breaks last takes the seat card
+    for c in within:
+        other = b.latest_with(c)
+        if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
+            tid = other
+    return tid

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 class Busts(Component):
-    """Busts and places: its state, its events, its decisions."""
+    """The busts of one event and the places they give."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -69,7 +69,8 @@ class Busts(Component):
               eliminator: Any = None, rebuy: bool = False) -> None:
         assert p.table is not None
         tab = self.t.seating.tables[p.table]
-        group = ("h4h", self.t.levels.h4h_round) if self.t.levels.h4h_on else ("hand", tab.id, tab.hand)
+        levels = self.t.levels
+        group = ("h4h", levels.h4h_round) if levels.h4h_on else ("hand", tab.id, tab.hand)
         by = self.t.knockouts._bust_extras(p, t, eliminator, rebuy)
         self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                    stack=stack, group=list(group), report=rid)

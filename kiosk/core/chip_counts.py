@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class ChipCounts(Component):
-    """Chip counts, colour-ups and the end of a day (bag-and-tag and the redraw).: its state, its events, its decisions."""
+    """Counts of the stacks, colour-ups and the bags of each day."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -46,7 +46,8 @@ class ChipCounts(Component):
         """Ask every table for its stacks (end of a level, or of the day)."""
         if self.count_round is not None and not self._count_complete():
             raise RuleError(f"chip count {self.count_round['round']} is still open")
-        label = str(cmd.get("label") or f"level {self.t.structure.level_number(self.t.levels.period(t))}")
+        level = self.t.structure.level_number(self.t.levels.period(t))
+        label = str(cmd.get("label") or f"level {level}")
         self._open_count(t, label, "count", [], 0, cmd.get("by"))
 
     def _open_count(self, t: float, label: str, purpose: str, removed: list[int],
@@ -71,34 +72,30 @@ class ChipCounts(Component):
         asked = d.get("round")
         if r is None or (asked is not None and asked != r["round"]):
             raise RuleError(f"no chip count {asked or ''} is open".replace("  ", " "))
-        raw = d["stacks"]
-        if not isinstance(raw, dict):
-            raise RuleError("stacks must map seat numbers to chips")
-        try:
-            stacks = {int(s): v for s, v in raw.items()}
-        except ValueError:
-            raise RuleError("stacks must map seat numbers to chips") from None
-        bad = chipmath.check_stacks(stacks, tab.seats)
-        bad += [f"seat {s} is empty" for s in sorted(set(stacks) - set(tab.seat_of))]
-        bad += [f"seat {s} has no count" for s in sorted(set(tab.seat_of) - set(stacks))]
-        bad += [f"seat {s}: {v:,} is more than the {self.t.registry.chips:,} chips in play"
-                for s, v in sorted(stacks.items()) if isinstance(v, int) and v > self.t.registry.chips]
+        stacks = _stacks(d["stacks"])
+        bad = _count_problems(tab, stacks, self.t.registry.chips)
         if bad:
             raise RuleError(f"table {tab.id} count refused: {'; '.join(bad)}")
         players = {str(s): tab.seat_of[s] for s in sorted(stacks)}
         self.t._emit("chips_counted", t, table=tab.id, round=r["round"],
-                   stacks={str(s): v for s, v in sorted(stacks.items())}, players=players,
-                   report=rid, by=d.get("by"))
+                     stacks={str(s): v for s, v in sorted(stacks.items())}, players=players,
+                     report=rid, by=d.get("by"))
         if r["purpose"] == "colour_up" and r["removed"]:
-            res = chipmath.colour_up(stacks, r["removed"], r["new_chip"], self.t.profile.chip_race,
-                            self.t._rng("race", r["round"], tab.id))
-            self.t._emit("coloured_up", t, table=tab.id, round=r["round"],
-                       before={str(s): v for s, v in res.before.items()},
-                       after={str(s): v for s, v in res.after.items()},
-                       cards={str(s): c for s, c in res.cards.items()},
-                       won={str(s): n for s, n in res.won.items()}, rescued=res.rescued,
-                       removed=res.removed, new_chip=r["new_chip"], players=players,
-                       report=rid)
+            self._race(tab, stacks, players, t, rid)
+
+    def _race(self, tab: Table, stacks: dict[int, int], players: dict[str, str], t: float,
+              rid: str) -> None:
+        """The colour-up of one counted table: the chips that leave are raced off."""
+        r = self.count_round
+        res = chipmath.colour_up(stacks, r["removed"], r["new_chip"], self.t.profile.chip_race,
+                                 self.t._rng("race", r["round"], tab.id))
+        self.t._emit("coloured_up", t, table=tab.id, round=r["round"],
+                     before={str(s): v for s, v in res.before.items()},
+                     after={str(s): v for s, v in res.after.items()},
+                     cards={str(s): c for s, c in res.cards.items()},
+                     won={str(s): n for s, n in res.won.items()}, rescued=res.rescued,
+                     removed=res.removed, new_chip=r["new_chip"], players=players,
+                     report=rid)
 
     def _on_chips_counted(self, ev: Event) -> None:
         self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
@@ -225,3 +222,24 @@ class ChipCounts(Component):
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.ChipCountReport: _report_chip_count,
     }
+
+
+def _stacks(raw: Any) -> dict[int, Any]:
+    """A count's stacks by seat number; RuleError when they are not a seat -> chips map."""
+    if not isinstance(raw, dict):
+        raise RuleError("stacks must map seat numbers to chips")
+    try:
+        return {int(s): v for s, v in raw.items()}
+    except ValueError:
+        raise RuleError("stacks must map seat numbers to chips") from None
+
+
+def _count_problems(tab: Table, stacks: dict[int, Any], in_play: int) -> list[str]:
+    """Why a table's count cannot be right: empty seats counted, seats missing, stacks
+    larger than every chip in play."""
+    bad = chipmath.check_stacks(stacks, tab.seats)
+    bad += [f"seat {s} is empty" for s in sorted(set(stacks) - set(tab.seat_of))]
+    bad += [f"seat {s} has no count" for s in sorted(set(tab.seat_of) - set(stacks))]
+    bad += [f"seat {s}: {v:,} is more than the {in_play:,} chips in play"
+            for s, v in sorted(stacks.items()) if isinstance(v, int) and v > in_play]
+    return bad

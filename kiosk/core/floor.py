@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class Floor(Component):
-    """Floor and clock calls, and penalties: its state, its events, its decisions."""
+    """The calls from the tables to the floor, and penalties."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -85,7 +85,8 @@ class Floor(Component):
             raise RuleError(f"clock call {cmd.get('call')!r} is not waiting for approval")
         wait = self.t.profile.clock_call.min_wait - (t - c.raised_at)
         if wait > 0:
-            raise RuleError(f"a clock can be approved only after {self.t.profile.clock_call.min_wait}"
+            raise RuleError("a clock can be approved only after "
+                            f"{self.t.profile.clock_call.min_wait}"
                             f" s; {math.ceil(wait)} s to go")
         self.t._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class Knockouts(Component):
-    """Knockouts and bounties: its state, its events, its decisions."""
+    """Who knocked out whom, and the bounties paid."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -77,8 +77,9 @@ class Knockouts(Component):
         key = self._entry(p)
         if key in self.knocked:
             raise RuleError(f"{p.name}'s bounty is already paid")
-        head = self.t.money.prize.bounty + self.head_extra.get(key, 0) if self.t.money.prize.bounty else 0
-        awards = knockout(head, by, self.t.money.prize.bounty_mode or "fixed", self.t.money.prize.pko_percent)
+        prize = self.t.money.prize
+        head = prize.bounty + self.head_extra.get(key, 0) if prize.bounty else 0
+        awards = knockout(head, by, prize.bounty_mode or "fixed", prize.pko_percent)
         self.t._emit("knockout", t, player=p.id, table=p.table, entry=key[1], bounty=head,
                    eliminators=by, entries=[self._entry(self.t.registry.players[e])[1] for e in by],
                    cash=[a.cash for a in awards], head=[a.head for a in awards], report=rid)
@@ -99,7 +100,8 @@ class Knockouts(Component):
         if ev is None:
             return
         for pid, n, head in zip(ev["eliminators"], ev["entries"], ev["head"], strict=True):
-            passed_on = self._entry(self.t.registry.players[pid]) != (pid, n) or (pid, n) in self.knocked
+            passed_on = self._entry(self.t.registry.players[pid]) != (pid, n) \
+                or (pid, n) in self.knocked
             if head and passed_on:   # PKO: that part of the bounty went on with his head
                 raise RuleError(f"{self.t.registry.players[pid].name} has been knocked out since; "
                                 "the bounty cannot be taken back")

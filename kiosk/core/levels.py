@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class Levels(Component):
-    """Clock and levels: its state, its events, its decisions."""
+    """The clock and the pace of play."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -107,7 +107,8 @@ class Levels(Component):
 
     def _h4h_next(self, t: float, after_hand: bool = False) -> None:
         """Start the next hand-for-hand round once every table has finished its hand."""
-        if not self.h4h_on or self.h4h_waiting or any(x.in_hand for x in self.t.seating.active_tables()):
+        if not self.h4h_on or self.h4h_waiting \
+                or any(x.in_hand for x in self.t.seating.active_tables()):
             return
         tables = [x.id for x in self.t.seating.active_tables() if x.count >= 2]
         rules = self.t.profile.hand_for_hand

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 class Money(Component):
-    """The money of an event: its state, its events, its decisions."""
+    """The prize pool, payouts, rebuys, add-ons and deals."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -66,7 +66,8 @@ class Money(Component):
         cached = getattr(self, "_payouts_for", None)
         if cached is None or cached[0] != key:
             cached = self._payouts_for = (
-                key, payout_table(self.prize, self.money_pool().prize_pool, self.t.registry.entries))
+                key, payout_table(self.prize, self.money_pool().prize_pool,
+                                  self.t.registry.entries))
         return cached[1]
 
     def money_view(self) -> MoneyView:
@@ -97,7 +98,8 @@ class Money(Component):
 
     def _rebuy_period_open(self, t: float) -> bool:
         e = self.t.profile.entries
-        return e.rebuy and self.t.levels.period(t) <= self.t.structure.index_of_level(e.rebuy_levels)
+        return e.rebuy and \
+            self.t.levels.period(t) <= self.t.structure.index_of_level(e.rebuy_levels)
 
     def _check_rebuy(self, t: float) -> None:
         if not self.t.profile.entries.rebuy:
@@ -169,7 +171,8 @@ class Money(Component):
 
     def _buying_open(self, t: float) -> bool:
         period = self.t.levels.period(t)
-        return (late_reg_open(self.t.profile.late_reg, self.t.structure, period, self.t.levels.started)
+        return (late_reg_open(self.t.profile.late_reg, self.t.structure, period,
+                              self.t.levels.started)
                 or self._rebuy_period_open(t)
                 or (self.t.profile.entries.addon and period <= self._addon_window()[1]))
 

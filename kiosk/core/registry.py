@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class Registry(Component):
-    """Entries and players: its state, its events, its decisions."""
+    """The entries of one event and the players behind them."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -85,7 +85,8 @@ class Registry(Component):
             raise RuleError("late registration is closed")
         stack = self.t.start_stack
         if self.t.levels.started:
-            stack = late_stack(rules, self.t.start_stack, current_big_blind(self.t.structure, period))
+            stack = late_stack(rules, self.t.start_stack,
+                               current_big_blind(self.t.structure, period))
         self.t._emit("registered", t, player=pid, name=name, card=card, stack=stack,
                    **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}))
         if self.t.levels.started:
@@ -120,7 +121,8 @@ class Registry(Component):
         if p.status != BUSTED:
             raise RuleError(f"{p.name} is still in play")
         period = self.t.levels.clock.read(self.t.structure, t).period
-        if not late_reg_open(self.t.profile.late_reg, self.t.structure, period, self.t.levels.started):
+        if not late_reg_open(self.t.profile.late_reg, self.t.structure, period,
+                             self.t.levels.started):
             raise RuleError("late registration is closed; no re-entry")
         stack = late_stack(self.t.profile.late_reg, self.t.start_stack,
                            current_big_blind(self.t.structure, period))

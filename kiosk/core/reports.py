@@ -17,7 +17,6 @@ from kiosk.core.state import (
     BUSTED,
     IN_PLAY,
     MOVING,
-    Event,
     Player,
     Table,
 )
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
 
 
 class TableReports(Component):
-    """What a table's reports mean: its state, its events, its decisions."""
+    """Handlers for the table reports, one per report kind."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -61,7 +60,8 @@ class TableReports(Component):
         if tab.in_hand:
             raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
         if self.t.balancing.holding(tab):
-            raise RuleError(f"table {tab.id} must not deal now: {self.t.balancing.hold_reason(tab)}")
+            why = self.t.balancing.hold_reason(tab)
+            raise RuleError(f"table {tab.id} must not deal now: {why}")
         self.t._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
                    sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
                    waiting=list(d.get("waiting", [])), report=rid)

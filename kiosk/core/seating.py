@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 class Seating(Component):
-    """Tables and seating: its state, its events, its decisions."""
+    """The tables of one event and who sits at each."""
 
     def __init__(self, t: Tournament) -> None:
         super().__init__(t)
@@ -161,19 +161,27 @@ class Seating(Component):
         if len(waiting) < 2:
             raise RuleError("at least two players must be registered to start")
         n_tables = math.ceil(len(waiting) / self.t.seats)
+        opened = []
+        for _ in range(n_tables):
+            tid = self.next_table_id()
+            self.t._emit("table_opened", t, table=tid, seats=self.t.seats)
+            opened.append(tid)
         rng = self.t._rng("start")
         pool: list[tuple[int, int]] = []
-        for i in range(n_tables):
+        for i, tid in enumerate(opened):
             size = len(waiting) // n_tables + (1 if i < len(waiting) % n_tables else 0)
-            pool += [(i + 1, s) for s in sorted(rng.sample(range(1, self.t.seats + 1), size))]
+            pool += [(tid, s) for s in sorted(rng.sample(range(1, self.t.seats + 1), size))]
         rng.shuffle(waiting)
-        for i in range(n_tables):
-            self.t._emit("table_opened", t, table=i + 1, seats=self.t.seats)
         for pid, (table, seat) in zip(waiting, pool, strict=True):
             self.t._emit("seated", t, player=pid, table=table, seat=seat, reason="draw")
-        self.t._emit("clock_set", t, clock=self.t.levels.clock.resume(self.t.structure, t).to_dict(),
-                   why="start")
+        clock = self.t.levels.clock.resume(self.t.structure, t)
+        self.t._emit("clock_set", t, clock=clock.to_dict(), why="start")
         self.t._emit("started", t)
+
+    def next_table_id(self) -> int:
+        """The number of the next table to open. The one place that says so: a room
+        running several events would hand out its own free tables here."""
+        return max(self.tables, default=0) + 1
 
     def _seat_new(self, pid: str, t: float, reason: str) -> None:
         """TDA 7A: a random seat from the seat pool in place (the shortest tables)."""
@@ -183,10 +191,11 @@ class Seating(Component):
         if not candidates:
             if self.t.max_tables is not None and len(self.active_tables()) >= self.t.max_tables:
                 return  # an alternate: waits for a seat
-            tid = max(self.tables, default=0) + 1
+            tid = self.next_table_id()
             self.t._emit("table_opened", t, table=tid, seats=self.t.seats, added=True)
             candidates = [tid]
-        rng = self.t._rng("seat", pid, self.t.registry.players[pid].entries, self.t.registry.players[pid].rebuys)
+        p = self.t.registry.players[pid]
+        rng = self.t._rng("seat", pid, p.entries, p.rebuys)
         tab = self.tables[rng.choice(sorted(candidates))]
         self.t._emit("seated", t, player=pid, table=tab.id, seat=rng.choice(tab.open_seats()),
                    reason=reason)
