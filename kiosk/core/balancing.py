@@ -189,8 +189,8 @@ class Balancing(Component):
         to_seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
                                       self.t._rng("balance", src.id, src.hand, dst.id))
         self.t._emit("moved", t, player=src.seat_of[seat], table=src.id, seat=seat,
-                   to_table=dst.id, to_seat=to_seat, reason="balance", ordered=True,
-                   due_bb=src.positions is not None)
+                     to_table=dst.id, to_seat=to_seat, reason="balance", ordered=True,
+                     due_bb=src.positions is not None)
 
     def _moves_of_due(self, tid: int) -> int:
         tab = self.t.seating.tables[tid]
@@ -245,8 +245,8 @@ class Balancing(Component):
         for pid, (target, seat) in zip(movers, pool, strict=False):
             from_seat = self.t.registry.players[pid].seat
             self.t._emit("moved", t, player=pid, table=tab.id, seat=from_seat,
-                       to_table=target, to_seat=seat, reason="break",
-                       redraw_button=redraw[target], due_bb=from_seat == due)
+                         to_table=target, to_seat=seat, reason="break",
+                         redraw_button=redraw[target], due_bb=from_seat == due)
         if not tab.seat_of:
             self.t._emit("table_broken", t, table=tab.id)
             last = self.t.profile.button.high_card_final_tables
@@ -320,8 +320,8 @@ class Balancing(Component):
                 self.t._emit("seated", t, player=p.id, table=final.id, seat=seat, reason="final")
             else:
                 self.t._emit("moved", t, player=p.id, table=p.table, seat=p.seat,
-                           to_table=final.id, to_seat=seat, reason="final",
-                           due_bb=p.id in due)
+                             to_table=final.id, to_seat=seat, reason="final",
+                             due_bb=p.id in due)
         for x in self.t.seating.active_tables():
             if x.id != final.id:
                 self.t._emit("table_broken", t, table=x.id)
@@ -429,7 +429,7 @@ class Balancing(Component):
         tab.positions = None
         self._rebuild_balancer()
 
-    def _do_break_table(self, cmd: Any, t: float) -> None:
+    def _do_break_table(self, cmd: cmd_.BreakTable, t: float) -> None:
         tab = self.t.seating._table(cmd.get("table"))
         if len(self.t.seating.active_tables()) < 2:
             raise RuleError("the last table cannot break")

@@ -59,7 +59,7 @@ class Busts(Component):
                 del self.groups[p.bust_key]
             p.bust_key = None
 
-    def _do_bust(self, cmd: Any, t: float) -> None:
+    def _do_bust(self, cmd: cmd_.Bust, t: float) -> None:
         p = self.t.registry._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
@@ -73,7 +73,7 @@ class Busts(Component):
         group = ("h4h", levels.h4h_round) if levels.h4h_on else ("hand", tab.id, tab.hand)
         by = self.t.knockouts._bust_extras(p, t, eliminator, rebuy)
         self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
-                   stack=stack, group=list(group), report=rid)
+                     stack=stack, group=list(group), report=rid)
         self.t.knockouts._after_bust(p, t, by, rebuy, rid)
         if self.t.registry.alive == 1 or self.t.money._satellite_done():
             winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
@@ -81,7 +81,7 @@ class Busts(Component):
         else:
             self.t.money._bubble_check(t)
 
-    def _do_unbust(self, cmd: Any, t: float) -> None:
+    def _do_unbust(self, cmd: cmd_.Unbust, t: float) -> None:
         p = self.t.registry._player(cmd.get("player"))
         if p.status != BUSTED:
             raise RuleError(f"{p.name} is not out")
@@ -95,7 +95,7 @@ class Busts(Component):
         tab = self.t.seating.tables.get(table) if table else None
         if tab and not tab.broken and seat not in tab.seat_of:
             self.t._emit("seated", t, player=p.id, table=tab.id, seat=seat, reason="unbust",
-                       report=rid)
+                         report=rid)
         else:
             self.t.seating._seat_new(p.id, t, "unbust")
 

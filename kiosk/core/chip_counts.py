@@ -42,7 +42,7 @@ class ChipCounts(Component):
         self.day_over = False
         self.bags: dict[int, dict[str, int]] = {}           # day -> player -> bagged stack
 
-    def _do_count_chips(self, cmd: Any, t: float) -> None:
+    def _do_count_chips(self, cmd: cmd_.CountChips, t: float) -> None:
         """Ask every table for its stacks (end of a level, or of the day)."""
         if self.count_round is not None and not self._count_complete():
             raise RuleError(f"chip count {self.count_round['round']} is still open")
@@ -53,8 +53,8 @@ class ChipCounts(Component):
     def _open_count(self, t: float, label: str, purpose: str, removed: list[int],
                     new_chip: int, by: Any) -> None:
         self.t._emit("count_opened", t, round=self.n_rounds + 1, label=label, purpose=purpose,
-                   removed=removed, new_chip=new_chip,
-                   tables=[x.id for x in self.t.seating.active_tables()], by=by)
+                     removed=removed, new_chip=new_chip,
+                     tables=[x.id for x in self.t.seating.active_tables()], by=by)
 
     def _on_count_opened(self, ev: Event) -> None:
         self.n_rounds = ev["round"]
@@ -128,7 +128,7 @@ class ChipCounts(Component):
         seated = {x.id: set(x.seat_of) for x in self.t.seating.active_tables()}
         return chipmath.reconcile(self.t.registry.chips, self.counts, seated, smallest)
 
-    def _do_end_day(self, cmd: Any, t: float) -> None:
+    def _do_end_day(self, cmd: cmd_.EndDay, t: float) -> None:
         """Stop play after the current hands and ask every table to count for the bags."""
         if self.day_over:
             raise RuleError(f"day {self.day} is already over")
@@ -143,7 +143,7 @@ class ChipCounts(Component):
         for x in self.t.seating.active_tables():
             self.t._touch(x.id)
 
-    def _do_bag(self, cmd: Any, t: float) -> None:
+    def _do_bag(self, cmd: cmd_.Bag, t: float) -> None:
         """Bag-and-tag: each player's counted stack goes into his bag, on record."""
         r = self.count_round
         if not self.day_over or r is None or r["purpose"] != "bag":
@@ -160,13 +160,13 @@ class ChipCounts(Component):
             for seat, pid in sorted(tab.seat_of.items()):
                 bags[pid] = self.counts[tab.id][seat]
         self.t._emit("bagged", t, day=self.day, bags=bags, difference=rec.difference,
-                   by=cmd.get("by"))
+                     by=cmd.get("by"))
 
     def _on_bagged(self, ev: Event) -> None:
         self.bags[ev["day"]] = dict(ev["bags"])
         self.t.registry.chips += ev["difference"]   # the bags are the chips in play from now on
 
-    def _do_redraw(self, cmd: Any, t: float) -> None:
+    def _do_redraw(self, cmd: cmd_.Redraw, t: float) -> None:
         """Start the next day: every bagged player gets a new random seat."""
         if not self.day_over or self.day not in self.bags:
             raise RuleError("the redraw starts a new day, after the bags are recorded")

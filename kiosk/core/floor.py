@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -35,7 +35,7 @@ class Floor(Component):
 
     def _on_floor_call(self, ev: ev_.FloorCall) -> None:
         self.floor_calls[ev.call] = FloorCall(ev.call, ev.table, ev.seat, ev.t,
-                                                 report=ev.report)
+                                              report=ev.report)
         self.t._touch(ev.table)
 
     def _on_floor_acked(self, ev: ev_.FloorAcked) -> None:
@@ -66,20 +66,20 @@ class Floor(Component):
         c.state, c.outcome, c.done_at = "done", ev.outcome, ev.t
         self.t._touch(c.table)
 
-    def _do_floor_ack(self, cmd: Any, t: float) -> None:
+    def _do_floor_ack(self, cmd: cmd_.FloorAck, t: float) -> None:
         c = self.floor_calls.get(cmd.get("call", ""))
         if c is None or c.state != "open":
             raise RuleError(f"floor call {cmd.get('call')!r} is not waiting for the floor")
         self.t._emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
 
-    def _do_floor_resolve(self, cmd: Any, t: float) -> None:
+    def _do_floor_resolve(self, cmd: cmd_.FloorResolve, t: float) -> None:
         c = self.floor_calls.get(cmd.get("call", ""))
         if c is None or c.state not in ("open", "acked"):
             raise RuleError(f"floor call {cmd.get('call')!r} is not open")
         self.t._emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
-                   by=cmd.get("by"))
+                     by=cmd.get("by"))
 
-    def _do_clock_approve(self, cmd: Any, t: float) -> None:
+    def _do_clock_approve(self, cmd: cmd_.ClockApprove, t: float) -> None:
         c = self.clock_calls.get(cmd.get("call", ""))
         if c is None or c.state != "requested":
             raise RuleError(f"clock call {cmd.get('call')!r} is not waiting for approval")
@@ -90,7 +90,7 @@ class Floor(Component):
                             f" s; {math.ceil(wait)} s to go")
         self.t._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
 
-    def _do_clock_cancel(self, cmd: Any, t: float) -> None:
+    def _do_clock_cancel(self, cmd: cmd_.ClockCancel, t: float) -> None:
         c = self.clock_calls.get(cmd.get("call", ""))
         if c is None or c.state == "done":
             raise RuleError(f"clock call {cmd.get('call')!r} is not running")
@@ -116,7 +116,7 @@ class Floor(Component):
             p.penalty_text = ""
         self.t._touch(p.table)
 
-    def _do_penalty(self, cmd: Any, t: float) -> None:
+    def _do_penalty(self, cmd: cmd_.Penalty, t: float) -> None:
         p = self.t.registry._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
@@ -127,10 +127,10 @@ class Floor(Component):
         d = decide_penalty(self.t.profile.penalties, str(cmd.get("type")), amount, tab.count,
                            p.strikes, p.left_live_hand)
         self.t._emit("penalty", t, player=p.id, table=tab.id, type=cmd.get("type"), hands=d.hands,
-                   minutes=d.minutes, text=d.text, by=cmd.get("by"))
+                     minutes=d.minutes, text=d.text, by=cmd.get("by"))
         if d.disqualify:
             self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
-                       stack=None, group=["dq", p.id], disqualified=True)
+                         stack=None, group=["dq", p.id], disqualified=True)
             if self.t.registry.alive == 1:
                 winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
                 self.t._emit("finished", t, winner=winner.id)

@@ -116,7 +116,7 @@ class Knockouts(Component):
             if head:
                 self.head_extra[(pid, n)] -= head
 
-    def _do_set_eliminator(self, cmd: Any, t: float) -> None:
+    def _do_set_eliminator(self, cmd: cmd_.SetEliminator, t: float) -> None:
         """The floor names who won the pot when the dealer skipped it."""
         p = self.t.registry._player(cmd.get("player"))
         if p.status != BUSTED:

@@ -7,7 +7,7 @@ pauses the clock and paces the hands of every table together.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -43,7 +43,7 @@ class Levels(Component):
         self.extra_hands = ev.hands
         self.t.schedule_dirty = True
 
-    def _do_clock(self, cmd: Any, t: float) -> None:
+    def _do_clock(self, cmd: cmd_.ClockAction, t: float) -> None:
         s, c = self.t.structure, self.clock
         action = cmd.get("action")
         if action == "pause":
@@ -64,7 +64,7 @@ class Levels(Component):
             raise RuleError(f"unknown clock action {action!r}")
         self.t._emit("clock_set", t, clock=new.to_dict(), why=action)
 
-    def _do_end_of_day(self, cmd: Any, t: float) -> None:
+    def _do_end_of_day(self, cmd: cmd_.EndOfDay, t: float) -> None:
         rules = self.t.profile.end_of_day
         if not rules.hands:
             raise RuleError(f"{self.t.profile.name} has no end-of-day hand draw")
@@ -90,7 +90,7 @@ class Levels(Component):
         for tab in self.t.seating.active_tables():
             self.t._touch(tab.id)
 
-    def _do_h4h(self, cmd: Any, t: float) -> None:
+    def _do_h4h(self, cmd: cmd_.HandForHand, t: float) -> None:
         on = bool(cmd.get("on"))
         rules = self.t.profile.hand_for_hand
         if on and rules is None:

@@ -115,7 +115,7 @@ class Money(Component):
         tab = self.t.seating.tables[table]
         if not tab.broken and seat not in tab.seat_of:
             self.t._emit("seated", t, player=p.id, table=table, seat=seat, reason="rebuy",
-                       report=rid)
+                         report=rid)
         else:
             self.t.seating._seat_new(p.id, t, "rebuy")
 
@@ -143,9 +143,9 @@ class Money(Component):
         if not self._addon_open(t):
             raise RuleError("the add-on is sold only at the end of the rebuy period")
         self.t._emit("addon", t, player=p.id, table=p.table,
-                   stack=self.t.start_stack * self.t.profile.entries.addon_stacks, report=rid)
+                     stack=self.t.start_stack * self.t.profile.entries.addon_stacks, report=rid)
 
-    def _do_addon(self, cmd: Any, t: float) -> None:
+    def _do_addon(self, cmd: cmd_.Addon, t: float) -> None:
         self._addon(self.t.registry._player(cmd.get("player")), t, None)
 
     def _report_addon(self, tab: Table, d: dict, t: float, rid: str) -> None:
@@ -167,7 +167,7 @@ class Money(Component):
         rebuys and add-ons over); start hand-for-hand at the bubble when asked to."""
         if self.locked is None and self.t.levels.started and not self._buying_open(t):
             self.t._emit("payouts_locked", t, payouts=self.current_payouts(),
-                       prize_pool=self.money_pool().prize_pool, by=None)
+                         prize_pool=self.money_pool().prize_pool, by=None)
 
     def _buying_open(self, t: float) -> bool:
         period = self.t.levels.period(t)
@@ -180,13 +180,13 @@ class Money(Component):
         self.locked = list(ev["payouts"])
         self.t.schedule_dirty = True
 
-    def _do_lock_payouts(self, cmd: Any, t: float) -> None:
+    def _do_lock_payouts(self, cmd: cmd_.LockPayouts, t: float) -> None:
         if self.locked is not None:
             raise RuleError("the payouts are already locked")
         self.t._emit("payouts_locked", t, payouts=self.current_payouts(),
-                   prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
+                     prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
 
-    def _do_payout_rules(self, cmd: Any, t: float) -> None:
+    def _do_payout_rules(self, cmd: cmd_.PayoutRules, t: float) -> None:
         """Choose the payout table (standard, percent, wta, or shares / CSV) and rounding."""
         if self.locked is not None:
             raise RuleError("the payouts are locked: late registration has closed")
@@ -197,7 +197,7 @@ class Money(Component):
             changes["table"] = "shares"
         new = PrizeRules.from_dict({**self.prize.to_dict(), **changes})
         self.t._emit("prize_rules_set", t, rules=new.to_dict(), before=self.prize.to_dict(),
-                   by=cmd.get("by"))
+                     by=cmd.get("by"))
 
     def _on_prize_rules_set(self, ev: Event) -> None:
         self.prize = PrizeRules.from_dict(ev["rules"])
@@ -219,7 +219,7 @@ class Money(Component):
         seats = seats_won(self.prize, self.current_payouts())
         return bool(seats) and 1 < self.t.registry.alive <= seats
 
-    def _do_deal(self, cmd: Any, t: float) -> None:
+    def _do_deal(self, cmd: cmd_.Deal, t: float) -> None:
         """Record a deal the players left agreed: their prizes replace the payouts of the
         places still to be decided; the sum must equal what those places pay."""
         amounts = cmd.get("amounts")
@@ -236,7 +236,7 @@ class Money(Component):
                             f"pay {left:,}")
         before = {pid: self.prize_for_place(i + 1) for i, pid in enumerate(sorted(alive))}
         self.t._emit("deal_agreed", t, amounts=dict(amounts), method=str(cmd.get("method", "")),
-                   before=before, by=cmd.get("by"))
+                     before=before, by=cmd.get("by"))
 
     def _on_deal_agreed(self, ev: Event) -> None:
         self.deal = dict(ev["amounts"])

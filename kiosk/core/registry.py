@@ -66,7 +66,7 @@ class Registry(Component):
         p.status = WAITING
         return p
 
-    def _do_register(self, cmd: Any, t: float) -> None:
+    def _do_register(self, cmd: cmd_.Register, t: float) -> None:
         name = str(cmd.get("name", "")).strip()
         if not name:
             raise RuleError("a player needs a name")
@@ -88,11 +88,11 @@ class Registry(Component):
             stack = late_stack(rules, self.t.start_stack,
                                current_big_blind(self.t.structure, period))
         self.t._emit("registered", t, player=pid, name=name, card=card, stack=stack,
-                   **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}))
+                     **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}))
         if self.t.levels.started:
             self.t.seating._seat_new(pid, t, "late")
 
-    def _do_rebuy(self, cmd: Any, t: float) -> None:
+    def _do_rebuy(self, cmd: cmd_.Rebuy, t: float) -> None:
         p = self._player(cmd.get("player"))
         e = self.t.profile.entries
         period = self.t.levels.clock.read(self.t.structure, t).period
@@ -110,11 +110,11 @@ class Registry(Component):
             # re-bought before the next deal: the seat is still theirs (playing behind),
             # so they take the blind they were due rather than a fresh random seat
             self.t._emit("seated", t, player=p.id, table=tab.id, seat=p.seat, reason="rebuy",
-                       same_seat=True)
+                         same_seat=True)
         else:
             self.t.seating._seat_new(p.id, t, "rebuy")
 
-    def _do_reenter(self, cmd: Any, t: float) -> None:
+    def _do_reenter(self, cmd: cmd_.Reenter, t: float) -> None:
         p = self._player(cmd.get("player"))
         if not self.t.profile.entries.reentry:
             raise RuleError("this profile has no re-entry")
@@ -129,7 +129,7 @@ class Registry(Component):
         self.t._emit("reentered", t, player=p.id, stack=stack)
         self.t.seating._seat_new(p.id, t, "reentry")
 
-    def _do_seat_waiting(self, cmd: Any, t: float) -> None:
+    def _do_seat_waiting(self, cmd: cmd_.SeatWaiting, t: float) -> None:
         """Seat alternates (players registered but without a seat)."""
         for p in list(self.players.values()):
             if p.status == WAITING and self.t.levels.started:

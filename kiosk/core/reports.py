@@ -63,8 +63,8 @@ class TableReports(Component):
             why = self.t.balancing.hold_reason(tab)
             raise RuleError(f"table {tab.id} must not deal now: {why}")
         self.t._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
-                   sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
-                   waiting=list(d.get("waiting", [])), report=rid)
+                     sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
+                     waiting=list(d.get("waiting", [])), report=rid)
 
     def _report_hand_ended(self, tab: Table, d: dict, t: float, rid: str) -> None:
         if not tab.in_hand or d["hand"] != tab.hand:
@@ -88,8 +88,8 @@ class TableReports(Component):
         self._seat_player(tab, d["seat"])
         rules = self.t.profile.clock_call
         self.t._emit("clock_call", t, call=f"c{len(self.t.floor.clock_calls) + 1}", table=tab.id,
-                   seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
-                   approved=not rules.needs_approval, report=rid)
+                     seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
+                     approved=not rules.needs_approval, report=rid)
 
     def _report_clock_done(self, tab: Table, d: dict, t: float, rid: str) -> None:
         c = self.t.floor.clock_calls.get(d["call"])
@@ -105,14 +105,14 @@ class TableReports(Component):
         if open_here:
             raise RuleError(f"table {tab.id} already has floor call {open_here[0].id} open")
         self.t._emit("floor_call", t, call=f"f{len(self.t.floor.floor_calls) + 1}", table=tab.id,
-                   seat=d.get("seat"), report=rid)
+                     seat=d.get("seat"), report=rid)
 
     def _report_floor_cancel(self, tab: Table, d: dict, t: float, rid: str) -> None:
         c = self.t.floor.floor_calls.get(d["call"])
         if c is None or c.table != tab.id or c.state not in ("open", "acked"):
             raise RuleError(f"no open floor call {d['call']} at table {tab.id}")
         self.t._emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
-                   note="cancelled at the table", report=rid)
+                     note="cancelled at the table", report=rid)
 
     def _report_checkin(self, tab: Table, d: dict, t: float, rid: str) -> None:
         pid = self.t.registry.by_card.get(d["card"])
@@ -124,12 +124,12 @@ class TableReports(Component):
             self.t._emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
         else:
             self.t._emit("checked_in", t, player=pid, table=tab.id, seat=d.get("seat"),
-                       right_table=right, report=rid)
+                         right_table=right, report=rid)
 
     def _report_absent(self, tab: Table, d: dict, t: float, rid: str) -> None:
         p = self._seat_player(tab, d["seat"])
         self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=True,
-                   report=rid)
+                     report=rid)
 
     def _report_present(self, tab: Table, d: dict, t: float, rid: str) -> None:
         p = self._seat_player(tab, d["seat"])
@@ -137,7 +137,7 @@ class TableReports(Component):
             self.t._emit("arrived", t, player=p.id, table=tab.id, seat=p.seat, report=rid)
         else:
             self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=False,
-                       report=rid)
+                         report=rid)
 
     def _report_undo(self, tab: Table, d: dict, t: float, rid: str) -> None:
         target = d["report"]
@@ -157,13 +157,13 @@ class TableReports(Component):
                 self.t.busts._unbust(p, t, rid, prefer=(ev.table, ev.seat))
             elif k == "absent":
                 self.t._emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
-                           absent=not ev.absent, report=rid)
+                             absent=not ev.absent, report=rid)
             elif k == "floor_call" and self.t.floor.floor_calls[ev.call].state != "resolved":
                 self.t._emit("floor_resolved", t, call=ev.call, table=tab.id,
-                           state="cancelled", note="undone at the table", report=rid)
+                             state="cancelled", note="undone at the table", report=rid)
             elif k == "clock_call" and self.t.floor.clock_calls[ev.call].state != "done":
                 self.t._emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
-                           report=rid)
+                             report=rid)
             else:
                 raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")
         self.t._emit("undone", t, table=tab.id, target=target, report=rid)

@@ -154,7 +154,7 @@ class Seating(Component):
         p.status, p.table, p.seat = WAITING, None, None
         self.t.registry.alive -= 1
 
-    def _do_start(self, cmd: Any, t: float) -> None:
+    def _do_start(self, cmd: cmd_.Start, t: float) -> None:
         if self.t.levels.started:
             raise RuleError("the tournament has already started")
         waiting = [p.id for p in self.t.registry.players.values() if p.status == WAITING]
@@ -198,9 +198,9 @@ class Seating(Component):
         rng = self.t._rng("seat", pid, p.entries, p.rebuys)
         tab = self.tables[rng.choice(sorted(candidates))]
         self.t._emit("seated", t, player=pid, table=tab.id, seat=rng.choice(tab.open_seats()),
-                   reason=reason)
+                     reason=reason)
 
-    def _do_move(self, cmd: Any, t: float) -> None:
+    def _do_move(self, cmd: cmd_.Move, t: float) -> None:
         p = self.t.registry._player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not seated")
@@ -214,9 +214,9 @@ class Seating(Component):
             raise RuleError(f"table {dst.id} seat {seat} is not free")
         src = self.tables[p.table or 0]
         self.t._emit("moved", t, player=p.id, table=p.table, seat=p.seat, to_table=dst.id,
-                   to_seat=seat, reason="floor", due_bb=self._due_seat(src) == p.seat)
+                     to_seat=seat, reason="floor", due_bb=self._due_seat(src) == p.seat)
 
-    def _do_arrived(self, cmd: Any, t: float) -> None:
+    def _do_arrived(self, cmd: cmd_.Arrived, t: float) -> None:
         p = self.t.registry._player(cmd.get("player"))
         if p.status != MOVING:
             raise RuleError(f"{p.name} is not moving")
