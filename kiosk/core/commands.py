@@ -284,6 +284,7 @@ def _declared() -> dict[str, type[Command]]:
 COMMANDS = _declared()
 KINDS = tuple(sorted(COMMANDS))
 _DECODERS = {cls: msgspec.json.Decoder(cls) for cls in COMMANDS.values()}
+_REPORT_DECODER = msgspec.json.Decoder(AnyTableReport)
 
 
 def decode(raw: dict[str, Any] | Command) -> Command:
@@ -301,8 +302,12 @@ def decode(raw: dict[str, Any] | Command) -> Command:
         raise CommandError(f"bad {kind} command: {exc}") from None
 
 
-def report_command(table: int, report: Any) -> Report:
-    """The command for a report received from `table` (a wire message or its dict)."""
-    if not isinstance(report, dict):
-        report = msgspec.to_builtins(report)
-    return decode({"kind": "report", "table": table, "report": report})  # type: ignore[return-value]
+def report_command(table: int, report: bytes | dict[str, Any]) -> Report:
+    """The command for a report received from `table`: its JSON payload as it came (the
+    wire's envelope fields are ignored) or that payload's dict."""
+    if isinstance(report, dict):
+        return decode({"kind": "report", "table": table, "report": report})  # type: ignore[return-value]
+    try:
+        return Report(report=_REPORT_DECODER.decode(report), table=table)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise CommandError(f"bad report command: {exc}") from None

@@ -372,7 +372,7 @@ class Director:
             return
         duplicate = (table, msg.id) in self.tour.seen_reports
         try:
-            evs, new_rows = self.decide(commands.report_command(table, msg), events)
+            evs, new_rows = self.decide(commands.report_command(table, payload), events)
         except RuleError as exc:
             refuse(msg.id, str(exc))
             return
