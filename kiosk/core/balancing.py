@@ -438,6 +438,7 @@ class Balancing(Component):
         if not tab.in_hand:
             self._break(tab, t)
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.MoveOrdered: _on_move_ordered,
         ev_.MoveCancelled: _on_move_cancelled,

@@ -119,6 +119,7 @@ class Busts(Component):
                     out[p.id] = 1
         return out
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.Busted: _on_busted,
         ev_.Unbusted: _on_unbusted,

@@ -205,6 +205,7 @@ class ChipCounts(Component):
             self.t._touch(tid)
         self.t.schedule_dirty = True
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.CountOpened: _on_count_opened,
         ev_.ChipsCounted: _on_chips_counted,

@@ -135,6 +135,7 @@ class Floor(Component):
                 winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
                 self.t._emit("finished", t, winner=winner.id)
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.FloorCall: _on_floor_call,
         ev_.FloorAcked: _on_floor_acked,

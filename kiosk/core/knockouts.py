@@ -130,6 +130,7 @@ class Knockouts(Component):
         self.t._emit("audited", t, action="set_eliminator", player=p.id, before=None,
                    after=by, by=cmd.get("by"))
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.Knockout: _on_knockout,
         ev_.KnockoutReversed: _on_knockout_reversed,

@@ -118,6 +118,7 @@ class Levels(Component):
             self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
         self.t._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.Started: _on_started,
         ev_.ClockSet: _on_clock_set,

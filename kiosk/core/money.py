@@ -250,6 +250,7 @@ class Money(Component):
         if ev.get("by"):
             self.audit.append(ev)
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.Addon: _on_addon,
         ev_.PayoutsLocked: _on_payouts_locked,

@@ -139,6 +139,7 @@ class Registry(Component):
         self.players[ev.player].absent = ev.absent
         self.t._touch(ev.table)
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.Registered: _on_registered,
         ev_.Rebuy: _on_rebuy,

@@ -239,6 +239,7 @@ class Seating(Component):
             return None
         return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
 
+    # the events this part folds, and the commands and reports it decides, by class
     FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
         ev_.TableOpened: _on_table_opened,
         ev_.Seated: _on_seated,
