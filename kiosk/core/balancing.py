@@ -45,14 +45,14 @@ class Balancing(Component):
         self.final_pending = False
         self.final_table: int | None = None
 
-    def _table_opened(self, tab: Table) -> None:
+    def table_opened(self, tab: Table) -> None:
         """A new table takes its place in the breaking order and in the balancer."""
         rank = break_rank(tab.id, tab.added, self.t.profile.balance.added_tables_break_first)
         at = bisect.bisect(self._order, (rank, tab.id))
         self._order.insert(at, (rank, tab.id))
         self._cursor = min(self._cursor, at)
         self.balancer.set_rank(tab.id, rank)
-        self._recount(tab)
+        self.recount(tab)
 
     def _rebuild_balancer(self) -> None:
         b = Balancer()
@@ -67,7 +67,7 @@ class Balancing(Component):
                 b.set(tid, tab.effective, tab.moved_weight)
         self.balancer = b
 
-    def _recount(self, tab: Table) -> None:
+    def recount(self, tab: Table) -> None:
         if tab.broken:
             return
         # the breaking order is published with the schedule and follows the counts
@@ -100,7 +100,7 @@ class Balancing(Component):
              for t in open_tables if not t.breaking),
             rules.added_tables_break_first, rules.break_order == "fewest")
 
-    def _refresh_halts(self) -> None:
+    def refresh_halts(self) -> None:
         """A halt depends on the longest table anywhere, so when that changes every
         table whose halt flips must republish its plan, touched or not."""
         b = self.balancer
@@ -157,7 +157,7 @@ class Balancing(Component):
             return "hand-for-hand: waiting for the other tables"
         return "halted until the tables are balanced" if self.halted(tab) else ""
 
-    def _between_hands(self, tab: Table, t: float) -> None:
+    def between_hands(self, tab: Table, t: float) -> None:
         """At a table's hand end: break it, or send the players it owes."""
         if tab.breaking:
             if not self.final_pending:  # the final draw seats this table's players
@@ -166,7 +166,7 @@ class Balancing(Component):
             for dst_id in list(tab.pending_out):
                 self._execute_order(tab, dst_id, t)
         # a breaking table's hand may be the last one a H4H round or the final draw awaits
-        self.t.levels._h4h_next(t, after_hand=True)
+        self.t.levels.h4h_next(t, after_hand=True)
         if self.final_pending:
             self._final_draw(t)
 
@@ -218,7 +218,7 @@ class Balancing(Component):
                 for dst_id in list(src.pending_out):
                     self.t._emit("move_cancelled", t, table=src.id, to_table=dst_id)
         rng = self.t._rng("break", tab.id, self.t.registry.alive)
-        due = self.t.seating._due_seat(tab)
+        due = self.t.seating.due_seat(tab)
         movers = [tab.seat_of[s] for s in sorted(tab.seat_of)]
         b = self.balancer
         pool: list[tuple[int, int]] = []
@@ -312,7 +312,7 @@ class Balancing(Component):
         here = {p.id for p in players if p.table == final.id}
         due = {p.id for p in players
                if p.table is not None
-               and self.t.seating._due_seat(self.t.seating.tables[p.table]) == p.seat}
+               and self.t.seating.due_seat(self.t.seating.tables[p.table]) == p.seat}
         for pid in sorted(here):
             self.t._emit("unseated", t, player=pid)
         for p, seat in zip(players, seats, strict=True):
@@ -326,7 +326,7 @@ class Balancing(Component):
             if x.id != final.id:
                 self.t._emit("table_broken", t, table=x.id)
 
-    def _rebalance(self, t: float) -> None:
+    def rebalance(self, t: float) -> None:
         """Decide breaks and balancing moves after any change in the field."""
         rules = self.t.profile.balance
         b = self.balancer
@@ -378,22 +378,22 @@ class Balancing(Component):
         src.pending_out.append(dst.id)
         dst.pending_in += 1
         self.n_pending += 1
-        self._recount(src)
-        self._recount(dst)
+        self.recount(src)
+        self.recount(dst)
 
     def _on_move_cancelled(self, ev: ev_.MoveCancelled) -> None:
         src, dst = self.t.seating.tables[ev.table], self.t.seating.tables[ev.to_table]
         src.pending_out.remove(dst.id)
         dst.pending_in -= 1
         self.n_pending -= 1
-        self._recount(src)
-        self._recount(dst)
+        self.recount(src)
+        self.recount(dst)
 
     def _on_table_breaking(self, ev: ev_.TableBreaking) -> None:
         tab = self.t.seating.tables[ev.table]
         tab.breaking = True
         self.n_breaking += 1
-        self._recount(tab)
+        self.recount(tab)
         self.t._touch(tab.id)
 
     def _on_table_broken(self, ev: ev_.TableBroken) -> None:
@@ -430,7 +430,7 @@ class Balancing(Component):
         self._rebuild_balancer()
 
     def _do_break_table(self, cmd: cmd_.BreakTable, t: float) -> None:
-        tab = self.t.seating._table(cmd.get("table"))
+        tab = self.t.seating.table_in_play(cmd.get("table"))
         if len(self.t.seating.active_tables()) < 2:
             raise RuleError("the last table cannot break")
         if not tab.breaking:

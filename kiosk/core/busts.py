@@ -36,7 +36,7 @@ class Busts(Component):
 
     def _on_busted(self, ev: ev_.Busted) -> None:
         p = self.t.registry.players[ev.player]
-        self.t.seating._unseat(p)
+        self.t.seating.unseat(p)
         p.status = OUT if ev.disqualified else BUSTED
         p.absent = False
         key = tuple(ev.group)
@@ -47,11 +47,11 @@ class Busts(Component):
 
     def _on_unbusted(self, ev: ev_.Unbusted) -> None:
         p = self.t.registry.players[ev.player]
-        self._drop_bust(p)
+        self.drop_bust(p)
         p.status = WAITING
         p.table = p.seat = None
 
-    def _drop_bust(self, p: Player) -> None:
+    def drop_bust(self, p: Player) -> None:
         if p.bust_key is not None:
             group = self.groups[p.bust_key]
             group[:] = [b for b in group if b.player != p.id]
@@ -60,44 +60,44 @@ class Busts(Component):
             p.bust_key = None
 
     def _do_bust(self, cmd: cmd_.Bust, t: float) -> None:
-        p = self.t.registry._player(cmd.get("player"))
+        p = self.t.registry.player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
-        self._bust(p, t, cmd.get("stack"), None, cmd.get("eliminator"), bool(cmd.get("rebuy")))
+        self.bust(p, t, cmd.get("stack"), None, cmd.get("eliminator"), bool(cmd.get("rebuy")))
 
-    def _bust(self, p: Player, t: float, stack: int | None, rid: str | None,
+    def bust(self, p: Player, t: float, stack: int | None, rid: str | None,
               eliminator: Any = None, rebuy: bool = False) -> None:
         assert p.table is not None
         tab = self.t.seating.tables[p.table]
         levels = self.t.levels
         group = ("h4h", levels.h4h_round) if levels.h4h_on else ("hand", tab.id, tab.hand)
-        by = self.t.knockouts._bust_extras(p, t, eliminator, rebuy)
+        by = self.t.knockouts.bust_extras(p, t, eliminator, rebuy)
         self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                      stack=stack, group=list(group), report=rid)
-        self.t.knockouts._after_bust(p, t, by, rebuy, rid)
-        if self.t.registry.alive == 1 or self.t.money._satellite_done():
+        self.t.knockouts.after_bust(p, t, by, rebuy, rid)
+        if self.t.registry.alive == 1 or self.t.money.satellite_done():
             winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
             self.t._emit("finished", t, winner=winner.id)
         else:
-            self.t.money._bubble_check(t)
+            self.t.money.bubble_check(t)
 
     def _do_unbust(self, cmd: cmd_.Unbust, t: float) -> None:
-        p = self.t.registry._player(cmd.get("player"))
+        p = self.t.registry.player(cmd.get("player"))
         if p.status != BUSTED:
             raise RuleError(f"{p.name} is not out")
-        self._unbust(p, t, None, None)
+        self.unbust(p, t, None, None)
 
-    def _unbust(self, p: Player, t: float, rid: str | None,
+    def unbust(self, p: Player, t: float, rid: str | None,
                 prefer: tuple[int, int] | None) -> None:
         table, seat = prefer or (None, None)
-        self.t.knockouts._reverse_knockout(p, t, rid)
+        self.t.knockouts.reverse_knockout(p, t, rid)
         self.t._emit("unbusted", t, player=p.id, report=rid)
         tab = self.t.seating.tables.get(table) if table else None
         if tab and not tab.broken and seat not in tab.seat_of:
             self.t._emit("seated", t, player=p.id, table=tab.id, seat=seat, reason="unbust",
                          report=rid)
         else:
-            self.t.seating._seat_new(p.id, t, "unbust")
+            self.t.seating.seat_new(p.id, t, "unbust")
 
     def _on_finished(self, ev: ev_.Finished) -> None:
         self.finished_at = ev.t

@@ -112,7 +112,7 @@ class ChipCounts(Component):
         self.chips_removed += ev["removed"]
         self.t._touch(ev["table"])
 
-    def _colour_up_tick(self, t: float) -> None:
+    def colour_up_tick(self, t: float) -> None:
         """At a break where a denomination leaves play, every table races it off."""
         period = self.t.levels.period(t)
         if not self.chip_set or not self.t.structure.periods[period].is_break:

@@ -117,7 +117,7 @@ class Floor(Component):
         self.t._touch(p.table)
 
     def _do_penalty(self, cmd: cmd_.Penalty, t: float) -> None:
-        p = self.t.registry._player(cmd.get("player"))
+        p = self.t.registry.player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
         tab = self.t.seating.tables[p.table or 0]

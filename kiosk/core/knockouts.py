@@ -46,25 +46,25 @@ class Knockouts(Component):
     def _entry(p: Player) -> tuple[str, int]:
         return (p.id, p.entries + p.rebuys)
 
-    def _bust_extras(self, p: Player, t: float, eliminators: Any, rebuy: bool) -> list[str]:
+    def bust_extras(self, p: Player, t: float, eliminators: Any, rebuy: bool) -> list[str]:
         """Check a bust's eliminators and rebuy before anything is recorded; the
         eliminators' player ids."""
         seats = eliminators if isinstance(eliminators, list) else \
             [eliminators] if eliminators is not None else []
         if p.seat in seats:
             raise RuleError(f"{p.name} cannot eliminate himself")
-        by = [self.t.reports._seat_player(self.t.seating.tables[p.table or 0], s).id for s in seats]
+        by = [self.t.reports.seat_player(self.t.seating.tables[p.table or 0], s).id for s in seats]
         if rebuy:
-            self.t.money._check_rebuy(t)
+            self.t.money.check_rebuy(t)
         return by
 
-    def _after_bust(self, p: Player, t: float, by: list[str], rebuy: bool,
+    def after_bust(self, p: Player, t: float, by: list[str], rebuy: bool,
                     rid: str | None) -> None:
         """Record who won the pot (and pay the bounty), then a rebuy in the same seat."""
         if by:
             self._knockout(p, by, t, rid)
         if rebuy:
-            self.t.money._rebuy_here(p, t, rid)
+            self.t.money.rebuy_here(p, t, rid)
 
     def _knockout(self, p: Player, by: list[str], t: float, rid: str | None) -> None:
         if p.id in by:
@@ -94,7 +94,7 @@ class Knockouts(Component):
                 self.head_extra[(pid, n)] = self.head_extra.get((pid, n), 0) + head
             self.t._touch(self.t.registry.players[pid].table)
 
-    def _reverse_knockout(self, p: Player, t: float, rid: str | None) -> None:
+    def reverse_knockout(self, p: Player, t: float, rid: str | None) -> None:
         """An undone bust takes its bounty back, unless it has since been passed on."""
         ev = self.knocked.get(self._entry(p))
         if ev is None:
@@ -118,14 +118,14 @@ class Knockouts(Component):
 
     def _do_set_eliminator(self, cmd: cmd_.SetEliminator, t: float) -> None:
         """The floor names who won the pot when the dealer skipped it."""
-        p = self.t.registry._player(cmd.get("player"))
+        p = self.t.registry.player(cmd.get("player"))
         if p.status != BUSTED:
             raise RuleError(f"{p.name} is not out")
         by = cmd.get("eliminators")
         if not isinstance(by, list) or not by or not all(isinstance(x, str) for x in by):
             raise RuleError("eliminators must be a list of player ids")
         for pid in by:
-            self.t.registry._player(pid)
+            self.t.registry.player(pid)
         self._knockout(p, by, t, None)
         self.t._emit("audited", t, action="set_eliminator", player=p.id, before=None,
                    after=by, by=cmd.get("by"))

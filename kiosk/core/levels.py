@@ -103,9 +103,9 @@ class Levels(Component):
                 else self.clock.resume(self.t.structure, t)
             self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand")
         if on:
-            self._h4h_next(t)
+            self.h4h_next(t)
 
-    def _h4h_next(self, t: float, after_hand: bool = False) -> None:
+    def h4h_next(self, t: float, after_hand: bool = False) -> None:
         """Start the next hand-for-hand round once every table has finished its hand."""
         if not self.h4h_on or self.h4h_waiting \
                 or any(x.in_hand for x in self.t.seating.active_tables()):

@@ -101,14 +101,14 @@ class Money(Component):
         return e.rebuy and \
             self.t.levels.period(t) <= self.t.structure.index_of_level(e.rebuy_levels)
 
-    def _check_rebuy(self, t: float) -> None:
+    def check_rebuy(self, t: float) -> None:
         if not self.t.profile.entries.rebuy:
             raise RuleError("this profile has no rebuys")
         if not self._rebuy_period_open(t):
             raise RuleError(f"the rebuy period ended after level "
                             f"{self.t.profile.entries.rebuy_levels}")
 
-    def _rebuy_here(self, p: Player, t: float, rid: str | None) -> None:
+    def rebuy_here(self, p: Player, t: float, rid: str | None) -> None:
         """A rebuy declared at the bust (playing behind, TDA 27): same table, same seat."""
         table, seat = p.table or 0, p.seat or 0   # a bust leaves both as they were
         self.t._emit("rebuy", t, player=p.id, stack=self.t.start_stack, report=rid)
@@ -117,7 +117,7 @@ class Money(Component):
             self.t._emit("seated", t, player=p.id, table=table, seat=seat, reason="rebuy",
                          report=rid)
         else:
-            self.t.seating._seat_new(p.id, t, "rebuy")
+            self.t.seating.seat_new(p.id, t, "rebuy")
 
     def _addon_window(self) -> tuple[int, int]:
         """Home rules: the add-on is sold at the end of the rebuy period, i.e. after the
@@ -146,10 +146,10 @@ class Money(Component):
                      stack=self.t.start_stack * self.t.profile.entries.addon_stacks, report=rid)
 
     def _do_addon(self, cmd: cmd_.Addon, t: float) -> None:
-        self._addon(self.t.registry._player(cmd.get("player")), t, None)
+        self._addon(self.t.registry.player(cmd.get("player")), t, None)
 
     def _report_addon(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self.t.reports._seat_player(tab, d["seat"])
+        p = self.t.reports.seat_player(tab, d["seat"])
         if p.id != d["player"]:
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
         self._addon(p, t, rid)
@@ -162,7 +162,7 @@ class Money(Component):
         self.addon_players.add(p.id)
         self.t.schedule_dirty = True
 
-    def _money_tick(self, t: float) -> None:
+    def money_tick(self, t: float) -> None:
         """Lock the payouts once nobody can buy chips any more (late registration,
         rebuys and add-ons over); start hand-for-hand at the bubble when asked to."""
         if self.locked is None and self.t.levels.started and not self._buying_open(t):
@@ -203,7 +203,7 @@ class Money(Component):
         self.prize = PrizeRules.from_dict(ev["rules"])
         self.t.schedule_dirty = True
 
-    def _bubble_check(self, t: float) -> None:
+    def bubble_check(self, t: float) -> None:
         """Hand-for-hand from the bubble until the money (TDA RP-8), when the event asks."""
         if not self.h4h_at_bubble or self.t.profile.hand_for_hand is None \
                 or self.t.busts.finished_at is not None:
@@ -214,7 +214,7 @@ class Money(Component):
         elif self.t.levels.h4h_on and self.t.registry.alive <= paid:
             self.t.levels._do_h4h(cmd_.HandForHand(on=False), t)
 
-    def _satellite_done(self) -> bool:
+    def satellite_done(self) -> bool:
         """A satellite ends when every seat is won: the players left all take one."""
         seats = seats_won(self.prize, self.current_payouts())
         return bool(seats) and 1 < self.t.registry.alive <= seats

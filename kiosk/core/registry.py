@@ -35,7 +35,7 @@ class Registry(Component):
         self.chips = 0
         self.alive = 0
 
-    def _player(self, pid: Any) -> Player:
+    def player(self, pid: Any) -> Player:
         p = self.players.get(pid) if isinstance(pid, str) else None
         if p is None:
             raise RuleError(f"unknown player {pid!r}")
@@ -59,7 +59,7 @@ class Registry(Component):
     def _buy_again(self, ev: ev_.Rebuy | ev_.Reentered) -> Player:
         """A busted player buys a new stack: out of the places, waiting for a seat."""
         p = self.players[ev.player]
-        self.t.busts._drop_bust(p)
+        self.t.busts.drop_bust(p)
         p.chips_bought += ev.stack
         self.chips += ev.stack
         self.entries += 1
@@ -90,10 +90,10 @@ class Registry(Component):
         self.t._emit("registered", t, player=pid, name=name, card=card, stack=stack,
                      **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}))
         if self.t.levels.started:
-            self.t.seating._seat_new(pid, t, "late")
+            self.t.seating.seat_new(pid, t, "late")
 
     def _do_rebuy(self, cmd: cmd_.Rebuy, t: float) -> None:
-        p = self._player(cmd.get("player"))
+        p = self.player(cmd.get("player"))
         e = self.t.profile.entries
         period = self.t.levels.clock.read(self.t.structure, t).period
         if not e.rebuy:
@@ -112,10 +112,10 @@ class Registry(Component):
             self.t._emit("seated", t, player=p.id, table=tab.id, seat=p.seat, reason="rebuy",
                          same_seat=True)
         else:
-            self.t.seating._seat_new(p.id, t, "rebuy")
+            self.t.seating.seat_new(p.id, t, "rebuy")
 
     def _do_reenter(self, cmd: cmd_.Reenter, t: float) -> None:
-        p = self._player(cmd.get("player"))
+        p = self.player(cmd.get("player"))
         if not self.t.profile.entries.reentry:
             raise RuleError("this profile has no re-entry")
         if p.status != BUSTED:
@@ -127,13 +127,13 @@ class Registry(Component):
         stack = late_stack(self.t.profile.late_reg, self.t.start_stack,
                            current_big_blind(self.t.structure, period))
         self.t._emit("reentered", t, player=p.id, stack=stack)
-        self.t.seating._seat_new(p.id, t, "reentry")
+        self.t.seating.seat_new(p.id, t, "reentry")
 
     def _do_seat_waiting(self, cmd: cmd_.SeatWaiting, t: float) -> None:
         """Seat alternates (players registered but without a seat)."""
         for p in list(self.players.values()):
             if p.status == WAITING and self.t.levels.started:
-                self.t.seating._seat_new(p.id, t, "alternate")
+                self.t.seating.seat_new(p.id, t, "alternate")
 
     def _on_absent(self, ev: ev_.Absent) -> None:
         self.players[ev.player].absent = ev.absent

@@ -41,14 +41,14 @@ class TableReports(Component):
         if rep.table != table:
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
-        tab = self.t.seating._table(table)
+        tab = self.t.seating.table_in_play(table)
         rid = rep.id
         if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once
         part, handle = self.t.report_handlers[type(rep)]
         handle(self.t.parts[part], tab, rep.data, t, rid)
 
-    def _seat_player(self, tab: Table, seat: Any) -> Player:
+    def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None
         if pid is None:
             raise RuleError(f"table {tab.id} seat {seat} is empty")
@@ -70,22 +70,22 @@ class TableReports(Component):
         if not tab.in_hand or d["hand"] != tab.hand:
             raise RuleError(f"table {tab.id} is not playing hand {d['hand']}")
         self.t._emit("hand_ended", t, table=tab.id, hand=d["hand"], report=rid)
-        self.t.balancing._between_hands(tab, t)
+        self.t.balancing.between_hands(tab, t)
 
     def _report_all_in(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        self._seat_player(tab, d["seat"])
+        self.seat_player(tab, d["seat"])
         if d["seat"] in tab.all_in:
             raise RuleError(f"table {tab.id} seat {d['seat']} is already all-in")
         self.t._emit("all_in", t, table=tab.id, seat=d["seat"], hand=tab.hand, report=rid)
 
     def _report_bust(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self._seat_player(tab, d["seat"])
+        p = self.seat_player(tab, d["seat"])
         if p.id != d["player"]:
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
-        self.t.busts._bust(p, t, d.get("stack"), rid, d.get("eliminator"), bool(d.get("rebuy")))
+        self.t.busts.bust(p, t, d.get("stack"), rid, d.get("eliminator"), bool(d.get("rebuy")))
 
     def _report_clock_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        self._seat_player(tab, d["seat"])
+        self.seat_player(tab, d["seat"])
         rules = self.t.profile.clock_call
         self.t._emit("clock_call", t, call=f"c{len(self.t.floor.clock_calls) + 1}", table=tab.id,
                      seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
@@ -127,12 +127,12 @@ class TableReports(Component):
                          right_table=right, report=rid)
 
     def _report_absent(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self._seat_player(tab, d["seat"])
+        p = self.seat_player(tab, d["seat"])
         self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=True,
                      report=rid)
 
     def _report_present(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self._seat_player(tab, d["seat"])
+        p = self.seat_player(tab, d["seat"])
         if p.status == MOVING:
             self.t._emit("arrived", t, player=p.id, table=tab.id, seat=p.seat, report=rid)
         else:
@@ -154,7 +154,7 @@ class TableReports(Component):
                 p = self.t.registry.players[ev.player]
                 if p.status != BUSTED:
                     raise RuleError(f"{p.name} is no longer out; nothing to undo")
-                self.t.busts._unbust(p, t, rid, prefer=(ev.table, ev.seat))
+                self.t.busts.unbust(p, t, rid, prefer=(ev.table, ev.seat))
             elif k == "absent":
                 self.t._emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
                              absent=not ev.absent, report=rid)

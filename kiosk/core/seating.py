@@ -39,7 +39,7 @@ class Seating(Component):
         self.stats = {"moves_balance": 0, "moves_break": 0, "moves_final": 0,
                       "moves_floor": 0, "unavoidable": 0}
 
-    def _table(self, tid: Any) -> Table:
+    def table_in_play(self, tid: Any) -> Table:
         tab = self.tables.get(tid) if isinstance(tid, int) else None
         if tab is None or tab.broken:
             raise RuleError(f"table {tid!r} is not in play")
@@ -47,7 +47,7 @@ class Seating(Component):
 
     def _on_table_opened(self, ev: ev_.TableOpened) -> None:
         tab = self.tables[ev.table] = Table(ev.table, ev.seats, ev.added)
-        self.t.balancing._table_opened(tab)
+        self.t.balancing.table_opened(tab)
 
     def _on_seated(self, ev: ev_.Seated) -> None:
         p = self.t.registry.players[ev.player]
@@ -60,7 +60,7 @@ class Seating(Component):
         tab.moved_weight += p.moves * p.moves
         if not ev.same_seat:
             tab.new_seats.add(ev.seat)
-        self.t.balancing._recount(tab)
+        self.t.balancing.recount(tab)
         self.t._touch(tab.id)
         self.t.seating_dirty = True
 
@@ -98,7 +98,7 @@ class Seating(Component):
         self.tables[ev.table].all_in.discard(ev.seat)
         self.t._touch(ev.table)
 
-    def _unseat(self, p: Player) -> None:
+    def unseat(self, p: Player) -> None:
         if p.from_table is not None:
             self.movers_from.get(p.from_table, set()).discard(p.id)
             self.moving.discard(p.id)
@@ -108,7 +108,7 @@ class Seating(Component):
                 del tab.seat_of[p.seat or 0]
                 tab.moved_weight -= p.moves * p.moves
                 tab.new_seats.discard(p.seat or 0)
-            self.t.balancing._recount(tab)
+            self.t.balancing.recount(tab)
             self.t._touch(tab.id, p.from_table)
         self.t.seating_dirty = True
 
@@ -119,7 +119,7 @@ class Seating(Component):
             src.pending_out.remove(dst.id)
             dst.pending_in -= 1
             self.t.balancing.n_pending -= 1
-        self._unseat(p)
+        self.unseat(p)
         p.from_table, p.from_seat = src.id, ev.seat
         self.movers_from.setdefault(src.id, set()).add(p.id)
         self.moving.add(p.id)
@@ -130,7 +130,7 @@ class Seating(Component):
         dst.new_seats.add(ev.to_seat)
         if ev.redraw_button:
             dst.redraw_button = True
-        self.t.balancing._recount(dst)
+        self.t.balancing.recount(dst)
         self.t._touch(dst.id, src.id)
         self.stats["moves_" + ev.reason] += 1
         if ev.reason in ("break", "final"):
@@ -150,7 +150,7 @@ class Seating(Component):
 
     def _on_unseated(self, ev: ev_.Unseated) -> None:
         p = self.t.registry.players[ev.player]
-        self._unseat(p)
+        self.unseat(p)
         p.status, p.table, p.seat = WAITING, None, None
         self.t.registry.alive -= 1
 
@@ -183,7 +183,7 @@ class Seating(Component):
         running several events would hand out its own free tables here."""
         return max(self.tables, default=0) + 1
 
-    def _seat_new(self, pid: str, t: float, reason: str) -> None:
+    def seat_new(self, pid: str, t: float, reason: str) -> None:
         """TDA 7A: a random seat from the seat pool in place (the shortest tables)."""
         b = self.t.balancing.balancer
         candidates = [tid for tid, c in b.count.items() if c == b.min()
@@ -201,10 +201,10 @@ class Seating(Component):
                      reason=reason)
 
     def _do_move(self, cmd: cmd_.Move, t: float) -> None:
-        p = self.t.registry._player(cmd.get("player"))
+        p = self.t.registry.player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not seated")
-        dst = self._table(cmd.get("table"))
+        dst = self.table_in_play(cmd.get("table"))
         seat = cmd.get("seat")
         if seat is None:
             seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
@@ -214,10 +214,10 @@ class Seating(Component):
             raise RuleError(f"table {dst.id} seat {seat} is not free")
         src = self.tables[p.table or 0]
         self.t._emit("moved", t, player=p.id, table=p.table, seat=p.seat, to_table=dst.id,
-                     to_seat=seat, reason="floor", due_bb=self._due_seat(src) == p.seat)
+                     to_seat=seat, reason="floor", due_bb=self.due_seat(src) == p.seat)
 
     def _do_arrived(self, cmd: cmd_.Arrived, t: float) -> None:
-        p = self.t.registry._player(cmd.get("player"))
+        p = self.t.registry.player(cmd.get("player"))
         if p.status != MOVING:
             raise RuleError(f"{p.name} is not moving")
         self.t._emit("arrived", t, player=p.id, table=p.table, seat=p.seat)
@@ -233,7 +233,7 @@ class Seating(Component):
             return self.t._rng("due", tab.id, tab.hand, tab.count).choice(sorted(tab.seat_of))
         return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
 
-    def _due_seat(self, tab: Table) -> int | None:
+    def due_seat(self, tab: Table) -> int | None:
         """The seat due the big blind next, or None before the table's first hand."""
         if tab.positions is None or not tab.seat_of:
             return None

@@ -225,8 +225,8 @@ class Tournament:
             decide(self.parts[part], cmd, t)
             quiet = isinstance(cmd, cmd_.Report) and cmd.report.kind in QUIET_REPORTS
             if self.levels.started and self.busts.finished_at is None and not quiet:
-                self.balancing._rebalance(t)
-                self.balancing._refresh_halts()
+                self.balancing.rebalance(t)
+                self.balancing.refresh_halts()
             return self._out
         finally:
             self._out = None
@@ -240,8 +240,8 @@ class Tournament:
         for p in self.registry.players.values():
             if p.penalty_until is not None and p.penalty_until <= t:
                 self._emit("penalty_served", t, player=p.id)
-        self.money._money_tick(t)
-        self.chipcount._colour_up_tick(t)
+        self.money.money_tick(t)
+        self.chipcount.colour_up_tick(t)
 
     # ------------------------------------------------- read side, by owning part
     players = _Part("registry")
