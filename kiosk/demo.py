@@ -31,6 +31,7 @@ from typing import Any
 from kiosk import floor_users
 from kiosk.broker import free_port, start_broker, wait_port
 from kiosk.config import load_event_config, parse_http
+from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
 from kiosk.sim.buttons import ButtonPresser
@@ -159,7 +160,7 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
         if not director.tour.players:
             director.import_csv((folder / "players.csv").read_text())
         if not director.tour.started:
-            director.act({"kind": "start"})
+            director.act(commands.decode({"kind": "start"}))
         display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
         banner = [f"broker      {config.broker.url} ({type(broker).__name__})",

@@ -76,7 +76,7 @@ def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
         out["chip_count"] = {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
                              "done": tab.id in tour.counts, "removed": r["removed"],
                              "new_chip": r["new_chip"]}
-        cu = races.plan_view(tour, tab.id)
+        cu = races.plan_view(tour.chipcount, tab.id)
         if cu is not None:
             out["colour_up"] = cu
     return out

@@ -22,7 +22,9 @@ from kiosk.rules.profile import Profile
 class RaceHost(Protocol):
     """What the races read of the tournament and call on it."""
 
-    profile: Profile
+    @property
+    def profile(self) -> Profile: ...
+
     count_round: Any                       # the open count_opened event, or None
     counts: dict[int, dict[int, int]]      # table -> seat -> counted stack
     count_players: dict[int, dict[str, str]]   # table -> seat -> player counted there

@@ -1,126 +1,143 @@
 """What a table's reports mean: each kind checked and turned into events.
 
-Mixed into Tournament (kiosk/core/tournament.py), whose state these methods read and
-whose `_emit` they call; kept apart because this is the table-facing half of the rules.
+Owns which report ids each table has had applied (re-sends are ignored) and which were
+taken back; report kinds that belong to another part (chip counts, add-ons) are routed
+there by the tournament's table of report handlers.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core.component import Component
+from kiosk.core.state import (
+    BUSTED,
+    IN_PLAY,
+    MOVING,
+    Player,
+    Table,
+)
 from kiosk.errors import RuleError
 
-# a mixin of Tournament, whose state it reads: typed loosely because Tournament is
-# built from it (the modules would import each other)
-_Base: Any = object
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
 
 
-class TableReports(_Base):
-    """Handlers for `{"kind": "report", ...}` commands, one per report kind."""
+class TableReports(Component):
+    """Handlers for the table reports, one per report kind."""
 
-    def _do_report(self, cmd: dict[str, Any], t: float) -> None:
-        rep = cmd["report"]
-        table = cmd.get("table", rep.get("table"))
-        if rep.get("table") != table:
-            raise RuleError(f"report {rep.get('id')} names table {rep.get('table')} but came "
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        self.seen_reports: set[tuple[int, str]] = set()   # (table, report id) applied
+        self.undone: set[tuple[int, str]] = set()         # (table, report id) taken back
+        self.report_events: dict[tuple[int, str], list[Any]] = {}   # undoable events, by report
+
+    def _do_report(self, cmd: cmd_.Report, t: float) -> None:
+        rep = cmd.report
+        table = rep.table if cmd.table is None else cmd.table
+        if rep.table != table:
+            raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
-        tab = self._table(table)
-        rid = rep["id"]
+        tab = self.t.seating.table_in_play(table)
+        rid = rep.id
         if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once
-        data, kind = rep["data"], rep["kind"]
-        getattr(self, "_report_" + kind)(tab, data, t, rid)
+        part, handle = self.t.report_handlers[type(rep)]
+        handle(self.t.parts[part], tab, rep.data, t, rid)
 
-    def _seat_player(self, tab: Table, seat: Any) -> Player:
+    def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None
         if pid is None:
             raise RuleError(f"table {tab.id} seat {seat} is empty")
-        return self.players[pid]
+        return self.t.registry.players[pid]
 
     def _report_hand_started(self, tab: Table, d: dict, t: float, rid: str) -> None:
         if d["hand"] <= tab.hand:
             raise RuleError(f"table {tab.id} hand {d['hand']} is not after hand {tab.hand}")
         if tab.in_hand:
             raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
-        if self.holding(tab):
-            raise RuleError(f"table {tab.id} must not deal now: {self.hold_reason(tab)}")
-        self._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
-                   sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
-                   waiting=list(d.get("waiting", [])), report=rid)
+        if self.t.balancing.holding(tab):
+            why = self.t.balancing.hold_reason(tab)
+            raise RuleError(f"table {tab.id} must not deal now: {why}")
+        self.t._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
+                     sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
+                     waiting=list(d.get("waiting", [])), report=rid)
 
     def _report_hand_ended(self, tab: Table, d: dict, t: float, rid: str) -> None:
         if not tab.in_hand or d["hand"] != tab.hand:
             raise RuleError(f"table {tab.id} is not playing hand {d['hand']}")
-        self._emit("hand_ended", t, table=tab.id, hand=d["hand"], report=rid)
-        self._between_hands(tab, t)
+        self.t._emit("hand_ended", t, table=tab.id, hand=d["hand"], report=rid)
+        self.t.balancing.between_hands(tab, t)
 
     def _report_all_in(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        self._seat_player(tab, d["seat"])
+        self.seat_player(tab, d["seat"])
         if d["seat"] in tab.all_in:
             raise RuleError(f"table {tab.id} seat {d['seat']} is already all-in")
-        self._emit("all_in", t, table=tab.id, seat=d["seat"], hand=tab.hand, report=rid)
+        self.t._emit("all_in", t, table=tab.id, seat=d["seat"], hand=tab.hand, report=rid)
 
     def _report_bust(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self._seat_player(tab, d["seat"])
+        p = self.seat_player(tab, d["seat"])
         if p.id != d["player"]:
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
-        self._bust(p, t, d.get("stack"), rid, d.get("eliminator"), bool(d.get("rebuy")))
+        self.t.busts.bust(p, t, d.get("stack"), rid, d.get("eliminator"), bool(d.get("rebuy")))
 
     def _report_clock_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        self._seat_player(tab, d["seat"])
-        rules = self.profile.clock_call
-        self._emit("clock_call", t, call=f"c{len(self.clock_calls) + 1}", table=tab.id,
-                   seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
-                   approved=not rules.needs_approval, report=rid)
+        self.seat_player(tab, d["seat"])
+        rules = self.t.profile.clock_call
+        self.t._emit("clock_call", t, call=f"c{len(self.t.floor.clock_calls) + 1}", table=tab.id,
+                     seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
+                     approved=not rules.needs_approval, report=rid)
 
     def _report_clock_done(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        c = self.clock_calls.get(d["call"])
+        c = self.t.floor.clock_calls.get(d["call"])
         if c is None or c.table != tab.id:
             raise RuleError(f"no clock call {d['call']} at table {tab.id}")
         if c.state == "done":
             raise RuleError(f"clock call {c.id} is already done")
-        self._emit("clock_done", t, call=c.id, table=tab.id, outcome=d["outcome"], report=rid)
+        self.t._emit("clock_done", t, call=c.id, table=tab.id, outcome=d["outcome"], report=rid)
 
     def _report_floor_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        open_here = [c for c in self.floor_calls.values()
+        open_here = [c for c in self.t.floor.floor_calls.values()
                      if c.table == tab.id and c.state in ("open", "acked")]
         if open_here:
             raise RuleError(f"table {tab.id} already has floor call {open_here[0].id} open")
-        self._emit("floor_call", t, call=f"f{len(self.floor_calls) + 1}", table=tab.id,
-                   seat=d.get("seat"), report=rid)
+        self.t._emit("floor_call", t, call=f"f{len(self.t.floor.floor_calls) + 1}", table=tab.id,
+                     seat=d.get("seat"), report=rid)
 
     def _report_floor_cancel(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        c = self.floor_calls.get(d["call"])
+        c = self.t.floor.floor_calls.get(d["call"])
         if c is None or c.table != tab.id or c.state not in ("open", "acked"):
             raise RuleError(f"no open floor call {d['call']} at table {tab.id}")
-        self._emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
-                   note="cancelled at the table", report=rid)
+        self.t._emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
+                     note="cancelled at the table", report=rid)
 
     def _report_checkin(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        pid = self.by_card.get(d["card"])
+        pid = self.t.registry.by_card.get(d["card"])
         if pid is None:
             raise RuleError(f"unknown card {d['card']!r} at table {tab.id}")
-        p = self.players[pid]
+        p = self.t.registry.players[pid]
         right = p.table == tab.id and p.status in IN_PLAY
         if right and p.status == MOVING:
-            self._emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
+            self.t._emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
         else:
-            self._emit("checked_in", t, player=pid, table=tab.id, seat=d.get("seat"),
-                       right_table=right, report=rid)
+            self.t._emit("checked_in", t, player=pid, table=tab.id, seat=d.get("seat"),
+                         right_table=right, report=rid)
 
     def _report_absent(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self._seat_player(tab, d["seat"])
-        self._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=True,
-                   report=rid)
+        p = self.seat_player(tab, d["seat"])
+        self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=True,
+                     report=rid)
 
     def _report_present(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self._seat_player(tab, d["seat"])
+        p = self.seat_player(tab, d["seat"])
         if p.status == MOVING:
-            self._emit("arrived", t, player=p.id, table=tab.id, seat=p.seat, report=rid)
+            self.t._emit("arrived", t, player=p.id, table=tab.id, seat=p.seat, report=rid)
         else:
-            self._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=False,
-                       report=rid)
+            self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=False,
+                         report=rid)
 
     def _report_undo(self, tab: Table, d: dict, t: float, rid: str) -> None:
         target = d["report"]
@@ -132,21 +149,50 @@ class TableReports(_Base):
         for ev in evs:
             k = ev.kind
             if k == "all_in":
-                self._emit("all_in_undone", t, table=tab.id, seat=ev.seat, report=rid)
+                self.t._emit("all_in_undone", t, table=tab.id, seat=ev.seat, report=rid)
             elif k == "busted":
-                p = self.players[ev.player]
+                p = self.t.registry.players[ev.player]
                 if p.status != BUSTED:
                     raise RuleError(f"{p.name} is no longer out; nothing to undo")
-                self._unbust(p, t, rid, prefer=(ev.table, ev.seat))
+                self.t.busts.unbust(p, t, rid, prefer=(ev.table, ev.seat))
             elif k == "absent":
-                self._emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
-                           absent=not ev.absent, report=rid)
-            elif k == "floor_call" and self.floor_calls[ev.call].state != "resolved":
-                self._emit("floor_resolved", t, call=ev.call, table=tab.id,
-                           state="cancelled", note="undone at the table", report=rid)
-            elif k == "clock_call" and self.clock_calls[ev.call].state != "done":
-                self._emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
-                           report=rid)
+                self.t._emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
+                             absent=not ev.absent, report=rid)
+            elif k == "floor_call" and self.t.floor.floor_calls[ev.call].state != "resolved":
+                self.t._emit("floor_resolved", t, call=ev.call, table=tab.id,
+                             state="cancelled", note="undone at the table", report=rid)
+            elif k == "clock_call" and self.t.floor.clock_calls[ev.call].state != "done":
+                self.t._emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
+                             report=rid)
             else:
                 raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")
-        self._emit("undone", t, table=tab.id, target=target, report=rid)
+        self.t._emit("undone", t, table=tab.id, target=target, report=rid)
+
+    def _on_undone(self, ev: ev_.Undone) -> None:
+        self.undone.add((ev.table, ev.target))
+
+    def _on_checked_in(self, ev: ev_.CheckedIn) -> None:
+        pass  # kept in the log for the audit trail only
+
+    # the events this part folds, and the commands and reports it decides, by class
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.Undone: _on_undone,
+        ev_.CheckedIn: _on_checked_in,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.Report: _do_report,
+    }
+    REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.HandStartedReport: _report_hand_started,
+        cmd_.HandEndedReport: _report_hand_ended,
+        cmd_.AllInReport: _report_all_in,
+        cmd_.BustReport: _report_bust,
+        cmd_.ClockCallReport: _report_clock_call,
+        cmd_.ClockDoneReport: _report_clock_done,
+        cmd_.FloorCallReport: _report_floor_call,
+        cmd_.FloorCancelReport: _report_floor_cancel,
+        cmd_.CheckinReport: _report_checkin,
+        cmd_.AbsentReport: _report_absent,
+        cmd_.PresentReport: _report_present,
+        cmd_.UndoReport: _report_undo,
+    }

@@ -10,6 +10,7 @@ import signal
 from pathlib import Path
 
 from kiosk.config import load_event_config
+from kiosk.core.commands import Start
 from kiosk.errors import KioskError
 
 log = logging.getLogger("kiosk.director")
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
             log.warning("%s: %s", args.players, line)
         log.info("registered %d players from %s", added, args.players)
     if args.start and not director.tour.started:
-        director.act({"kind": "start"})
+        director.act(Start())
     asyncio.run(_serve(director, web=not args.no_web))
     return 0
 

@@ -19,12 +19,14 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
+from kiosk.core import commands, plans
 from kiosk.core import events as ev_
-from kiosk.core import plans
+from kiosk.core.commands import Command
 from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
 from kiosk.csvcells import typed_text
@@ -128,16 +130,16 @@ class Director:
     def now(self) -> float:
         return self.clock()
 
-    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Event]:
+    def act(self, cmd: Command, user: str | None = None) -> list[Event]:
         """Decide a command, log its events, publish what changed. RuleError if refused."""
         if user:
-            cmd = {**cmd, "by": user}
+            cmd = msgspec.structs.replace(cmd, by=user)
         events, rows = self.decide(cmd, [])
         self._commit(rows)
         self._publish_changes()
         return events
 
-    def decide(self, cmd: dict[str, Any],
+    def decide(self, cmd: Command,
                pending: list[Event]) -> tuple[list[Event], list[tuple[str, bytes]]]:
         """One command as a transaction: its events, each proven storable, or nothing.
 
@@ -155,7 +157,7 @@ class Director:
                 self._rebuild(pending)
             raise
         except Exception as exc:
-            log.error("command %s failed; state rolled back", cmd.get("kind"), exc_info=True)
+            log.error("command %s failed; state rolled back", cmd.kind, exc_info=True)
             if self.tour.n_events != before:
                 self._rebuild(pending)
             raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
@@ -194,12 +196,11 @@ class Director:
                 errors.append(f"line {n}: {columns + len(row[None])} fields, but the header "  # type: ignore[index]
                               f"names {columns}; not imported")
                 continue
-            cmd = {"kind": "register", "name": typed_text((row.get("name") or "").strip()),
-                   "card": typed_text((row.get("card") or "").strip()) or None}
-            if (row.get("id") or "").strip():
-                cmd["player"] = row["id"].strip()
             try:
-                self.act(cmd)
+                self.act(commands.decode({
+                    "kind": "register", "name": typed_text((row.get("name") or "").strip()),
+                    "card": typed_text((row.get("card") or "").strip()) or None,
+                    "player": (row.get("id") or "").strip() or None}))
                 added += 1
             except RuleError as exc:
                 errors.append(f"line {n}: {exc}")
@@ -372,9 +373,8 @@ class Director:
             refuse(msg.id, f"names table {msg.table} but came from table {table}")
             return
         duplicate = (table, msg.id) in self.tour.seen_reports
-        cmd = {"kind": "report", "table": table, "report": msg}
         try:
-            evs, new_rows = self.decide(cmd, events)
+            evs, new_rows = self.decide(commands.report_command(table, payload), events)
         except RuleError as exc:
             refuse(msg.id, str(exc))
             return
@@ -458,7 +458,7 @@ class Director:
         while True:
             if self.tour.started and self.tour.finished_at is None:
                 try:
-                    self.act({"kind": "tick"})
+                    self.act(commands.Tick())
                 except RuleError as exc:  # pragma: no cover - tick decides, never refuses
                     log.error("tick refused: %s", exc)
             self._publish_seating()

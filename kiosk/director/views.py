@@ -92,17 +92,6 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
     tour = d.tour
     tab = tour.tables[n]
     live = d.live.get(n, {})
-    seats: list[dict[str, Any]] = []
-    for seat in range(1, tab.seats + 1):
-        pid = tab.seat_of.get(seat)
-        if pid is None:
-            seats.append({"seat": seat})
-            continue
-        p = tour.players[pid]
-        seats.append({"seat": seat, "player": pid, "name": p.name, "absent": p.absent,
-                      "moving": p.status == MOVING, "from_table": p.from_table,
-                      "penalty": p.penalty_text, "all_in": seat in tab.all_in
-                      or seat in live.get("all_in", [])})
     floor = [_floor(c, t) for c in tour.floor_calls.values()
              if c.table == n and c.state in ("open", "acked")]
     clocks = [_clock_call(c, t) for c in tour.clock_calls.values()
@@ -112,16 +101,38 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
         "breaking": tab.breaking, "halted": tour.halted(tab) if not tab.broken else False,
         "hand": max(tab.hand, int(live.get("hand", 0) or 0)),
         "in_hand": tab.in_hand, "players": tab.count, "max_seats": tab.seats,
-        "seats": seats, "floor_calls": floor, "clock_calls": clocks,
+        "seats": _seats(tour, tab, live), "floor_calls": floor, "clock_calls": clocks,
         "moves_out": [{"player": tour.players[pid].name, "to_table": tour.players[pid].table,
                        "to_seat": tour.players[pid].seat}
                       for pid in sorted(tour.movers_from.get(n, ()))],
         "final": tour.final_table == n and not tour.final_pending,
-        "h4h": (None if not tour.h4h_on or tab.broken
-                else "playing" if n in tour.h4h_waiting or tab.in_hand else "done"),
+        "h4h": _h4h_state(tour, tab),
         "can_break": not tab.broken and not tab.breaking and len(tour.active_tables()) > 1
         and tour.final_table != n,
     }
+
+
+def _seats(tour: Any, tab: Any, live: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat of a table: empty, or who sits there and what the floor should see."""
+    seats: list[dict[str, Any]] = []
+    all_in = set(tab.all_in) | set(live.get("all_in", []))
+    for seat in range(1, tab.seats + 1):
+        pid = tab.seat_of.get(seat)
+        if pid is None:
+            seats.append({"seat": seat})
+            continue
+        p = tour.players[pid]
+        seats.append({"seat": seat, "player": pid, "name": p.name, "absent": p.absent,
+                      "moving": p.status == MOVING, "from_table": p.from_table,
+                      "penalty": p.penalty_text, "all_in": seat in all_in})
+    return seats
+
+
+def _h4h_state(tour: Any, tab: Any) -> str | None:
+    """A table's part in hand-for-hand: still playing the round's hand, or done."""
+    if not tour.h4h_on or tab.broken:
+        return None
+    return "playing" if tab.id in tour.h4h_waiting or tab.in_hand else "done"
 
 
 def _floor(c: Any, t: float) -> dict[str, Any]:

@@ -33,24 +33,35 @@ from kiosk.core.bounds import (
     Text,
     Time,
 )
-from kiosk.core.events import Record
+from kiosk.core.report_data import (  # noqa: F401  (re-exported: the wire shapes)
+    CLOCK_OUTCOMES,
+    AddonData,
+    AllInData,
+    BustData,
+    CallData,
+    CheckinData,
+    ChipCountData,
+    ChipRaceData,
+    ClockDoneData,
+    FloorCallData,
+    HandEndedData,
+    HandStartedData,
+    Outcome,
+    Part,
+    RaceWinners,
+    SeatData,
+    UndoData,
+)
 
 VERSION = 1
 MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB
 MAX_SEATING = 4 * 1024 * 1024  # the seating directory grows with the field (10,000 cards)
 MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_size_limit)
-CLOCK_OUTCOMES = ("acted", "dead", "checked", "cancelled")
-Outcome = Literal["acted", "dead", "checked", "cancelled"]
 Epoch = Annotated[float, Meta(ge=0, le=1e11)]
-RaceWinners = Annotated[list[SeatNo], Meta(max_length=1000)]   # one per chip a race gives
 
 
 class ProtocolError(ValueError):
     """A payload that must be dropped; str(exc) says why."""
-
-
-class Part(Record, omit_defaults=False):
-    """A part of a message: every field is sent, so receivers never guess a default."""
 
 
 class Message(Part, forbid_unknown_fields=False):
@@ -60,89 +71,6 @@ class Message(Part, forbid_unknown_fields=False):
 
 
 # ---------------------------------------------------------------- table reports
-class ReportData(Part, forbid_unknown_fields=True):
-    """The `data` of a table's report: nothing but the kind's own fields."""
-
-
-class HandStartedData(ReportData):
-    hand: Annotated[int, Meta(ge=1, le=10**9)]
-    button: SeatNo
-    sb: SeatNo
-    bb: SeatNo
-    dealt: Seats
-    waiting: Seats = []
-
-    def __post_init__(self) -> None:
-        if len(set(self.dealt)) != len(self.dealt) or len(set(self.waiting)) != len(self.waiting):
-            raise ValueError("dealt and waiting list each seat once")
-        if set(self.dealt) & set(self.waiting):
-            raise ValueError("a seat cannot be both dealt and waiting")
-
-
-class HandEndedData(ReportData):
-    hand: HandNo
-
-
-class AllInData(ReportData):
-    seat: SeatNo
-    hand: HandNo
-
-
-class BustData(ReportData):
-    seat: SeatNo
-    player: Ident
-    stack: Chips | None = None
-    eliminator: SeatNo | Annotated[list[SeatNo], Meta(min_length=1, max_length=9)] | None = None
-    rebuy: bool = False      # the player rebuys at once and keeps the seat
-
-    def __post_init__(self) -> None:
-        e = self.eliminator
-        seats = e if isinstance(e, list) else [] if e is None else [e]
-        if len(set(seats)) != len(seats) or self.seat in seats:
-            raise ValueError("eliminator must name other seats, each once")
-
-
-class ChipCountData(ReportData):
-    stacks: Annotated[dict[SeatNo, Chips], Meta(min_length=1, max_length=10)]
-    round: Annotated[int, Meta(ge=1, le=10**9)] | None = None
-
-
-class ChipRaceData(ReportData):
-    round: Count
-    winners: RaceWinners               # highest card first, one entry per chip given
-
-
-class AddonData(ReportData):
-    seat: SeatNo
-    player: Ident
-
-
-class SeatData(ReportData):
-    seat: SeatNo
-
-
-class ClockDoneData(ReportData):
-    call: Ident
-    outcome: Outcome
-
-
-class FloorCallData(ReportData):
-    seat: SeatNo | None = None
-
-
-class CallData(ReportData):
-    call: Ident
-
-
-class CheckinData(ReportData):
-    card: Ident
-    seat: SeatNo | None = None
-
-
-class UndoData(ReportData):
-    report: Ident
-
-
 class Report(Message, tag_field="kind", kw_only=True, forbid_unknown_fields=True):
     """A table's report: an id unique at that table, a per-table sequence, a time."""
 
@@ -233,7 +161,7 @@ class Status(Message, kw_only=True):
     ts: Time = 0.0
 
 
-class PeriodSpec(ReportData):
+class PeriodSpec(Part, forbid_unknown_fields=True, kw_only=True):
     minutes: Annotated[float, Meta(gt=0, le=24 * 60)]
     sb: Chips = 0
     bb: Chips = 0

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from kiosk.core import button as btn
+from kiosk.core import commands
+from kiosk.core.commands import Command
 from kiosk.core.events import Event
 from kiosk.core.registration import current_big_blind, late_stack
 from kiosk.core.state import IN_PLAY
@@ -38,9 +40,10 @@ HAND_SECONDS = 120.0
 MOVE_EVENTS = frozenset({"moved", "move_ordered", "table_breaking"})
 
 
-def command(kind: str, **fields: Any) -> dict[str, Any]:
-    """Every command the simulator sends to a tournament is built here."""
-    return {"kind": kind, **fields}
+def command(kind: str, **fields: Any) -> Command:
+    """Every command the simulator sends to a tournament is built here, typed: one that
+    does not fit its schema is refused before it reaches the core."""
+    return commands.decode({"kind": kind, **fields})
 
 
 class Simulator:

@@ -112,7 +112,8 @@ def test_random_refused_commands_change_nothing(players: int, profile: str, seed
     bad = [
         {"kind": "move", "player": "nobody", "table": tid},
         {"kind": "report", "table": tid, "report": {"id": "z", "table": tid + 1,
-                                                     "kind": "all_in", "data": {"seat": 1}}},
+                                                     "kind": "all_in",
+                                                     "data": {"seat": 1, "hand": 1}}},
         {"kind": "report", "table": tid, "report": {"id": "z2", "table": tid,
                                                      "kind": "hand_ended", "data": {"hand": 9}}},
         {"kind": "break_table", "table": 999},

@@ -124,15 +124,15 @@ def test_seat_taken_is_refused(midhand: Room) -> None:
 def test_duplicate_report_id_returns_no_events(midhand: Room) -> None:
     tab = midhand.tour.tables[1]
     seat = min(tab.seat_of)
-    first = midhand.report(1, "all_in", rid="dup", seat=seat)
+    first = midhand.report(1, "all_in", rid="dup", seat=seat, hand=1)
     assert first and first[0]["kind"] == "all_in"
     before = digest(midhand.tour)
-    assert midhand.report(1, "all_in", rid="dup", seat=seat) == []
+    assert midhand.report(1, "all_in", rid="dup", seat=seat, hand=1) == []
     assert digest(midhand.tour) == before
 
 
 def test_report_naming_another_table_is_refused(midhand: Room) -> None:
-    cmd = _rep(1, "all_in", seat=1)
+    cmd = _rep(1, "all_in", seat=1, hand=1)
     cmd["report"]["table"] = 2
     assert "came from table 1" in str(_refused(midhand, cmd))
 
@@ -148,8 +148,8 @@ def test_hand_started_twice_is_refused(midhand: Room) -> None:
 
 def test_all_in_twice_for_one_seat_is_refused(midhand: Room) -> None:
     seat = min(midhand.tour.tables[1].seat_of)
-    midhand.report(1, "all_in", seat=seat)
-    assert "already all-in" in str(_refused(midhand, _rep(1, "all_in", seat=seat)))
+    midhand.report(1, "all_in", seat=seat, hand=1)
+    assert "already all-in" in str(_refused(midhand, _rep(1, "all_in", seat=seat, hand=1)))
 
 
 def test_bust_naming_the_wrong_player_or_an_empty_seat_is_refused(midhand: Room) -> None:
@@ -167,7 +167,7 @@ def test_other_refusals(midhand: Room) -> None:
     _refused(midhand, {"kind": "register", "name": "Dup", "player": "p1"})
     _refused(midhand, {"kind": "clock", "action": "jump", "period": 99})
     _refused(midhand, {"kind": "unbust", "player": "p1"})
-    _refused(midhand, _rep(7, "all_in", seat=1))
+    _refused(midhand, _rep(7, "all_in", seat=1, hand=1))
 
 
 # ---------------------------------------------------------------- undo and unbust

@@ -13,6 +13,7 @@ from aiohttp import web
 from kiosk.broker import free_port
 from kiosk.config import EventConfig
 from kiosk.core import button as btn
+from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 from kiosk.floor_users import hash_password
@@ -27,8 +28,8 @@ def money_director(tmp_path: Path, players: int = 12) -> Director:
                       floor_users={"floor": HASH}, money=MONEY, start_stack=10000)
     d = Director(cfg)
     for i in range(players):
-        d.act({"kind": "register", "name": f"Player {i + 1}", "country": "IE" if i % 2 else ""})
-    d.act({"kind": "start"})
+        d.act(commands.Register(name=f"Player {i + 1}", country="IE" if i % 2 else ""))
+    d.act(commands.Start())
     return d
 
 
@@ -42,7 +43,7 @@ class Reports:
         self.n += 1
         rep = {"v": 1, "table": table, "id": f"w{self.n}", "seq": self.n, "ts": 0.0,
                "kind": kind, "data": data}
-        self.d.act({"kind": "report", "table": table, "report": rep})
+        self.d.act(commands.decode({"kind": "report", "table": table, "report": rep}))
 
     def play_down(self, left: int) -> None:
         """Hands in which the lowest seat busts to the next one, until `left` remain."""
@@ -64,7 +65,7 @@ class Reports:
     def count(self, stacks: list[int]) -> None:
         """Open a chip count and enter `stacks` (in seat order) at the one table left."""
         tour = self.d.tour
-        self.d.act({"kind": "count_chips", "label": "final table"}, "floor")
+        self.d.act(commands.CountChips(label="final table"), "floor")
         tab = tour.active_tables()[0]
         self.send(tab.id, "chip_count", stacks={str(s): v for s, v in
                                                 zip(sorted(tab.seat_of), stacks, strict=True)})

@@ -10,6 +10,7 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk.config import EventConfig
+from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import COOKIE, make_app
 from kiosk.floor_users import hash_password
@@ -24,8 +25,8 @@ def director(tmp_path: Path, **kw: object) -> Director:
     d = Director(cfg)
     if not d.tour.players:
         for i in range(18):
-            d.act({"kind": "register", "name": f"Player {i + 1}"})
-        d.act({"kind": "start"})
+            d.act(commands.decode({"kind": "register", "name": f"Player {i + 1}"}))
+        d.act(commands.decode({"kind": "start"}))
     return d
 
 

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from kiosk.config import EventConfig
+from kiosk.core import commands
+from kiosk.core.commands import BustReport, FloorCallReport
 from kiosk.core.tournament import Tournament
 from kiosk.director.service import Director
 from kiosk.director.store import EventLog
@@ -23,8 +25,8 @@ def director(tmp_path: Path, players: int = 18) -> Director:
     cfg = EventConfig(name="tx-test", structure="turbo", seed=3, db=str(tmp_path / "e.db"))
     d = Director(cfg)
     for i in range(players):
-        d.act({"kind": "register", "name": f"Player {i + 1}"})
-    d.act({"kind": "start"})
+        d.act(commands.decode({"kind": "register", "name": f"Player {i + 1}"}))
+    d.act(commands.decode({"kind": "start"}))
     return d
 
 
@@ -70,13 +72,13 @@ def test_a_bug_after_some_events_rolls_everything_back(tmp_path: Path,
     out = Acks(d)
     seat, pid = seat_of(d, 1)
     send(d, 1, "ok-1", "floor_call", seat=seat)      # earlier in the same batch: kept
-    real = Tournament._report_bust
+    part, real = Tournament.report_handlers[BustReport]
 
-    def buggy(self: Tournament, tab: Any, data: Any, t: float, rid: str) -> None:
-        real(self, tab, data, t, rid)                  # the bust is applied in memory...
+    def buggy(reports: Any, tab: Any, data: Any, t: float, rid: str) -> None:
+        real(reports, tab, data, t, rid)                  # the bust is applied in memory...
         raise KeyError("a bug")                        # ...then something unexpected raises
 
-    monkeypatch.setattr(Tournament, "_report_bust", buggy)
+    monkeypatch.setitem(Tournament.report_handlers, BustReport, (part, buggy))
     send(d, 1, "bad-1", "bust", seat=seat, player=pid)
     send(d, 1, "ok-2", "all_in", seat=seat, hand=0)  # later in the batch: still applied
     logged = len(d.log)
@@ -89,7 +91,7 @@ def test_a_bug_after_some_events_rolls_everything_back(tmp_path: Path,
     # the log holds exactly what memory holds: a replay gives the same state
     assert len(d.log) == logged + 2
     assert state(d)[:2] == state(_replayed(d))[:2]
-    monkeypatch.setattr(Tournament, "_report_bust", real)
+    monkeypatch.setitem(Tournament.report_handlers, BustReport, (part, real))
     send(d, 1, "bad-1", "bust", seat=seat, player=pid)   # the re-send now applies
     d.drain()
     assert d.tour.players[pid].status == "busted"
@@ -107,14 +109,15 @@ def test_an_event_that_cannot_be_stored_refuses_the_command(tmp_path: Path,
     d = director(tmp_path)
     out = Acks(d)
     seat, _ = seat_of(d, 2)
-    real = Tournament._report_floor_call
+    part, real = Tournament.report_handlers[FloorCallReport]
 
-    def oversized(self: Tournament, tab: Any, data: Any, t: float, rid: str) -> None:
-        real(self, tab, data, t, rid)
-        self.floor_calls[next(reversed(self.floor_calls))].note = "x"
-        self._emit("floor_resolved", t, call="f1", table=tab.id, note="x" * 5000)
+    def oversized(reports: Any, tab: Any, data: Any, t: float, rid: str) -> None:
+        real(reports, tab, data, t, rid)
+        tour = reports.t
+        tour.floor_calls[next(reversed(tour.floor_calls))].note = "x"
+        tour._emit("floor_resolved", t, call="f1", table=tab.id, note="x" * 5000)
 
-    monkeypatch.setattr(Tournament, "_report_floor_call", oversized)
+    monkeypatch.setitem(Tournament.report_handlers, FloorCallReport, (part, oversized))
     before = state(d)
     send(d, 2, "r1", "floor_call", seat=seat)
     d.drain()
@@ -130,7 +133,7 @@ def test_a_refused_undo_leaves_nothing(tmp_path: Path) -> None:
     send(d, 1, "a1", "all_in", seat=s1, hand=0)
     send(d, 1, "b1", "bust", seat=s2, player=p2)
     d.drain()
-    d.act({"kind": "unbust", "player": p2})          # the floor puts p2 back first
+    d.act(commands.decode({"kind": "unbust", "player": p2}))          # the floor puts p2 back first
     before = state(d)
     send(d, 1, "u1", "undo", report="b1")            # so the table's undo must fail whole
     d.drain()

@@ -9,6 +9,7 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk.config import EventConfig
+from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 from kiosk.floor_users import hash_password
@@ -21,8 +22,8 @@ def director(tmp_path: Path, players: int = 18) -> Director:
                       floor_users={"floor": HASH})
     d = Director(cfg)
     for i in range(players):
-        d.act({"kind": "register", "name": f"Player {i + 1}"})
-    d.act({"kind": "start"})
+        d.act(commands.decode({"kind": "register", "name": f"Player {i + 1}"}))
+    d.act(commands.decode({"kind": "start"}))
     return d
 
 
@@ -79,6 +80,9 @@ def test_refusals_and_bad_input_come_back_as_readable_errors(tmp_path: Path) -> 
             ({"kind": "break_table", "table": 7}, "table 7 is not in play"),
             ({"kind": "report", "report": {}}, "not a floor command"),
             ({"kind": "clock", "action": "sideways"}, "unknown clock action"),
+            ({"kind": "move", "player": "p1", "table": "two"}, "bad move command"),
+            ({"kind": "deal", "amounts": {"p1": True}}, "bad deal command"),
+            ({"kind": "teleport", "player": "p1"}, "unknown command"),
         ]
         for cmd, text in cases:
             r = await client.post("/api/act", json=cmd, headers=hdr)
@@ -125,7 +129,7 @@ def test_live_feed_sends_a_snapshot_then_only_changed_tables(tmp_path: Path) -> 
         table = 2
         rep = {"v": 1, "table": table, "id": "t2-1", "seq": 1, "ts": time.time(),
                "kind": "floor_call", "data": {}}
-        d.act({"kind": "report", "table": table, "report": rep})
+        d.act(commands.decode({"kind": "report", "table": table, "report": rep}))
         while True:
             msg = await ws.receive_json(timeout=5)
             if msg["type"] == "tables":

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from kiosk.core import commands
 from kiosk.director import views
 from kiosk.director.hub import Hub
 from kiosk.director.web import pages
@@ -46,7 +47,7 @@ class ServedDirector(views.DirectorLike, Protocol):
     health: dict[str, str]       # background task -> how it failed
 
     def now(self) -> float: ...
-    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Any]: ...
+    def act(self, cmd: commands.Command, user: str | None = None) -> list[Any]: ...
     def import_csv(self, text: str) -> tuple[int, list[str]]: ...
 
 
@@ -205,8 +206,8 @@ def make_app(director: ServedDirector) -> web.Application:
         kind = cmd.get("kind")
         if not isinstance(kind, str) or not kind or kind in INTERNAL:
             return _error(400, f"not a floor command: {kind!r}")
-        try:
-            events = director.act(cmd, user)
+        try:   # decoded here, once: a command that does not fit never reaches the core
+            events = director.act(commands.decode(cmd), user)
         except (RuleError, KioskError) as exc:
             return _error(400, str(exc))
         except (TypeError, ValueError, KeyError) as exc:

@@ -1,0 +1,131 @@
+"""Busts and places: who went out in which hand, taking a bust back, the finish.
+
+Owns the groups of busts (insertion order = bust order) and the finish time; `places()`
+turns the groups into finishing places, sharing places for simultaneous busts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core.component import Component
+from kiosk.core.places import Bust, group_places
+from kiosk.core.state import (
+    BUSTED,
+    IN_PLAY,
+    OUT,
+    WAITING,
+    Player,
+)
+from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
+
+
+class Busts(Component):
+    """The busts of one event and the places they give."""
+
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        self.groups: dict[tuple, list[Bust]] = {}   # insertion order = bust order
+        self.finished_at: float | None = None
+
+    def _on_busted(self, ev: ev_.Busted) -> None:
+        p = self.t.registry.players[ev.player]
+        self.t.seating.unseat(p)
+        p.status = OUT if ev.disqualified else BUSTED
+        p.absent = False
+        key = tuple(ev.group)
+        p.bust_key = key
+        p.bust_hand = ev.hand
+        self.groups.setdefault(key, []).append(Bust(p.id, ev.table, ev.stack))
+        self.t.registry.alive -= 1
+
+    def _on_unbusted(self, ev: ev_.Unbusted) -> None:
+        p = self.t.registry.players[ev.player]
+        self.drop_bust(p)
+        p.status = WAITING
+        p.table = p.seat = None
+
+    def drop_bust(self, p: Player) -> None:
+        if p.bust_key is not None:
+            group = self.groups[p.bust_key]
+            group[:] = [b for b in group if b.player != p.id]
+            if not group:
+                del self.groups[p.bust_key]
+            p.bust_key = None
+
+    def _do_bust(self, cmd: cmd_.Bust, t: float) -> None:
+        p = self.t.registry.player(cmd.get("player"))
+        if p.status not in IN_PLAY:
+            raise RuleError(f"{p.name} is not in play")
+        self.bust(p, t, cmd.get("stack"), None, cmd.get("eliminator"), bool(cmd.get("rebuy")))
+
+    def bust(self, p: Player, t: float, stack: int | None, rid: str | None,
+              eliminator: Any = None, rebuy: bool = False) -> None:
+        assert p.table is not None
+        tab = self.t.seating.tables[p.table]
+        levels = self.t.levels
+        group = ("h4h", levels.h4h_round) if levels.h4h_on else ("hand", tab.id, tab.hand)
+        by = self.t.knockouts.bust_extras(p, t, eliminator, rebuy)
+        self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
+                     stack=stack, group=list(group), report=rid)
+        self.t.knockouts.after_bust(p, t, by, rebuy, rid)
+        if self.t.registry.alive == 1 or self.t.money.satellite_done():
+            winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
+            self.t._emit("finished", t, winner=winner.id)
+        else:
+            self.t.money.bubble_check(t)
+
+    def _do_unbust(self, cmd: cmd_.Unbust, t: float) -> None:
+        p = self.t.registry.player(cmd.get("player"))
+        if p.status != BUSTED:
+            raise RuleError(f"{p.name} is not out")
+        self.unbust(p, t, None, None)
+
+    def unbust(self, p: Player, t: float, rid: str | None,
+                prefer: tuple[int, int] | None) -> None:
+        table, seat = prefer or (None, None)
+        self.t.knockouts.reverse_knockout(p, t, rid)
+        self.t._emit("unbusted", t, player=p.id, report=rid)
+        tab = self.t.seating.tables.get(table) if table else None
+        if tab and not tab.broken and seat not in tab.seat_of:
+            self.t._emit("seated", t, player=p.id, table=tab.id, seat=seat, reason="unbust",
+                         report=rid)
+        else:
+            self.t.seating.seat_new(p.id, t, "unbust")
+
+    def _on_finished(self, ev: ev_.Finished) -> None:
+        self.finished_at = ev.t
+        self.t.schedule_dirty = True
+        self.t.dirty.update(t.id for t in self.t.seating.active_tables())
+
+    def places(self) -> dict[str, int]:
+        """Finishing place of everyone out (and of the winner once finished)."""
+        out: dict[str, int] = {}
+        busted = sum(len(g) for g in self.groups.values())
+        alive_before = self.t.registry.alive + busted
+        h4h_rules = self.t.profile.busts
+        for key, group in self.groups.items():
+            out.update(group_places(group, alive_before, h4h_rules, key[0] == "h4h"))
+            alive_before -= len(group)
+        if self.finished_at is not None:
+            for p in self.t.registry.players.values():
+                if p.status in IN_PLAY:
+                    out[p.id] = 1
+        return out
+
+    # the events this part folds, and the commands and reports it decides, by class
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.Busted: _on_busted,
+        ev_.Unbusted: _on_unbusted,
+        ev_.Finished: _on_finished,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.Bust: _do_bust,
+        cmd_.Unbust: _do_unbust,
+    }

@@ -1,0 +1,254 @@
+"""Chip counts, colour-ups and the end of a day (bag-and-tag and the redraw).
+
+Owns the open count round, the counted stacks, colour-up races and the bags of each day;
+the arithmetic is in kiosk.core.chips.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from kiosk.core import chips as chipmath
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core import races
+from kiosk.core.component import Component
+from kiosk.core.state import (
+    Event,
+    Table,
+)
+from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
+    from kiosk.rules.profile import Profile
+
+
+class ChipCounts(Component):
+    """Counts of the stacks, colour-ups and the bags of each day."""
+
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        # the denominations in play; without them the core cannot tell what leaves at a
+        # break, and colour-ups are left to the floor
+        self.chip_set: tuple[int, ...] = tuple(sorted(t.config.get("chip_set") or ()))
+        self.count_round: Any = None             # the open count_opened event
+        self.n_rounds = 0
+        self.counts: dict[int, dict[int, int]] = {}        # table -> seat -> stack (round)
+        self.last_count: dict[str, int] = {}               # player -> last counted stack
+        self.colour_ups: dict[int, Event] = {}             # table -> this round's colour-up
+        # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
+        self.chip_race_mode: str = t.config.get("chip_race") or "draw"
+        self.count_players: dict[int, dict[str, str]] = {}  # table -> seat -> player
+        self.chips_removed = 0
+        self.day = 1
+        self.day_over = False
+        self.bags: dict[int, dict[str, int]] = {}           # day -> player -> bagged stack
+
+    def _do_count_chips(self, cmd: cmd_.CountChips, t: float) -> None:
+        """Ask every table for its stacks (end of a level, or of the day)."""
+        if self.count_round is not None and not self._count_complete():
+            raise RuleError(f"chip count {self.count_round['round']} is still open")
+        level = self.t.structure.level_number(self.t.levels.period(t))
+        label = str(cmd.get("label") or f"level {level}")
+        self._open_count(t, label, "count", [], 0, cmd.get("by"))
+
+    def _open_count(self, t: float, label: str, purpose: str, removed: list[int],
+                    new_chip: int, by: Any) -> None:
+        self.t._emit("count_opened", t, round=self.n_rounds + 1, label=label, purpose=purpose,
+                     removed=removed, new_chip=new_chip,
+                     tables=[x.id for x in self.t.seating.active_tables()], by=by)
+
+    def _on_count_opened(self, ev: Event) -> None:
+        self.n_rounds = ev["round"]
+        self.count_round = ev   # reads like a dict (r["round"])
+        self.counts = {}
+        self.colour_ups = {}
+        for tid in ev["tables"]:
+            self.t._touch(tid)
+
+    def _count_complete(self) -> bool:
+        return all(x.id in self.counts for x in self.t.seating.active_tables())
+
+    def _report_chip_count(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        r = self.count_round
+        asked = d.get("round")
+        if r is None or (asked is not None and asked != r["round"]):
+            raise RuleError(f"no chip count {asked or ''} is open".replace("  ", " "))
+        stacks = _stacks(d["stacks"])
+        bad = _count_problems(tab, stacks, self.t.registry.chips)
+        if bad:
+            raise RuleError(f"table {tab.id} count refused: {'; '.join(bad)}")
+        players = {str(s): tab.seat_of[s] for s in sorted(stacks)}
+        self.t._emit("chips_counted", t, table=tab.id, round=r["round"],
+                     stacks={str(s): v for s, v in sorted(stacks.items())}, players=players,
+                     report=rid, by=d.get("by"))
+        races.after_count(self, tab, stacks, players, t, rid)
+
+    def _report_chip_race(self, tab: Table, d: Any, t: float, rid: str) -> None:
+        """The dealer's race: the seats whose cards won (kiosk/core/races.py)."""
+        races.take_entry(self, tab, d, t, rid)
+
+    # what the races read and call (races.RaceHost)
+    @property
+    def profile(self) -> Profile:
+        return self.t.profile
+
+    def _emit(self, kind: str, t: float, **fields: Any) -> Event:
+        return self.t._emit(kind, t, **fields)
+
+    def _rng(self, *what: object) -> random.Random:
+        return self.t._rng(*what)
+
+    def _on_chips_counted(self, ev: Event) -> None:
+        self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
+        self.count_players[ev["table"]] = dict(ev["players"])
+        for s, pid in ev["players"].items():
+            self.last_count[pid] = ev["stacks"][s]
+        self.t._touch(ev["table"])
+
+    def _on_coloured_up(self, ev: Event) -> None:
+        self.colour_ups[ev["table"]] = ev
+        self.counts[ev["table"]] = {int(s): v for s, v in ev["after"].items()}
+        for s, pid in ev["players"].items():
+            self.last_count[pid] = ev["after"][s]
+        self.t.registry.chips -= ev["removed"]
+        self.chips_removed += ev["removed"]
+        self.t._touch(ev["table"])
+
+    def colour_up_tick(self, t: float) -> None:
+        """At a break where a denomination leaves play, every table races it off."""
+        period = self.t.levels.period(t)
+        if not self.chip_set or not self.t.structure.periods[period].is_break:
+            return
+        removed, new_chip = chipmath.leaving_at(self.chip_set, self.t.structure, period)
+        label = f"colour-up at break {period}"
+        if removed and (self.count_round is None or self.count_round["label"] != label):
+            self._open_count(t, label, "colour_up", removed, new_chip, None)
+
+    def reconciliation(self) -> chipmath.Reconciliation:
+        smallest = self.count_round["new_chip"] if self.count_round and \
+            self.count_round["purpose"] == "colour_up" else 1
+        seated = {x.id: set(x.seat_of) for x in self.t.seating.active_tables()}
+        return chipmath.reconcile(self.t.registry.chips, self.counts, seated, smallest)
+
+    def _do_end_day(self, cmd: cmd_.EndDay, t: float) -> None:
+        """Stop play after the current hands and ask every table to count for the bags."""
+        if self.day_over:
+            raise RuleError(f"day {self.day} is already over")
+        if not self.t.levels.started or self.t.busts.finished_at is not None:
+            raise RuleError("no day of play is running")
+        self.t._emit("day_ended", t, day=self.day, by=cmd.get("by"))
+        self._open_count(t, f"bags day {self.day}", "bag", [], 0, cmd.get("by"))
+
+    def _on_day_ended(self, ev: Event) -> None:
+        self.day_over = True
+        self.t.schedule_dirty = True
+        for x in self.t.seating.active_tables():
+            self.t._touch(x.id)
+
+    def _do_bag(self, cmd: cmd_.Bag, t: float) -> None:
+        """Bag-and-tag: each player's counted stack goes into his bag, on record."""
+        r = self.count_round
+        if not self.day_over or r is None or r["purpose"] != "bag":
+            raise RuleError("bag at the end of a day, after its count")
+        missing = [x.id for x in self.t.seating.active_tables() if x.id not in self.counts]
+        if missing:
+            raise RuleError(f"tables {', '.join(map(str, missing))} have not counted")
+        rec = self.reconciliation()
+        if rec.difference and not cmd.get("accept_difference"):
+            raise RuleError(f"the count is {rec.difference:+,} chips off; recount the flagged "
+                            "tables or accept the difference")
+        bags = {}
+        for tab in self.t.seating.active_tables():
+            for seat, pid in sorted(tab.seat_of.items()):
+                bags[pid] = self.counts[tab.id][seat]
+        self.t._emit("bagged", t, day=self.day, bags=bags, difference=rec.difference,
+                     by=cmd.get("by"))
+
+    def _on_bagged(self, ev: Event) -> None:
+        self.bags[ev["day"]] = dict(ev["bags"])
+        self.t.registry.chips += ev["difference"]   # the bags are the chips in play from now on
+
+    def _do_redraw(self, cmd: cmd_.Redraw, t: float) -> None:
+        """Start the next day: every bagged player gets a new random seat."""
+        if not self.day_over or self.day not in self.bags:
+            raise RuleError("the redraw starts a new day, after the bags are recorded")
+        active = self.t.seating.active_tables()
+        if any(x.in_hand for x in active):
+            raise RuleError("a table is still playing a hand")
+        players = sorted(self.bags[self.day], key=lambda pid: pid)
+        n_tables = max(1, math.ceil(len(players) / self.t.seats))
+        keep = sorted(x.id for x in active)[:n_tables]
+        rng = self.t._rng("redraw", self.day)
+        rng.shuffle(players)
+        spots = []
+        for i, tid in enumerate(keep):
+            size = len(players) // n_tables + (1 if i < len(players) % n_tables else 0)
+            spots += [(tid, s) for s in sorted(rng.sample(range(1, self.t.seats + 1), size))]
+        for x in active:
+            for dst in list(x.pending_out):
+                self.t._emit("move_cancelled", t, table=x.id, to_table=dst)
+        for pid in sorted(self.bags[self.day]):
+            self.t._emit("unseated", t, player=pid)
+        for x in active:
+            if x.id not in keep:
+                self.t._emit("table_broken", t, table=x.id)
+        self.t._emit("redrawn", t, day=self.day + 1, tables=keep, by=cmd.get("by"))
+        for pid, (tid, seat) in zip(players, spots, strict=True):
+            self.t._emit("seated", t, player=pid, table=tid, seat=seat, reason="redraw")
+
+    def _on_redrawn(self, ev: Event) -> None:
+        self.day = ev["day"]
+        self.day_over = False
+        self.count_round = None
+        self.counts = {}
+        for tid in ev["tables"]:
+            tab = self.t.seating.tables[tid]
+            tab.redraw_button, tab.positions = True, None
+            self.t._touch(tid)
+        self.t.schedule_dirty = True
+
+    # the events this part folds, and the commands and reports it decides, by class
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.CountOpened: _on_count_opened,
+        ev_.ChipsCounted: _on_chips_counted,
+        ev_.ColouredUp: _on_coloured_up,
+        ev_.DayEnded: _on_day_ended,
+        ev_.Bagged: _on_bagged,
+        ev_.Redrawn: _on_redrawn,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.CountChips: _do_count_chips,
+        cmd_.EndDay: _do_end_day,
+        cmd_.Bag: _do_bag,
+        cmd_.Redraw: _do_redraw,
+    }
+    REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.ChipCountReport: _report_chip_count,
+        cmd_.ChipRaceReport: _report_chip_race,
+    }
+
+
+def _stacks(raw: Any) -> dict[int, Any]:
+    """A count's stacks by seat number; RuleError when they are not a seat -> chips map."""
+    if not isinstance(raw, dict):
+        raise RuleError("stacks must map seat numbers to chips")
+    try:
+        return {int(s): v for s, v in raw.items()}
+    except ValueError:
+        raise RuleError("stacks must map seat numbers to chips") from None
+
+
+def _count_problems(tab: Table, stacks: dict[int, Any], in_play: int) -> list[str]:
+    """Why a table's count cannot be right: empty seats counted, seats missing, stacks
+    larger than every chip in play."""
+    bad = chipmath.check_stacks(stacks, tab.seats)
+    bad += [f"seat {s} is empty" for s in sorted(set(stacks) - set(tab.seat_of))]
+    bad += [f"seat {s} has no count" for s in sorted(set(tab.seat_of) - set(stacks))]
+    bad += [f"seat {s}: {v:,} is more than the {in_play:,} chips in play"
+            for s, v in sorted(stacks.items()) if isinstance(v, int) and v > in_play]
+    return bad

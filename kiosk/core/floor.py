@@ -1,0 +1,155 @@
+"""Floor and clock calls, and penalties: what a table asks of the floor, and its answers.
+
+Owns the calls raised at the tables and the players with a penalty still to serve.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core.component import Component
+from kiosk.core.penalties import decide_penalty
+from kiosk.core.state import (
+    IN_PLAY,
+    ClockCall,
+    FloorCall,
+)
+from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
+
+
+class Floor(Component):
+    """The calls from the tables to the floor, and penalties."""
+
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        self.floor_calls: dict[str, FloorCall] = {}
+        self.clock_calls: dict[str, ClockCall] = {}
+        self.on_penalty: set[str] = set()   # players with missed hands still to serve
+
+    def _on_floor_call(self, ev: ev_.FloorCall) -> None:
+        self.floor_calls[ev.call] = FloorCall(ev.call, ev.table, ev.seat, ev.t,
+                                              report=ev.report)
+        self.t._touch(ev.table)
+
+    def _on_floor_acked(self, ev: ev_.FloorAcked) -> None:
+        c = self.floor_calls[ev.call]
+        c.state, c.acked_by, c.acked_at = "acked", ev.by, ev.t
+        self.t._touch(c.table)
+
+    def _on_floor_resolved(self, ev: ev_.FloorResolved) -> None:
+        c = self.floor_calls[ev.call]
+        c.state, c.resolved_at, c.note = ev.state, ev.t, ev.note
+        self.t._touch(c.table)
+
+    def _on_clock_call(self, ev: ev_.ClockCall) -> None:
+        c = ClockCall(ev.call, ev.table, ev.seat, ev.t, ev.seconds, ev.countdown,
+                      report=ev.report, hand=self.t.seating.tables[ev.table].hand)
+        if ev.approved:
+            c.state, c.approved_at = "approved", ev.t
+        self.clock_calls[c.id] = c
+        self.t._touch(c.table)
+
+    def _on_clock_approved(self, ev: ev_.ClockApproved) -> None:
+        c = self.clock_calls[ev.call]
+        c.state, c.approved_at, c.approved_by = "approved", ev.t, ev.by
+        self.t._touch(c.table)
+
+    def _on_clock_done(self, ev: ev_.ClockDone) -> None:
+        c = self.clock_calls[ev.call]
+        c.state, c.outcome, c.done_at = "done", ev.outcome, ev.t
+        self.t._touch(c.table)
+
+    def _do_floor_ack(self, cmd: cmd_.FloorAck, t: float) -> None:
+        c = self.floor_calls.get(cmd.get("call", ""))
+        if c is None or c.state != "open":
+            raise RuleError(f"floor call {cmd.get('call')!r} is not waiting for the floor")
+        self.t._emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
+
+    def _do_floor_resolve(self, cmd: cmd_.FloorResolve, t: float) -> None:
+        c = self.floor_calls.get(cmd.get("call", ""))
+        if c is None or c.state not in ("open", "acked"):
+            raise RuleError(f"floor call {cmd.get('call')!r} is not open")
+        self.t._emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
+                     by=cmd.get("by"))
+
+    def _do_clock_approve(self, cmd: cmd_.ClockApprove, t: float) -> None:
+        c = self.clock_calls.get(cmd.get("call", ""))
+        if c is None or c.state != "requested":
+            raise RuleError(f"clock call {cmd.get('call')!r} is not waiting for approval")
+        wait = self.t.profile.clock_call.min_wait - (t - c.raised_at)
+        if wait > 0:
+            raise RuleError("a clock can be approved only after "
+                            f"{self.t.profile.clock_call.min_wait}"
+                            f" s; {math.ceil(wait)} s to go")
+        self.t._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
+
+    def _do_clock_cancel(self, cmd: cmd_.ClockCancel, t: float) -> None:
+        c = self.clock_calls.get(cmd.get("call", ""))
+        if c is None or c.state == "done":
+            raise RuleError(f"clock call {cmd.get('call')!r} is not running")
+        self.t._emit("clock_done", t, call=c.id, table=c.table, outcome="cancelled")
+
+    def _on_penalty(self, ev: ev_.Penalty) -> None:
+        p = self.t.registry.players[ev.player]
+        p.penalty_hands += ev.hands
+        if p.penalty_hands:
+            self.on_penalty.add(p.id)
+        if ev.minutes:
+            p.penalty_until = ev.t + 60 * ev.minutes
+            p.strikes += 1
+        if ev.type == "left_live_hand":
+            p.left_live_hand += 1
+        p.penalty_text = ev.text
+        self.t._touch(p.table)
+
+    def _on_penalty_served(self, ev: ev_.PenaltyServed) -> None:
+        p = self.t.registry.players[ev.player]
+        p.penalty_until = None
+        if not p.penalty_hands:
+            p.penalty_text = ""
+        self.t._touch(p.table)
+
+    def _do_penalty(self, cmd: cmd_.Penalty, t: float) -> None:
+        p = self.t.registry.player(cmd.get("player"))
+        if p.status not in IN_PLAY:
+            raise RuleError(f"{p.name} is not in play")
+        tab = self.t.seating.tables[p.table or 0]
+        amount = cmd.get("amount", 1)
+        if not isinstance(amount, int):
+            raise RuleError("penalty amount must be a whole number")
+        d = decide_penalty(self.t.profile.penalties, str(cmd.get("type")), amount, tab.count,
+                           p.strikes, p.left_live_hand)
+        self.t._emit("penalty", t, player=p.id, table=tab.id, type=cmd.get("type"), hands=d.hands,
+                     minutes=d.minutes, text=d.text, by=cmd.get("by"))
+        if d.disqualify:
+            self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
+                         stack=None, group=["dq", p.id], disqualified=True)
+            if self.t.registry.alive == 1:
+                winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
+                self.t._emit("finished", t, winner=winner.id)
+
+    # the events this part folds, and the commands and reports it decides, by class
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.FloorCall: _on_floor_call,
+        ev_.FloorAcked: _on_floor_acked,
+        ev_.FloorResolved: _on_floor_resolved,
+        ev_.ClockCall: _on_clock_call,
+        ev_.ClockApproved: _on_clock_approved,
+        ev_.ClockDone: _on_clock_done,
+        ev_.Penalty: _on_penalty,
+        ev_.PenaltyServed: _on_penalty_served,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.FloorAck: _do_floor_ack,
+        cmd_.FloorResolve: _do_floor_resolve,
+        cmd_.ClockApprove: _do_clock_approve,
+        cmd_.ClockCancel: _do_clock_cancel,
+        cmd_.Penalty: _do_penalty,
+    }

@@ -1,0 +1,133 @@
+"""Clock and levels: the tournament clock, its start, hand-for-hand and the end-of-day draw.
+
+Owns the clock and whether play has started; hand-for-hand lives here because it
+pauses the clock and paces the hands of every table together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core.clock import Clock
+from kiosk.core.component import Component
+from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
+
+
+class Levels(Component):
+    """The clock and the pace of play."""
+
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        self.clock = Clock.stopped(t.structure)
+        self.started = False
+        self.extra_hands: int | None = None
+        self.h4h_on = False
+        self.h4h_round = 0
+        self.h4h_waiting: set[int] = set()
+
+    def _on_started(self, ev: ev_.Started) -> None:
+        self.started = True
+        self.t.schedule_dirty = True
+
+    def _on_clock_set(self, ev: ev_.ClockSet) -> None:
+        self.clock = Clock.from_dict(ev.clock)
+        self.t.schedule_dirty = True
+
+    def _on_end_of_day(self, ev: ev_.EndOfDay) -> None:
+        self.extra_hands = ev.hands
+        self.t.schedule_dirty = True
+
+    def _do_clock(self, cmd: cmd_.ClockAction, t: float) -> None:
+        s, c = self.t.structure, self.clock
+        action = cmd.get("action")
+        if action == "pause":
+            new = c.pause(s, t)
+        elif action == "resume":
+            new = c.resume(s, t)
+        elif action in ("add", "set"):
+            secs = cmd.get("seconds")
+            if not isinstance(secs, int | float):
+                raise RuleError("clock add/set needs seconds")
+            new = c.add_time(s, t, secs) if action == "add" else c.set_remaining(s, t, secs)
+        elif action == "jump":
+            period = cmd.get("period")
+            if not isinstance(period, int) or not 0 <= period < len(s.periods):
+                raise RuleError(f"no period {period!r} in the structure")
+            new = c.jump(s, t, period)
+        else:
+            raise RuleError(f"unknown clock action {action!r}")
+        self.t._emit("clock_set", t, clock=new.to_dict(), why=action)
+
+    def _do_end_of_day(self, cmd: cmd_.EndOfDay, t: float) -> None:
+        rules = self.t.profile.end_of_day
+        if not rules.hands:
+            raise RuleError(f"{self.t.profile.name} has no end-of-day hand draw")
+        lo, hi = rules.hands
+        rng = self.t._rng("end-of-day", self.extra_hands)
+        self.t._emit("end_of_day", t, hands=rng.randint(lo, hi))
+
+    def period(self, t: float) -> int:
+        return self.clock.read(self.t.structure, t).period
+
+    def _on_h4h(self, ev: ev_.HandForHand) -> None:
+        self.h4h_on = ev.on
+        if not ev.on:
+            self.h4h_waiting.clear()
+        self.t.schedule_dirty = True
+        for tab in self.t.seating.active_tables():
+            self.t._touch(tab.id)
+
+    def _on_h4h_go(self, ev: ev_.HandForHandGo) -> None:
+        self.h4h_round = ev.round
+        self.h4h_waiting = set(ev.tables)
+        self.t.schedule_dirty = True
+        for tab in self.t.seating.active_tables():
+            self.t._touch(tab.id)
+
+    def _do_h4h(self, cmd: cmd_.HandForHand, t: float) -> None:
+        on = bool(cmd.get("on"))
+        rules = self.t.profile.hand_for_hand
+        if on and rules is None:
+            raise RuleError(f"{self.t.profile.name} has no hand-for-hand procedure")
+        if on == self.h4h_on:
+            raise RuleError(f"hand-for-hand is already {'on' if on else 'off'}")
+        self.t._emit("h4h", t, on=on)
+        if rules and rules.runoff_seconds:
+            clock = self.clock.pause(self.t.structure, t) if on \
+                else self.clock.resume(self.t.structure, t)
+            self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand")
+        if on:
+            self.h4h_next(t)
+
+    def h4h_next(self, t: float, after_hand: bool = False) -> None:
+        """Start the next hand-for-hand round once every table has finished its hand."""
+        if not self.h4h_on or self.h4h_waiting \
+                or any(x.in_hand for x in self.t.seating.active_tables()):
+            return
+        tables = [x.id for x in self.t.seating.active_tables() if x.count >= 2]
+        rules = self.t.profile.hand_for_hand
+        if after_hand and rules and rules.runoff_seconds:
+            # RP-8B: the run-off started with the hand in play at the announcement
+            clock = self.clock.run_off(self.t.structure, t, rules.runoff_seconds)
+            self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
+        self.t._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
+
+    # the events this part folds, and the commands and reports it decides, by class
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.Started: _on_started,
+        ev_.ClockSet: _on_clock_set,
+        ev_.EndOfDay: _on_end_of_day,
+        ev_.HandForHand: _on_h4h,
+        ev_.HandForHandGo: _on_h4h_go,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.ClockAction: _do_clock,
+        cmd_.EndOfDay: _do_end_of_day,
+        cmd_.HandForHand: _do_h4h,
+    }

@@ -1,0 +1,258 @@
+"""Tables and seating: which tables are open, who sits where, who is walking between two.
+
+Owns the tables and the players in transit; decides the opening draw, seats for newcomers
+(`_seat_new`, which asks `next_table_id` where a new table opens) and floor moves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from kiosk.core import button as btn
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core.component import Component
+from kiosk.core.state import (
+    IN_PLAY,
+    MOVING,
+    SEATED,
+    WAITING,
+    Player,
+    Table,
+)
+from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.tournament import Tournament
+
+
+class Seating(Component):
+    """The tables of one event and who sits at each."""
+
+    def __init__(self, t: Tournament) -> None:
+        super().__init__(t)
+        self.tables: dict[int, Table] = {}
+        self.movers_from: dict[int, set[str]] = {}  # table -> players walking away from it
+        self.moving: set[str] = set()               # players between two tables
+        self.stats = {"moves_balance": 0, "moves_break": 0, "moves_final": 0,
+                      "moves_floor": 0, "unavoidable": 0}
+
+    def table_in_play(self, tid: Any) -> Table:
+        tab = self.tables.get(tid) if isinstance(tid, int) else None
+        if tab is None or tab.broken:
+            raise RuleError(f"table {tid!r} is not in play")
+        return tab
+
+    def _on_table_opened(self, ev: ev_.TableOpened) -> None:
+        tab = self.tables[ev.table] = Table(ev.table, ev.seats, ev.added)
+        self.t.balancing.table_opened(tab)
+
+    def _on_seated(self, ev: ev_.Seated) -> None:
+        p = self.t.registry.players[ev.player]
+        if p.status not in IN_PLAY:
+            self.t.registry.alive += 1
+        p.status, p.table, p.seat = SEATED, ev.table, ev.seat
+        p.from_table = p.from_seat = None
+        tab = self.tables[ev.table]
+        tab.seat_of[ev.seat] = p.id
+        tab.moved_weight += p.moves * p.moves
+        if not ev.same_seat:
+            tab.new_seats.add(ev.seat)
+        self.t.balancing.recount(tab)
+        self.t._touch(tab.id)
+        self.t.seating_dirty = True
+
+    def _on_hand_started(self, ev: ev_.HandStarted) -> None:
+        tab = self.tables[ev.table]
+        tab.hand, tab.in_hand, tab.last_hand_at = ev.hand, True, ev.t
+        tab.positions = btn.Positions(ev.button, ev.sb, ev.bb, tuple(ev.dealt), tuple(ev.waiting))
+        tab.new_seats.clear()
+        tab.all_in.clear()
+        tab.redraw_button = False
+        if self.t.floor.on_penalty:
+            for seat in ev.dealt:
+                p = self.t.registry.players.get(tab.seat_of.get(seat, ""))
+                if p and p.penalty_hands:
+                    p.penalty_hands -= 1
+                    if not p.penalty_hands:
+                        self.t.floor.on_penalty.discard(p.id)
+                        if p.penalty_until is None:
+                            p.penalty_text = ""
+        self.t.dirty.add(tab.id)
+
+    def _on_hand_ended(self, ev: ev_.HandEnded) -> None:
+        tab = self.tables[ev.table]
+        tab.in_hand = False
+        tab.all_in.clear()
+        tab.last_hand_at = ev.t
+        self.t.levels.h4h_waiting.discard(tab.id)
+        self.t._touch(tab.id)
+
+    def _on_all_in(self, ev: ev_.AllIn) -> None:
+        self.tables[ev.table].all_in.add(ev.seat)
+        self.t._touch(ev.table)
+
+    def _on_all_in_undone(self, ev: ev_.AllInUndone) -> None:
+        self.tables[ev.table].all_in.discard(ev.seat)
+        self.t._touch(ev.table)
+
+    def unseat(self, p: Player) -> None:
+        if p.from_table is not None:
+            self.movers_from.get(p.from_table, set()).discard(p.id)
+            self.moving.discard(p.id)
+        if p.table is not None:
+            tab = self.tables[p.table]
+            if tab.seat_of.get(p.seat or 0) == p.id:
+                del tab.seat_of[p.seat or 0]
+                tab.moved_weight -= p.moves * p.moves
+                tab.new_seats.discard(p.seat or 0)
+            self.t.balancing.recount(tab)
+            self.t._touch(tab.id, p.from_table)
+        self.t.seating_dirty = True
+
+    def _on_moved(self, ev: ev_.Moved) -> None:
+        p = self.t.registry.players[ev.player]
+        src, dst = self.tables[ev.table], self.tables[ev.to_table]
+        if ev.ordered:
+            src.pending_out.remove(dst.id)
+            dst.pending_in -= 1
+            self.t.balancing.n_pending -= 1
+        self.unseat(p)
+        p.from_table, p.from_seat = src.id, ev.seat
+        self.movers_from.setdefault(src.id, set()).add(p.id)
+        self.moving.add(p.id)
+        p.status, p.table, p.seat = MOVING, dst.id, ev.to_seat
+        p.moves += 1
+        dst.seat_of[ev.to_seat] = p.id
+        dst.moved_weight += p.moves * p.moves
+        dst.new_seats.add(ev.to_seat)
+        if ev.redraw_button:
+            dst.redraw_button = True
+        self.t.balancing.recount(dst)
+        self.t._touch(dst.id, src.id)
+        self.stats["moves_" + ev.reason] += 1
+        if ev.reason in ("break", "final"):
+            self.stats["unavoidable"] += 1
+        elif ev.reason == "balance":
+            src.balance_out += 1
+
+    def _on_arrived(self, ev: ev_.Arrived) -> None:
+        p = self.t.registry.players[ev.player]
+        prev = p.from_table
+        if prev is not None:
+            self.movers_from.get(prev, set()).discard(p.id)
+        self.moving.discard(p.id)
+        p.status = SEATED
+        p.from_table = p.from_seat = None
+        self.t._touch(p.table, prev)
+
+    def _on_unseated(self, ev: ev_.Unseated) -> None:
+        p = self.t.registry.players[ev.player]
+        self.unseat(p)
+        p.status, p.table, p.seat = WAITING, None, None
+        self.t.registry.alive -= 1
+
+    def _do_start(self, cmd: cmd_.Start, t: float) -> None:
+        if self.t.levels.started:
+            raise RuleError("the tournament has already started")
+        waiting = [p.id for p in self.t.registry.players.values() if p.status == WAITING]
+        if len(waiting) < 2:
+            raise RuleError("at least two players must be registered to start")
+        n_tables = math.ceil(len(waiting) / self.t.seats)
+        opened = []
+        for _ in range(n_tables):
+            tid = self.next_table_id()
+            self.t._emit("table_opened", t, table=tid, seats=self.t.seats)
+            opened.append(tid)
+        rng = self.t._rng("start")
+        pool: list[tuple[int, int]] = []
+        for i, tid in enumerate(opened):
+            size = len(waiting) // n_tables + (1 if i < len(waiting) % n_tables else 0)
+            pool += [(tid, s) for s in sorted(rng.sample(range(1, self.t.seats + 1), size))]
+        rng.shuffle(waiting)
+        for pid, (table, seat) in zip(waiting, pool, strict=True):
+            self.t._emit("seated", t, player=pid, table=table, seat=seat, reason="draw")
+        clock = self.t.levels.clock.resume(self.t.structure, t)
+        self.t._emit("clock_set", t, clock=clock.to_dict(), why="start")
+        self.t._emit("started", t)
+
+    def next_table_id(self) -> int:
+        """The number of the next table to open. The one place that says so: a room
+        running several events would hand out its own free tables here."""
+        return max(self.tables, default=0) + 1
+
+    def seat_new(self, pid: str, t: float, reason: str) -> None:
+        """TDA 7A: a random seat from the seat pool in place (the shortest tables)."""
+        b = self.t.balancing.balancer
+        candidates = [tid for tid, c in b.count.items() if c == b.min()
+                      and self.tables[tid].count < self.tables[tid].seats]
+        if not candidates:
+            if self.t.max_tables is not None and len(self.active_tables()) >= self.t.max_tables:
+                return  # an alternate: waits for a seat
+            tid = self.next_table_id()
+            self.t._emit("table_opened", t, table=tid, seats=self.t.seats, added=True)
+            candidates = [tid]
+        p = self.t.registry.players[pid]
+        rng = self.t._rng("seat", pid, p.entries, p.rebuys)
+        tab = self.tables[rng.choice(sorted(candidates))]
+        self.t._emit("seated", t, player=pid, table=tab.id, seat=rng.choice(tab.open_seats()),
+                     reason=reason)
+
+    def _do_move(self, cmd: cmd_.Move, t: float) -> None:
+        p = self.t.registry.player(cmd.get("player"))
+        if p.status not in IN_PLAY:
+            raise RuleError(f"{p.name} is not seated")
+        dst = self.table_in_play(cmd.get("table"))
+        seat = cmd.get("seat")
+        if seat is None:
+            seat = btn.worst_open_seat(dst.positions, dst.seat_of, dst.seats,
+                                       self.t._rng("floor-move", p.id, p.moves)) \
+                if dst.count < dst.seats else None
+        if not isinstance(seat, int) or not 1 <= seat <= dst.seats or seat in dst.seat_of:
+            raise RuleError(f"table {dst.id} seat {seat} is not free")
+        src = self.tables[p.table or 0]
+        self.t._emit("moved", t, player=p.id, table=p.table, seat=p.seat, to_table=dst.id,
+                     to_seat=seat, reason="floor", due_bb=self.due_seat(src) == p.seat)
+
+    def _do_arrived(self, cmd: cmd_.Arrived, t: float) -> None:
+        p = self.t.registry.player(cmd.get("player"))
+        if p.status != MOVING:
+            raise RuleError(f"{p.name} is not moving")
+        self.t._emit("arrived", t, player=p.id, table=p.table, seat=p.seat)
+
+    def active_tables(self) -> list[Table]:
+        return [t for t in self.tables.values() if not t.broken]
+
+    def due_big_blind(self, tab: Table) -> int | None:
+        """TDA 10A: the seat of the player due the big blind next (random before hand 1)."""
+        if not tab.seat_of:
+            return None
+        if tab.positions is None:
+            return self.t._rng("due", tab.id, tab.hand, tab.count).choice(sorted(tab.seat_of))
+        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
+
+    def due_seat(self, tab: Table) -> int | None:
+        """The seat due the big blind next, or None before the table's first hand."""
+        if tab.positions is None or not tab.seat_of:
+            return None
+        return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
+
+    # the events this part folds, and the commands and reports it decides, by class
+    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
+        ev_.TableOpened: _on_table_opened,
+        ev_.Seated: _on_seated,
+        ev_.HandStarted: _on_hand_started,
+        ev_.HandEnded: _on_hand_ended,
+        ev_.AllIn: _on_all_in,
+        ev_.AllInUndone: _on_all_in_undone,
+        ev_.Moved: _on_moved,
+        ev_.Arrived: _on_arrived,
+        ev_.Unseated: _on_unseated,
+    }
+    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.Start: _do_start,
+        cmd_.Move: _do_move,
+        cmd_.Arrived: _do_arrived,
+    }
