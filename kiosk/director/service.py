@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
-from kiosk.core import commands, plans
+from kiosk.core import commands
 from kiosk.core import events as ev_
 from kiosk.core.commands import Command
 from kiosk.core.events import Event
@@ -32,12 +32,12 @@ from kiosk.core.tournament import Tournament
 from kiosk.csvcells import typed_text
 from kiosk.director.budget import Budget
 from kiosk.director.hub import Hub
+from kiosk.director.publisher import Publisher
 from kiosk.director.snapshots import Snapshots
 from kiosk.director.store import EventLog
 from kiosk.errors import ConfigError, KioskError, RuleError
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import (
-    MAX_MESSAGE,
     ProtocolError,
     decode,
     encode,
@@ -49,7 +49,6 @@ from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
 
 log = logging.getLogger("kiosk.director")
-SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
 
 
 class Director:
@@ -70,19 +69,14 @@ class Director:
         self.connected = asyncio.Event()
         self._inbox: deque[tuple[str, bytes]] = deque()
         self._draining = False
-        self._seating_at = 0.0
-        self._seating_due = True
         self._stopping = False
         self._unreachable = False
         self.rejected = 0
-        self._schedule_key: tuple | None = None
-        self._schedule_urgent: tuple | None = None
-        self._schedule_due = False
-        self._schedule_at = 0.0
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.budget = Budget()
         self.epoch = round(self.clock(), 3)   # this run: tables follow a restored director
         self.health: dict[str, str] = {}      # background task -> how it failed (dashboard)
+        self.out = Publisher(self)
 
     # ----------------------------------------------------------------- state
     def _load(self) -> Tournament:
@@ -136,7 +130,7 @@ class Director:
             cmd = msgspec.structs.replace(cmd, by=user)
         events, rows = self.decide(cmd, [])
         self._commit(rows)
-        self._publish_changes()
+        self.out.changes()
         return events
 
     def decide(self, cmd: Command,
@@ -206,74 +200,6 @@ class Director:
                 errors.append(f"line {n}: {exc}")
         return added, errors
 
-    # ------------------------------------------------------------ publishing
-    def _publish(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
-        if self.client is not None:
-            payload = encode(body)
-            if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
-                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
-                          len(payload), MAX_MESSAGE)
-                return
-            self.client.publish(topic, payload, qos=1, retain=retain)
-
-    def _plan_msg(self, table: int) -> dict[str, Any]:
-        return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.now(),
-                **plans.plan(self.tour, table)}
-
-    def _publish_changes(self) -> None:
-        tour = self.tour
-        changed = sorted(tour.dirty)
-        tour.dirty.clear()
-        for n in changed:
-            if n in tour.tables:
-                self._publish(self.topics.plan(n), self._plan_msg(n))
-        key = plans.schedule_key(tour)
-        urgent = plans.schedule_urgent_key(tour)
-        if urgent != self._schedule_urgent:   # the clock or a state every table must obey
-            self._schedule_urgent = urgent
-            self._publish_schedule()
-        elif tour.schedule_dirty or key != self._schedule_key:
-            # the field and the breaking order: at most once per SEATING_EVERY, because the
-            # schedule goes to every table and a busy room changes these on every bust
-            self._schedule_due = True
-            self.hub.publish({"type": "summary"})
-        if tour.seating_dirty:
-            self._seating_due = True
-        if changed:
-            self.hub.publish({"type": "tables", "tables": changed})
-            self.hub.publish({"type": "summary"})
-
-    def _publish_schedule(self) -> None:
-        tour = self.tour
-        tour.schedule_dirty, self._schedule_key = False, plans.schedule_key(tour)
-        self._schedule_due, self._schedule_at = False, self.now()
-        self._publish(self.topics.schedule, self._schedule_msg())
-        self.hub.publish({"type": "summary"})
-
-    def _schedule_msg(self) -> dict[str, Any]:
-        return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.now(),
-                **plans.schedule(self.tour)}
-
-    def _publish_seating(self, force: bool = False) -> None:
-        now = self.now()
-        if self._schedule_due and now - self._schedule_at >= SEATING_EVERY:
-            self._publish_schedule()
-        if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
-            self.tour.seating_dirty = False
-            self._seating_due = False
-            self._seating_at = now
-            self._publish(self.topics.seating,
-                          {"rev": self.log.last_seq, "epoch": self.epoch,
-                           "cards": plans.seating(self.tour)})
-
-    def republish_all(self) -> None:
-        """Everything retained, again: after a (re)connect the broker may have lost it."""
-        self._publish(self.topics.director_status, {"state": "online", "ts": self.now()})
-        self._publish(self.topics.schedule, self._schedule_msg())
-        self._publish_seating(force=True)
-        for n in sorted(self.tour.tables):
-            self._publish(self.topics.plan(n), self._plan_msg(n))
-
     # -------------------------------------------------------------- incoming
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     props: Any = None) -> None:
@@ -288,7 +214,7 @@ class Director:
     def _connected(self) -> None:
         self._unreachable = False
         log.info("connected to %s", self.config.broker.url)
-        self.republish_all()
+        self.out.republish_all()
         self.connected.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
@@ -343,12 +269,12 @@ class Director:
             elif leaf == "status":
                 self._status(table, payload, tables_changed)
         self._commit(rows)
-        self._publish_changes()
+        self.out.changes()
         for table, ids in acks.items():
             body: dict[str, Any] = {"ids": ids}
             if rejected.get(table):
                 body["rejected"] = rejected[table]
-            self._publish(self.topics.ack(table), body, retain=False)
+            self.out.send(self.topics.ack(table), body, retain=False)
         if tables_changed:
             self.hub.publish({"type": "tables", "tables": sorted(tables_changed)})
 
@@ -435,7 +361,7 @@ class Director:
     def stop_mqtt(self) -> None:
         if self.client is not None:
             self._stopping = True
-            self._publish(self.topics.director_status, {"state": "offline", "ts": self.now()})
+            self.out.send(self.topics.director_status, {"state": "offline", "ts": self.now()})
             self.client.disconnect()
             self.client.loop_stop()
             self.client = None
@@ -461,7 +387,7 @@ class Director:
                     self.act(commands.Tick())
                 except RuleError as exc:  # pragma: no cover - tick decides, never refuses
                     log.error("tick refused: %s", exc)
-            self._publish_seating()
+            self.out.seating()
             notifier.watchdog()
             # wake exactly at a level boundary, so the new level goes out at once
             reading = self.tour.clock.read(self.tour.structure, self.now())

@@ -1,0 +1,103 @@
+"""What the director sends to the broker, and when: plans of the tables that changed, the
+schedule (at once when the clock or a state every table must obey changes, the field at
+most once a second), the seating directory, and everything again after a reconnect.
+
+Kept apart from the service so the service holds the decisions and this the pacing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from kiosk.core import plans
+from kiosk.protocol.messages import MAX_MESSAGE, encode
+
+if TYPE_CHECKING:
+    from kiosk.director.service import Director
+
+log = logging.getLogger("kiosk.director")
+SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
+
+
+class Publisher:
+    """The director's outgoing side: it owns the pacing state of the schedule and the
+    seating directory, and reads the director's tournament, log and client."""
+
+    def __init__(self, director: Director) -> None:
+        self.d = director
+        self._seating_at = 0.0
+        self._seating_due = True
+        self._schedule_key: tuple | None = None
+        self._schedule_urgent: tuple | None = None
+        self._schedule_due = False
+        self._schedule_at = 0.0
+
+    def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+        """Publish `body` at QoS 1; one above the broker's size limit is logged, not sent."""
+        if self.d.client is not None:
+            payload = encode(body)
+            if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
+                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
+                          len(payload), MAX_MESSAGE)
+                return
+            self.d.client.publish(topic, payload, qos=1, retain=retain)
+
+    def plan_msg(self, table: int) -> dict[str, Any]:
+        return {"rev": self.d.log.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
+                **plans.plan(self.d.tour, table)}
+
+    def changes(self) -> None:
+        """After a decision: the plans it changed, the schedule when due, dashboard notes."""
+        tour = self.d.tour
+        changed = sorted(tour.dirty)
+        tour.dirty.clear()
+        for n in changed:
+            if n in tour.tables:
+                self.send(self.d.topics.plan(n), self.plan_msg(n))
+        key = plans.schedule_key(tour)
+        urgent = plans.schedule_urgent_key(tour)
+        if urgent != self._schedule_urgent:   # the clock or a state every table must obey
+            self._schedule_urgent = urgent
+            self.schedule()
+        elif tour.schedule_dirty or key != self._schedule_key:
+            # the field and the breaking order: at most once per SEATING_EVERY, because the
+            # schedule goes to every table and a busy room changes these on every bust
+            self._schedule_due = True
+            self.d.hub.publish({"type": "summary"})
+        if tour.seating_dirty:
+            self._seating_due = True
+        if changed:
+            self.d.hub.publish({"type": "tables", "tables": changed})
+            self.d.hub.publish({"type": "summary"})
+
+    def schedule(self) -> None:
+        tour = self.d.tour
+        tour.schedule_dirty, self._schedule_key = False, plans.schedule_key(tour)
+        self._schedule_due, self._schedule_at = False, self.d.now()
+        self.send(self.d.topics.schedule, self.schedule_msg())
+        self.d.hub.publish({"type": "summary"})
+
+    def schedule_msg(self) -> dict[str, Any]:
+        return {"rev": self.d.log.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
+                **plans.schedule(self.d.tour)}
+
+    def seating(self, force: bool = False) -> None:
+        now = self.d.now()
+        if self._schedule_due and now - self._schedule_at >= SEATING_EVERY:
+            self.schedule()
+        if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
+            self.d.tour.seating_dirty = False
+            self._seating_due = False
+            self._seating_at = now
+            self.send(self.d.topics.seating,
+                          {"rev": self.d.log.last_seq, "epoch": self.d.epoch,
+                           "cards": plans.seating(self.d.tour)})
+
+    def republish_all(self) -> None:
+        """Everything retained, again: after a (re)connect the broker may have lost it."""
+        self.send(self.d.topics.director_status, {"state": "online", "ts": self.d.now()})
+        self.send(self.d.topics.schedule, self.schedule_msg())
+        self.seating(force=True)
+        for n in sorted(self.d.tour.tables):
+            self.send(self.d.topics.plan(n), self.plan_msg(n))
