@@ -160,7 +160,7 @@ def test_dashboard_and_schedule_show_the_breaking_order(tmp_path: Path) -> None:
         assert ok.status == 200
         snap = await (await client.get("/api/snapshot")).json()
         assert snap["summary"]["break_order"] == [1, 2]
-        assert d._schedule_msg()["break_order"] == [1, 2]
+        assert d.out.schedule_msg()["break_order"] == [1, 2]
         await client.close()
 
     run(go())
