@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.core import button as btn
@@ -31,26 +32,24 @@ from kiosk.core.state import (
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
     from kiosk.rules.profile import BalanceRules
 
 
+@dataclass(eq=False)
 class Balancing(Component):
     """The balancer's bookkeeping and every decision that moves a player."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.balancer = Balancer()
-        self.n_breaking = 0
-        self._order: list[tuple[int, int]] = []   # (rank, table) in breaking order
-        self._cursor = 0              # first entry of _order that may still break
-        self._halt_top: tuple[Any, ...] | None = None  # what halts depended on when last checked
-        self._halted: set[int] = set()
-        self._longest_at = -1         # event count when _longest_now was taken
-        self._longest_now = 0
-        self.n_pending = 0            # balancing moves ordered, not yet made
-        self.final_pending = False
-        self.final_table: int | None = None
+    balancer: Balancer = field(default_factory=Balancer)
+    n_breaking: int = 0
+    _order: list[tuple[int, int]] = field(default_factory=list)  # (rank, table) in breaking order
+    _cursor: int = 0  # first entry of _order that may still break
+    _halt_top: tuple[Any, ...] | None = None  # what halts depended on when last checked
+    _halted: set[int] = field(default_factory=set)
+    _longest_at: int = -1  # event count when _longest_now was taken
+    _longest_now: int = 0
+    n_pending: int = 0  # balancing moves ordered, not yet made
+    final_pending: bool = False
+    final_table: int | None = None
 
     def table_opened(self, tab: Table) -> None:
         """A new table takes its place in the breaking order and in the balancer."""

@@ -7,7 +7,8 @@ turns the groups into finishing places, sharing places for simultaneous busts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -22,17 +23,13 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Busts(Component):
     """The busts of one event and the places they give."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.groups: dict[tuple, list[Bust]] = {}   # insertion order = bust order
-        self.finished_at: float | None = None
+    groups: dict[tuple, list[Bust]] = field(default_factory=dict)  # insertion order = bust order
+    finished_at: float | None = None
 
     def _on_busted(self, ev: ev_.Busted) -> None:
         p = self.t.registry.players[ev.player]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.core import chips as chipmath
@@ -23,30 +24,32 @@ from kiosk.core.state import (
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
     from kiosk.rules.profile import Profile
 
 
+@dataclass(eq=False)
 class ChipCounts(Component):
     """Counts of the stacks, colour-ups and the bags of each day."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        # the denominations in play; without them the core cannot tell what leaves at a
-        # break, and colour-ups are left to the floor
-        self.chip_set: tuple[int, ...] = tuple(sorted(t.config.get("chip_set") or ()))
-        self.count_round: Any = None             # the open count_opened event
-        self.n_rounds = 0
-        self.counts: dict[int, dict[int, int]] = {}        # table -> seat -> stack (round)
-        self.last_count: dict[str, int] = {}               # player -> last counted stack
-        self.colour_ups: dict[int, Event] = {}             # table -> this round's colour-up
-        # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
-        self.chip_race_mode: str = t.config.get("chip_race") or "draw"
-        self.count_players: dict[int, dict[str, str]] = {}  # table -> seat -> player
-        self.chips_removed = 0
-        self.day = 1
-        self.day_over = False
-        self.bags: dict[int, dict[str, int]] = {}           # day -> player -> bagged stack
+    # the denominations in play; without them the core cannot tell what leaves at a
+    # break, and colour-ups are left to the floor
+    chip_set: tuple[int, ...] = field(init=False)
+    count_round: Any = None             # the open count_opened event
+    n_rounds: int = 0
+    counts: dict[int, dict[int, int]] = field(default_factory=dict)  # table -> seat -> stack
+    last_count: dict[str, int] = field(default_factory=dict)  # player -> last counted stack
+    colour_ups: dict[int, Event] = field(default_factory=dict)  # table -> round's colour-up
+    # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
+    chip_race_mode: str = field(init=False)
+    count_players: dict[int, dict[str, str]] = field(default_factory=dict)  # table -> seat -> pid
+    chips_removed: int = 0
+    day: int = 1
+    day_over: bool = False
+    bags: dict[int, dict[str, int]] = field(default_factory=dict)  # day -> player -> bagged stack
+
+    def __post_init__(self) -> None:
+        self.chip_set = tuple(sorted(self.t.config.get("chip_set") or ()))
+        self.chip_race_mode = self.t.config.get("chip_race") or "draw"
 
     def _do_count_chips(self, cmd: cmd_.CountChips, t: float) -> None:
         """Ask every table for its stacks (end of a level, or of the day)."""

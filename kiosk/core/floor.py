@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -20,18 +21,14 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Floor(Component):
     """The calls from the tables to the floor, and penalties."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.floor_calls: dict[str, FloorCall] = {}
-        self.clock_calls: dict[str, ClockCall] = {}
-        self.on_penalty: set[str] = set()   # players with missed hands still to serve
+    floor_calls: dict[str, FloorCall] = field(default_factory=dict)
+    clock_calls: dict[str, ClockCall] = field(default_factory=dict)
+    on_penalty: set[str] = field(default_factory=set)  # players with missed hands still to serve
 
     def _on_floor_call(self, ev: ev_.FloorCall) -> None:
         self.floor_calls[ev.call] = FloorCall(ev.call, ev.table, ev.seat, ev.t,

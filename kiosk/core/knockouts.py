@@ -7,7 +7,8 @@ before anything is recorded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -21,19 +22,17 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Knockouts(Component):
     """Who knocked out whom, and the bounties paid."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.knocked: dict[tuple[str, int], Event] = {}   # (player, entry) -> knockout
-        self.head_extra: dict[tuple[str, int], int] = {}   # PKO: bounty added to a head
-        self.bounty_cash: dict[str, int] = {}
-        self.eliminated_by: dict[str, list[str]] = {}
+    # (player, entry) -> knockout
+    knocked: dict[tuple[str, int], Event] = field(default_factory=dict)
+    # PKO: bounty added to a head
+    head_extra: dict[tuple[str, int], int] = field(default_factory=dict)
+    bounty_cash: dict[str, int] = field(default_factory=dict)
+    eliminated_by: dict[str, list[str]] = field(default_factory=dict)
 
     def head(self, pid: str) -> int:
         """The bounty on a player's current entry (0 once paid, or in events without)."""

@@ -7,7 +7,8 @@ to the unit. Also keeps the audit trail of floor actions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -31,28 +32,28 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Money(Component):
     """The prize pool, payouts, rebuys, add-ons and deals."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        created = t.config
+    prize: PrizeRules = field(init=False)
+    h4h_at_bubble: bool = field(init=False)
+    addons: int = 0
+    addon_players: set[str] = field(default_factory=set)
+    locked: list[int] | None = None
+    deal: dict[str, int] | None = None
+    audit: list[Event] = field(default_factory=list)
+    _payouts_for: tuple[Any, list[int]] | None = None
+
+    def __post_init__(self) -> None:
+        created = self.t.config
         rules = created.get("money")
         if rules is None:   # events created before prize rules: the plain percent table
             rules = {"buy_in": created.get("buy_in", 0), "table": "percent",
                      "percent_paid": created.get("payout_percent", 15.0)}
         self.prize = PrizeRules.from_dict(rules)
-        self.h4h_at_bubble: bool = bool(created.get("h4h_at_bubble"))
-        self.addons = 0
-        self.addon_players: set[str] = set()
-        self.locked: list[int] | None = None
-        self.deal: dict[str, int] | None = None
-        self.audit: list[Event] = []
-        self._payouts_for: tuple[Any, list[int]] | None = None
+        self.h4h_at_bubble = bool(created.get("h4h_at_bubble"))
 
     def money_pool(self) -> Pool:
         return pool(self.prize, self.t.registry.entries, self.addons)

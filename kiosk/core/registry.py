@@ -7,7 +7,8 @@ players still in play; other parts ask it for a player (`_player`) and read the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -20,20 +21,16 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Registry(Component):
     """The entries of one event and the players behind them."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.players: dict[str, Player] = {}
-        self.by_card: dict[str, str] = {}
-        self.entries = 0
-        self.chips = 0
-        self.alive = 0
+    players: dict[str, Player] = field(default_factory=dict)
+    by_card: dict[str, str] = field(default_factory=dict)
+    entries: int = 0
+    chips: int = 0
+    alive: int = 0
 
     def player(self, pid: Any) -> Player:
         p = self.players.get(pid) if isinstance(pid, str) else None

@@ -8,7 +8,8 @@ there by the tournament's table of report handlers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -22,18 +23,15 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class TableReports(Component):
     """Handlers for the table reports, one per report kind."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.seen_reports: set[tuple[int, str]] = set()   # (table, report id) applied
-        self.undone: set[tuple[int, str]] = set()         # (table, report id) taken back
-        self.report_events: dict[tuple[int, str], list[Any]] = {}   # undoable events, by report
+    seen_reports: set[tuple[int, str]] = field(default_factory=set)  # (table, report id) applied
+    undone: set[tuple[int, str]] = field(default_factory=set)  # (table, report id) taken back
+    # undoable events, by report
+    report_events: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
 
     def _do_report(self, cmd: cmd_.Report, t: float) -> None:
         rep = cmd.report

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
@@ -24,20 +25,17 @@ from kiosk.core.state import (
 )
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Seating(Component):
     """The tables of one event and who sits at each."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.tables: dict[int, Table] = {}
-        self.movers_from: dict[int, set[str]] = {}  # table -> players walking away from it
-        self.moving: set[str] = set()               # players between two tables
-        self.stats = {"moves_balance": 0, "moves_break": 0, "moves_final": 0,
-                      "moves_floor": 0, "unavoidable": 0}
+    tables: dict[int, Table] = field(default_factory=dict)
+    # table -> players walking away from it
+    movers_from: dict[int, set[str]] = field(default_factory=dict)
+    moving: set[str] = field(default_factory=set)  # players between two tables
+    stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("moves_balance", "moves_break", "moves_final", "moves_floor", "unavoidable"), 0))
 
     def table_in_play(self, tid: Any) -> Table:
         tab = self.tables.get(tid) if isinstance(tid, int) else None
