@@ -9,9 +9,8 @@ the decision methods are kept as they were in the mixin they came from.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
@@ -440,20 +439,6 @@ class Balancing(Component):
             self._mark_breaking(tab, t)
         if not tab.in_hand:
             self._break(tab, t)
-
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.MoveOrdered: _on_move_ordered,
-        ev_.MoveCancelled: _on_move_cancelled,
-        ev_.TableBreaking: _on_table_breaking,
-        ev_.TableBroken: _on_table_broken,
-        ev_.FinalOrdered: _on_final_ordered,
-        ev_.FinalCancelled: _on_final_cancelled,
-        ev_.FinalSeated: _on_final_seated,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.BreakTable: _do_break_table,
-    }
 
 
 def _within_tolerance(b: Balancer, tid: int | None, within: range, fewest: bool) -> int | None:

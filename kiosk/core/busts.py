@@ -6,9 +6,8 @@ turns the groups into finishing places, sharing places for simultaneous busts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -116,13 +115,3 @@ class Busts(Component):
                     out[p.id] = 1
         return out
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Busted: _on_busted,
-        ev_.Unbusted: _on_unbusted,
-        ev_.Finished: _on_finished,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Bust: _do_bust,
-        cmd_.Unbust: _do_unbust,
-    }

@@ -65,7 +65,7 @@ class ChipCounts(Component):
                      removed=removed, new_chip=new_chip,
                      tables=[x.id for x in self.t.seating.active_tables()], by=by)
 
-    def _on_count_opened(self, ev: Event) -> None:
+    def _on_count_opened(self, ev: ev_.CountOpened) -> None:
         self.n_rounds = ev["round"]
         self.count_round = ev   # reads like a dict (r["round"])
         self.counts = {}
@@ -106,14 +106,14 @@ class ChipCounts(Component):
     def _rng(self, *what: object) -> random.Random:
         return self.t._rng(*what)
 
-    def _on_chips_counted(self, ev: Event) -> None:
+    def _on_chips_counted(self, ev: ev_.ChipsCounted) -> None:
         self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
         self.count_players[ev["table"]] = dict(ev["players"])
         for s, pid in ev["players"].items():
             self.last_count[pid] = ev["stacks"][s]
         self.t._touch(ev["table"])
 
-    def _on_coloured_up(self, ev: Event) -> None:
+    def _on_coloured_up(self, ev: ev_.ColouredUp) -> None:
         self.colour_ups[ev["table"]] = ev
         self.counts[ev["table"]] = {int(s): v for s, v in ev["after"].items()}
         for s, pid in ev["players"].items():
@@ -147,7 +147,7 @@ class ChipCounts(Component):
         self.t._emit("day_ended", t, day=self.day, by=cmd.get("by"))
         self._open_count(t, f"bags day {self.day}", "bag", [], 0, cmd.get("by"))
 
-    def _on_day_ended(self, ev: Event) -> None:
+    def _on_day_ended(self, ev: ev_.DayEnded) -> None:
         self.day_over = True
         self.t.schedule_dirty = True
         for x in self.t.seating.active_tables():
@@ -172,7 +172,7 @@ class ChipCounts(Component):
         self.t._emit("bagged", t, day=self.day, bags=bags, difference=rec.difference,
                      by=cmd.get("by"))
 
-    def _on_bagged(self, ev: Event) -> None:
+    def _on_bagged(self, ev: ev_.Bagged) -> None:
         self.bags[ev["day"]] = dict(ev["bags"])
         self.t.registry.chips += ev["difference"]   # the bags are the chips in play from now on
 
@@ -204,7 +204,7 @@ class ChipCounts(Component):
         for pid, (tid, seat) in zip(players, spots, strict=True):
             self.t._emit("seated", t, player=pid, table=tid, seat=seat, reason="redraw")
 
-    def _on_redrawn(self, ev: Event) -> None:
+    def _on_redrawn(self, ev: ev_.Redrawn) -> None:
         self.day = ev["day"]
         self.day_over = False
         self.count_round = None
@@ -215,21 +215,7 @@ class ChipCounts(Component):
             self.t._touch(tid)
         self.t.schedule_dirty = True
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.CountOpened: _on_count_opened,
-        ev_.ChipsCounted: _on_chips_counted,
-        ev_.ColouredUp: _on_coloured_up,
-        ev_.DayEnded: _on_day_ended,
-        ev_.Bagged: _on_bagged,
-        ev_.Redrawn: _on_redrawn,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.CountChips: _do_count_chips,
-        cmd_.EndDay: _do_end_day,
-        cmd_.Bag: _do_bag,
-        cmd_.Redraw: _do_redraw,
-    }
+    # the table reports this part decides (each handler takes the report's data)
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.ChipCountReport: _report_chip_count,
         cmd_.ChipRaceReport: _report_chip_race,

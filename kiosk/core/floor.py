@@ -6,9 +6,7 @@ Owns the calls raised at the tables and the players with a penalty still to serv
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -132,21 +130,3 @@ class Floor(Component):
                 winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
                 self.t._emit("finished", t, winner=winner.id)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.FloorCall: _on_floor_call,
-        ev_.FloorAcked: _on_floor_acked,
-        ev_.FloorResolved: _on_floor_resolved,
-        ev_.ClockCall: _on_clock_call,
-        ev_.ClockApproved: _on_clock_approved,
-        ev_.ClockDone: _on_clock_done,
-        ev_.Penalty: _on_penalty,
-        ev_.PenaltyServed: _on_penalty_served,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.FloorAck: _do_floor_ack,
-        cmd_.FloorResolve: _do_floor_resolve,
-        cmd_.ClockApprove: _do_clock_approve,
-        cmd_.ClockCancel: _do_clock_cancel,
-        cmd_.Penalty: _do_penalty,
-    }

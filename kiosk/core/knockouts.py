@@ -6,9 +6,8 @@ before anything is recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -83,7 +82,7 @@ class Knockouts(Component):
                    eliminators=by, entries=[self._entry(self.t.registry.players[e])[1] for e in by],
                    cash=[a.cash for a in awards], head=[a.head for a in awards], report=rid)
 
-    def _on_knockout(self, ev: Event) -> None:
+    def _on_knockout(self, ev: ev_.Knockout) -> None:
         self.knocked[(ev["player"], ev["entry"])] = ev
         self.eliminated_by[ev["player"]] = list(ev["eliminators"])
         for pid, n, cash, head in zip(ev["eliminators"], ev["entries"], ev["cash"], ev["head"],
@@ -106,7 +105,7 @@ class Knockouts(Component):
                                 "the bounty cannot be taken back")
         self.t._emit("knockout_reversed", t, player=p.id, entry=ev["entry"], report=rid)
 
-    def _on_knockout_reversed(self, ev: Event) -> None:
+    def _on_knockout_reversed(self, ev: ev_.KnockoutReversed) -> None:
         old = self.knocked.pop((ev["player"], ev["entry"]))
         self.eliminated_by.pop(ev["player"], None)
         for pid, n, cash, head in zip(old["eliminators"], old["entries"], old["cash"],
@@ -129,11 +128,3 @@ class Knockouts(Component):
         self.t._emit("audited", t, action="set_eliminator", player=p.id, before=None,
                    after=by, by=cmd.get("by"))
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Knockout: _on_knockout,
-        ev_.KnockoutReversed: _on_knockout_reversed,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.SetEliminator: _do_set_eliminator,
-    }

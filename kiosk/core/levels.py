@@ -6,9 +6,7 @@ pauses the clock and paces the hands of every table together.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -118,16 +116,3 @@ class Levels(Component):
             self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
         self.t._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Started: _on_started,
-        ev_.ClockSet: _on_clock_set,
-        ev_.EndOfDay: _on_end_of_day,
-        ev_.HandForHand: _on_h4h,
-        ev_.HandForHandGo: _on_h4h_go,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.ClockAction: _do_clock,
-        cmd_.EndOfDay: _do_end_of_day,
-        cmd_.HandForHand: _do_h4h,
-    }

@@ -155,7 +155,7 @@ class Money(Component):
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
         self._addon(p, t, rid)
 
-    def _on_addon(self, ev: Event) -> None:
+    def _on_addon(self, ev: ev_.Addon) -> None:
         p = self.t.registry.players[ev["player"]]
         p.chips_bought += ev["stack"]
         self.t.registry.chips += ev["stack"]
@@ -177,7 +177,7 @@ class Money(Component):
                 or self._rebuy_period_open(t)
                 or (self.t.profile.entries.addon and period <= self._addon_window()[1]))
 
-    def _on_payouts_locked(self, ev: Event) -> None:
+    def _on_payouts_locked(self, ev: ev_.PayoutsLocked) -> None:
         self.locked = list(ev["payouts"])
         self.t.schedule_dirty = True
 
@@ -200,7 +200,7 @@ class Money(Component):
         self.t._emit("prize_rules_set", t, rules=new.to_dict(), before=self.prize.to_dict(),
                      by=cmd.get("by"))
 
-    def _on_prize_rules_set(self, ev: Event) -> None:
+    def _on_prize_rules_set(self, ev: ev_.PrizeRulesSet) -> None:
         self.prize = PrizeRules.from_dict(ev["rules"])
         self.t.schedule_dirty = True
 
@@ -239,11 +239,11 @@ class Money(Component):
         self.t._emit("deal_agreed", t, amounts=dict(amounts), method=str(cmd.get("method", "")),
                      before=before, by=cmd.get("by"))
 
-    def _on_deal_agreed(self, ev: Event) -> None:
+    def _on_deal_agreed(self, ev: ev_.DealAgreed) -> None:
         self.deal = dict(ev["amounts"])
         self.t.schedule_dirty = True
 
-    def _on_audited(self, ev: Event) -> None:
+    def _on_audited(self, ev: ev_.Audited) -> None:
         pass  # the audit trail is the event itself
 
     def remember_audit(self, ev: Event) -> None:
@@ -251,20 +251,7 @@ class Money(Component):
         if ev.get("by"):
             self.audit.append(ev)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Addon: _on_addon,
-        ev_.PayoutsLocked: _on_payouts_locked,
-        ev_.PrizeRulesSet: _on_prize_rules_set,
-        ev_.DealAgreed: _on_deal_agreed,
-        ev_.Audited: _on_audited,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Addon: _do_addon,
-        cmd_.LockPayouts: _do_lock_payouts,
-        cmd_.PayoutRules: _do_payout_rules,
-        cmd_.Deal: _do_deal,
-    }
+    # the table reports this part decides (each handler takes the report's data)
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.AddonReport: _report_addon,
     }

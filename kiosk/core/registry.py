@@ -6,9 +6,8 @@ players still in play; other parts ask it for a player (`_player`) and read the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -136,16 +135,3 @@ class Registry(Component):
         self.players[ev.player].absent = ev.absent
         self.t._touch(ev.table)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Registered: _on_registered,
-        ev_.Rebuy: _on_rebuy,
-        ev_.Reentered: _on_reentered,
-        ev_.Absent: _on_absent,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Register: _do_register,
-        cmd_.Rebuy: _do_rebuy,
-        cmd_.Reenter: _do_reenter,
-        cmd_.SeatWaiting: _do_seat_waiting,
-    }

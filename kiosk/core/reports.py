@@ -172,14 +172,7 @@ class TableReports(Component):
     def _on_checked_in(self, ev: ev_.CheckedIn) -> None:
         pass  # kept in the log for the audit trail only
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Undone: _on_undone,
-        ev_.CheckedIn: _on_checked_in,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Report: _do_report,
-    }
+    # the table reports this part decides (each handler takes the report's data)
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.HandStartedReport: _report_hand_started,
         cmd_.HandEndedReport: _report_hand_ended,

@@ -7,9 +7,8 @@ Owns the tables and the players in transit; decides the opening draw, seats for 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
@@ -237,20 +236,3 @@ class Seating(Component):
             return None
         return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.TableOpened: _on_table_opened,
-        ev_.Seated: _on_seated,
-        ev_.HandStarted: _on_hand_started,
-        ev_.HandEnded: _on_hand_ended,
-        ev_.AllIn: _on_all_in,
-        ev_.AllInUndone: _on_all_in_undone,
-        ev_.Moved: _on_moved,
-        ev_.Arrived: _on_arrived,
-        ev_.Unseated: _on_unseated,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Start: _do_start,
-        cmd_.Move: _do_move,
-        cmd_.Arrived: _do_arrived,
-    }
