@@ -24,10 +24,7 @@ from kiosk.core.balance import (
     choose_target,
 )
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    IN_PLAY,
-    Table,
-)
+from kiosk.core.state import IN_PLAY, Table
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:

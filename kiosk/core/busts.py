@@ -13,13 +13,7 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
 from kiosk.core.places import Bust, group_places
-from kiosk.core.state import (
-    BUSTED,
-    IN_PLAY,
-    OUT,
-    WAITING,
-    Player,
-)
+from kiosk.core.state import BUSTED, IN_PLAY, OUT, WAITING, Player
 from kiosk.errors import RuleError
 
 

@@ -17,10 +17,7 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core import races
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    Event,
-    Table,
-)
+from kiosk.core.state import Event, Table
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:

@@ -13,12 +13,7 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.bounties import knockout
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    BUSTED,
-    IN_PLAY,
-    Event,
-    Player,
-)
+from kiosk.core.state import BUSTED, IN_PLAY, Event, Player
 from kiosk.errors import RuleError
 
 

@@ -24,12 +24,7 @@ from kiosk.core.payouts import (
     split_ties,
 )
 from kiosk.core.registration import late_reg_open
-from kiosk.core.state import (
-    IN_PLAY,
-    Event,
-    Player,
-    Table,
-)
+from kiosk.core.state import IN_PLAY, Event, Player, Table
 from kiosk.errors import RuleError
 
 

@@ -13,11 +13,7 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
 from kiosk.core.registration import current_big_blind, late_reg_open, late_stack
-from kiosk.core.state import (
-    BUSTED,
-    WAITING,
-    Player,
-)
+from kiosk.core.state import BUSTED, WAITING, Player
 from kiosk.errors import RuleError
 
 

@@ -14,13 +14,7 @@ from typing import Any, ClassVar
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    BUSTED,
-    IN_PLAY,
-    MOVING,
-    Player,
-    Table,
-)
+from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
 from kiosk.errors import RuleError
 
 

@@ -14,14 +14,7 @@ from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    IN_PLAY,
-    MOVING,
-    SEATED,
-    WAITING,
-    Player,
-    Table,
-)
+from kiosk.core.state import IN_PLAY, MOVING, SEATED, WAITING, Player, Table
 from kiosk.errors import RuleError
 
 
