@@ -9,8 +9,8 @@ the decision methods are kept as they were in the mixin they came from.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
@@ -24,33 +24,28 @@ from kiosk.core.balance import (
     choose_target,
 )
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    IN_PLAY,
-    Table,
-)
+from kiosk.core.state import IN_PLAY, Table
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
     from kiosk.rules.profile import BalanceRules
 
 
+@dataclass(eq=False)
 class Balancing(Component):
     """The balancer's bookkeeping and every decision that moves a player."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.balancer = Balancer()
-        self.n_breaking = 0
-        self._order: list[tuple[int, int]] = []   # (rank, table) in breaking order
-        self._cursor = 0              # first entry of _order that may still break
-        self._halt_top: tuple[Any, ...] | None = None  # what halts depended on when last checked
-        self._halted: set[int] = set()
-        self._longest_at = -1         # event count when _longest_now was taken
-        self._longest_now = 0
-        self.n_pending = 0            # balancing moves ordered, not yet made
-        self.final_pending = False
-        self.final_table: int | None = None
+    balancer: Balancer = field(default_factory=Balancer)
+    n_breaking: int = 0
+    _order: list[tuple[int, int]] = field(default_factory=list)  # (rank, table) in breaking order
+    _cursor: int = 0  # first entry of _order that may still break
+    _halt_top: tuple[Any, ...] | None = None  # what halts depended on when last checked
+    _halted: set[int] = field(default_factory=set)
+    _longest_at: int = -1  # event count when _longest_now was taken
+    _longest_now: int = 0
+    n_pending: int = 0  # balancing moves ordered, not yet made
+    final_pending: bool = False
+    final_table: int | None = None
 
     def table_opened(self, tab: Table) -> None:
         """A new table takes its place in the breaking order and in the balancer."""
@@ -441,20 +436,6 @@ class Balancing(Component):
             self._mark_breaking(tab, t)
         if not tab.in_hand:
             self._break(tab, t)
-
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.MoveOrdered: _on_move_ordered,
-        ev_.MoveCancelled: _on_move_cancelled,
-        ev_.TableBreaking: _on_table_breaking,
-        ev_.TableBroken: _on_table_broken,
-        ev_.FinalOrdered: _on_final_ordered,
-        ev_.FinalCancelled: _on_final_cancelled,
-        ev_.FinalSeated: _on_final_seated,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.BreakTable: _do_break_table,
-    }
 
 
 def _within_tolerance(b: Balancer, tid: int | None, within: range, fewest: bool) -> int | None:

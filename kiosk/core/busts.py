@@ -6,33 +6,23 @@ turns the groups into finishing places, sharing places for simultaneous busts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
 from kiosk.core.places import Bust, group_places
-from kiosk.core.state import (
-    BUSTED,
-    IN_PLAY,
-    OUT,
-    WAITING,
-    Player,
-)
+from kiosk.core.state import BUSTED, IN_PLAY, OUT, WAITING, Player
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Busts(Component):
     """The busts of one event and the places they give."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.groups: dict[tuple, list[Bust]] = {}   # insertion order = bust order
-        self.finished_at: float | None = None
+    groups: dict[tuple, list[Bust]] = field(default_factory=dict)  # insertion order = bust order
+    finished_at: float | None = None
 
     def _on_busted(self, ev: ev_.Busted) -> None:
         p = self.t.registry.players[ev.player]
@@ -119,13 +109,3 @@ class Busts(Component):
                     out[p.id] = 1
         return out
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Busted: _on_busted,
-        ev_.Unbusted: _on_unbusted,
-        ev_.Finished: _on_finished,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Bust: _do_bust,
-        cmd_.Unbust: _do_unbust,
-    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.core import chips as chipmath
@@ -16,37 +17,36 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core import races
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    Event,
-    Table,
-)
+from kiosk.core.state import Event, Table
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
     from kiosk.rules.profile import Profile
 
 
+@dataclass(eq=False)
 class ChipCounts(Component):
     """Counts of the stacks, colour-ups and the bags of each day."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        # the denominations in play; without them the core cannot tell what leaves at a
-        # break, and colour-ups are left to the floor
-        self.chip_set: tuple[int, ...] = tuple(sorted(t.config.get("chip_set") or ()))
-        self.count_round: Any = None             # the open count_opened event
-        self.n_rounds = 0
-        self.counts: dict[int, dict[int, int]] = {}        # table -> seat -> stack (round)
-        self.last_count: dict[str, int] = {}               # player -> last counted stack
-        self.colour_ups: dict[int, Event] = {}             # table -> this round's colour-up
-        # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
-        self.chip_race_mode: str = t.config.get("chip_race") or "draw"
-        self.count_players: dict[int, dict[str, str]] = {}  # table -> seat -> player
-        self.chips_removed = 0
-        self.day = 1
-        self.day_over = False
-        self.bags: dict[int, dict[str, int]] = {}           # day -> player -> bagged stack
+    # the denominations in play; without them the core cannot tell what leaves at a
+    # break, and colour-ups are left to the floor
+    chip_set: tuple[int, ...] = field(init=False)
+    count_round: Any = None             # the open count_opened event
+    n_rounds: int = 0
+    counts: dict[int, dict[int, int]] = field(default_factory=dict)  # table -> seat -> stack
+    last_count: dict[str, int] = field(default_factory=dict)  # player -> last counted stack
+    colour_ups: dict[int, Event] = field(default_factory=dict)  # table -> round's colour-up
+    # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
+    chip_race_mode: str = field(init=False)
+    count_players: dict[int, dict[str, str]] = field(default_factory=dict)  # table -> seat -> pid
+    chips_removed: int = 0
+    day: int = 1
+    day_over: bool = False
+    bags: dict[int, dict[str, int]] = field(default_factory=dict)  # day -> player -> bagged stack
+
+    def __post_init__(self) -> None:
+        self.chip_set = tuple(sorted(self.t.config.get("chip_set") or ()))
+        self.chip_race_mode = self.t.config.get("chip_race") or "draw"
 
     def _do_count_chips(self, cmd: cmd_.CountChips, t: float) -> None:
         """Ask every table for its stacks (end of a level, or of the day)."""
@@ -62,7 +62,7 @@ class ChipCounts(Component):
                      removed=removed, new_chip=new_chip,
                      tables=[x.id for x in self.t.seating.active_tables()], by=by)
 
-    def _on_count_opened(self, ev: Event) -> None:
+    def _on_count_opened(self, ev: ev_.CountOpened) -> None:
         self.n_rounds = ev["round"]
         self.count_round = ev   # reads like a dict (r["round"])
         self.counts = {}
@@ -103,14 +103,14 @@ class ChipCounts(Component):
     def _rng(self, *what: object) -> random.Random:
         return self.t._rng(*what)
 
-    def _on_chips_counted(self, ev: Event) -> None:
+    def _on_chips_counted(self, ev: ev_.ChipsCounted) -> None:
         self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
         self.count_players[ev["table"]] = dict(ev["players"])
         for s, pid in ev["players"].items():
             self.last_count[pid] = ev["stacks"][s]
         self.t._touch(ev["table"])
 
-    def _on_coloured_up(self, ev: Event) -> None:
+    def _on_coloured_up(self, ev: ev_.ColouredUp) -> None:
         self.colour_ups[ev["table"]] = ev
         self.counts[ev["table"]] = {int(s): v for s, v in ev["after"].items()}
         for s, pid in ev["players"].items():
@@ -144,7 +144,7 @@ class ChipCounts(Component):
         self.t._emit("day_ended", t, day=self.day, by=cmd.get("by"))
         self._open_count(t, f"bags day {self.day}", "bag", [], 0, cmd.get("by"))
 
-    def _on_day_ended(self, ev: Event) -> None:
+    def _on_day_ended(self, ev: ev_.DayEnded) -> None:
         self.day_over = True
         self.t.schedule_dirty = True
         for x in self.t.seating.active_tables():
@@ -169,7 +169,7 @@ class ChipCounts(Component):
         self.t._emit("bagged", t, day=self.day, bags=bags, difference=rec.difference,
                      by=cmd.get("by"))
 
-    def _on_bagged(self, ev: Event) -> None:
+    def _on_bagged(self, ev: ev_.Bagged) -> None:
         self.bags[ev["day"]] = dict(ev["bags"])
         self.t.registry.chips += ev["difference"]   # the bags are the chips in play from now on
 
@@ -201,7 +201,7 @@ class ChipCounts(Component):
         for pid, (tid, seat) in zip(players, spots, strict=True):
             self.t._emit("seated", t, player=pid, table=tid, seat=seat, reason="redraw")
 
-    def _on_redrawn(self, ev: Event) -> None:
+    def _on_redrawn(self, ev: ev_.Redrawn) -> None:
         self.day = ev["day"]
         self.day_over = False
         self.count_round = None
@@ -212,21 +212,7 @@ class ChipCounts(Component):
             self.t._touch(tid)
         self.t.schedule_dirty = True
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.CountOpened: _on_count_opened,
-        ev_.ChipsCounted: _on_chips_counted,
-        ev_.ColouredUp: _on_coloured_up,
-        ev_.DayEnded: _on_day_ended,
-        ev_.Bagged: _on_bagged,
-        ev_.Redrawn: _on_redrawn,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.CountChips: _do_count_chips,
-        cmd_.EndDay: _do_end_day,
-        cmd_.Bag: _do_bag,
-        cmd_.Redraw: _do_redraw,
-    }
+    # the table reports this part decides (each handler takes the report's data)
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.ChipCountReport: _report_chip_count,
         cmd_.ChipRaceReport: _report_chip_race,

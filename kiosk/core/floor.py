@@ -6,47 +6,44 @@ Owns the calls raised at the tables and the players with a penalty still to serv
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
 from kiosk.core.penalties import decide_penalty
-from kiosk.core.state import (
-    IN_PLAY,
-    ClockCall,
-    FloorCall,
-)
+from kiosk.core.state import IN_PLAY, ClockCall, FloorCall
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
+Call = TypeVar("Call", FloorCall, ClockCall)
 
 
+@dataclass(eq=False)
 class Floor(Component):
     """The calls from the tables to the floor, and penalties."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.floor_calls: dict[str, FloorCall] = {}
-        self.clock_calls: dict[str, ClockCall] = {}
-        self.on_penalty: set[str] = set()   # players with missed hands still to serve
+    floor_calls: dict[str, FloorCall] = field(default_factory=dict)
+    clock_calls: dict[str, ClockCall] = field(default_factory=dict)
+    on_penalty: set[str] = field(default_factory=set)  # players with missed hands still to serve
 
     def _on_floor_call(self, ev: ev_.FloorCall) -> None:
         self.floor_calls[ev.call] = FloorCall(ev.call, ev.table, ev.seat, ev.t,
                                               report=ev.report)
         self.t._touch(ev.table)
 
+    def _update(self, call: FloorCall | ClockCall, **changes: Any) -> None:
+        """A call moves on: its new state and times are set, and its table's plan is sent
+        again (the records have slots, so a misspelt name fails here)."""
+        for name, value in changes.items():
+            setattr(call, name, value)
+        self.t._touch(call.table)
+
     def _on_floor_acked(self, ev: ev_.FloorAcked) -> None:
-        c = self.floor_calls[ev.call]
-        c.state, c.acked_by, c.acked_at = "acked", ev.by, ev.t
-        self.t._touch(c.table)
+        self._update(self.floor_calls[ev.call], state="acked", acked_by=ev.by, acked_at=ev.t)
 
     def _on_floor_resolved(self, ev: ev_.FloorResolved) -> None:
-        c = self.floor_calls[ev.call]
-        c.state, c.resolved_at, c.note = ev.state, ev.t, ev.note
-        self.t._touch(c.table)
+        self._update(self.floor_calls[ev.call], state=ev.state, resolved_at=ev.t, note=ev.note)
 
     def _on_clock_call(self, ev: ev_.ClockCall) -> None:
         c = ClockCall(ev.call, ev.table, ev.seat, ev.t, ev.seconds, ev.countdown,
@@ -57,32 +54,24 @@ class Floor(Component):
         self.t._touch(c.table)
 
     def _on_clock_approved(self, ev: ev_.ClockApproved) -> None:
-        c = self.clock_calls[ev.call]
-        c.state, c.approved_at, c.approved_by = "approved", ev.t, ev.by
-        self.t._touch(c.table)
+        self._update(self.clock_calls[ev.call], state="approved", approved_at=ev.t,
+                     approved_by=ev.by)
 
     def _on_clock_done(self, ev: ev_.ClockDone) -> None:
-        c = self.clock_calls[ev.call]
-        c.state, c.outcome, c.done_at = "done", ev.outcome, ev.t
-        self.t._touch(c.table)
+        self._update(self.clock_calls[ev.call], state="done", outcome=ev.outcome, done_at=ev.t)
 
     def _do_floor_ack(self, cmd: cmd_.FloorAck, t: float) -> None:
-        c = self.floor_calls.get(cmd.get("call", ""))
-        if c is None or c.state != "open":
-            raise RuleError(f"floor call {cmd.get('call')!r} is not waiting for the floor")
+        c = _named(self.floor_calls, cmd, ("open",), "floor call {!r} is not waiting for the floor")
         self.t._emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
 
     def _do_floor_resolve(self, cmd: cmd_.FloorResolve, t: float) -> None:
-        c = self.floor_calls.get(cmd.get("call", ""))
-        if c is None or c.state not in ("open", "acked"):
-            raise RuleError(f"floor call {cmd.get('call')!r} is not open")
+        c = _named(self.floor_calls, cmd, ("open", "acked"), "floor call {!r} is not open")
         self.t._emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
                      by=cmd.get("by"))
 
     def _do_clock_approve(self, cmd: cmd_.ClockApprove, t: float) -> None:
-        c = self.clock_calls.get(cmd.get("call", ""))
-        if c is None or c.state != "requested":
-            raise RuleError(f"clock call {cmd.get('call')!r} is not waiting for approval")
+        c = _named(self.clock_calls, cmd, ("requested",),
+                   "clock call {!r} is not waiting for approval")
         wait = self.t.profile.clock_call.min_wait - (t - c.raised_at)
         if wait > 0:
             raise RuleError("a clock can be approved only after "
@@ -91,9 +80,8 @@ class Floor(Component):
         self.t._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
 
     def _do_clock_cancel(self, cmd: cmd_.ClockCancel, t: float) -> None:
-        c = self.clock_calls.get(cmd.get("call", ""))
-        if c is None or c.state == "done":
-            raise RuleError(f"clock call {cmd.get('call')!r} is not running")
+        c = _named(self.clock_calls, cmd, ("requested", "approved"),
+                   "clock call {!r} is not running")
         self.t._emit("clock_done", t, call=c.id, table=c.table, outcome="cancelled")
 
     def _on_penalty(self, ev: ev_.Penalty) -> None:
@@ -135,21 +123,12 @@ class Floor(Component):
                 winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
                 self.t._emit("finished", t, winner=winner.id)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.FloorCall: _on_floor_call,
-        ev_.FloorAcked: _on_floor_acked,
-        ev_.FloorResolved: _on_floor_resolved,
-        ev_.ClockCall: _on_clock_call,
-        ev_.ClockApproved: _on_clock_approved,
-        ev_.ClockDone: _on_clock_done,
-        ev_.Penalty: _on_penalty,
-        ev_.PenaltyServed: _on_penalty_served,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.FloorAck: _do_floor_ack,
-        cmd_.FloorResolve: _do_floor_resolve,
-        cmd_.ClockApprove: _do_clock_approve,
-        cmd_.ClockCancel: _do_clock_cancel,
-        cmd_.Penalty: _do_penalty,
-    }
+
+def _named(calls: dict[str, Call], cmd: cmd_.Command, states: tuple[str, ...],
+           refusal: str) -> Call:
+    """The call a command names, when it is in one of `states`; otherwise a RuleError that
+    says so (`refusal` with the name the command gave)."""
+    c = calls.get(cmd.get("call", ""))
+    if c is None or c.state not in states:
+        raise RuleError(refusal.format(cmd.get("call")))
+    return c

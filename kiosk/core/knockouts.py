@@ -6,34 +6,27 @@ before anything is recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.bounties import knockout
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    BUSTED,
-    IN_PLAY,
-    Event,
-    Player,
-)
+from kiosk.core.state import BUSTED, IN_PLAY, Event, Player
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Knockouts(Component):
     """Who knocked out whom, and the bounties paid."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.knocked: dict[tuple[str, int], Event] = {}   # (player, entry) -> knockout
-        self.head_extra: dict[tuple[str, int], int] = {}   # PKO: bounty added to a head
-        self.bounty_cash: dict[str, int] = {}
-        self.eliminated_by: dict[str, list[str]] = {}
+    # (player, entry) -> knockout
+    knocked: dict[tuple[str, int], Event] = field(default_factory=dict)
+    # PKO: bounty added to a head
+    head_extra: dict[tuple[str, int], int] = field(default_factory=dict)
+    bounty_cash: dict[str, int] = field(default_factory=dict)
+    eliminated_by: dict[str, list[str]] = field(default_factory=dict)
 
     def head(self, pid: str) -> int:
         """The bounty on a player's current entry (0 once paid, or in events without)."""
@@ -84,7 +77,7 @@ class Knockouts(Component):
                    eliminators=by, entries=[self._entry(self.t.registry.players[e])[1] for e in by],
                    cash=[a.cash for a in awards], head=[a.head for a in awards], report=rid)
 
-    def _on_knockout(self, ev: Event) -> None:
+    def _on_knockout(self, ev: ev_.Knockout) -> None:
         self.knocked[(ev["player"], ev["entry"])] = ev
         self.eliminated_by[ev["player"]] = list(ev["eliminators"])
         for pid, n, cash, head in zip(ev["eliminators"], ev["entries"], ev["cash"], ev["head"],
@@ -107,7 +100,7 @@ class Knockouts(Component):
                                 "the bounty cannot be taken back")
         self.t._emit("knockout_reversed", t, player=p.id, entry=ev["entry"], report=rid)
 
-    def _on_knockout_reversed(self, ev: Event) -> None:
+    def _on_knockout_reversed(self, ev: ev_.KnockoutReversed) -> None:
         old = self.knocked.pop((ev["player"], ev["entry"]))
         self.eliminated_by.pop(ev["player"], None)
         for pid, n, cash, head in zip(old["eliminators"], old["entries"], old["cash"],
@@ -130,11 +123,3 @@ class Knockouts(Component):
         self.t._emit("audited", t, action="set_eliminator", player=p.id, before=None,
                    after=by, by=cmd.get("by"))
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Knockout: _on_knockout,
-        ev_.KnockoutReversed: _on_knockout_reversed,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.SetEliminator: _do_set_eliminator,
-    }

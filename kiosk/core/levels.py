@@ -6,8 +6,7 @@ pauses the clock and paces the hands of every table together.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -15,21 +14,20 @@ from kiosk.core.clock import Clock
 from kiosk.core.component import Component
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Levels(Component):
     """The clock and the pace of play."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.clock = Clock.stopped(t.structure)
-        self.started = False
-        self.extra_hands: int | None = None
-        self.h4h_on = False
-        self.h4h_round = 0
-        self.h4h_waiting: set[int] = set()
+    clock: Clock = field(init=False)
+    started: bool = False
+    extra_hands: int | None = None
+    h4h_on: bool = False
+    h4h_round: int = 0
+    h4h_waiting: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.clock = Clock.stopped(self.t.structure)
 
     def _on_started(self, ev: ev_.Started) -> None:
         self.started = True
@@ -118,16 +116,3 @@ class Levels(Component):
             self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
         self.t._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Started: _on_started,
-        ev_.ClockSet: _on_clock_set,
-        ev_.EndOfDay: _on_end_of_day,
-        ev_.HandForHand: _on_h4h,
-        ev_.HandForHandGo: _on_h4h_go,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.ClockAction: _do_clock,
-        cmd_.EndOfDay: _do_end_of_day,
-        cmd_.HandForHand: _do_h4h,
-    }

@@ -7,7 +7,8 @@ to the unit. Also keeps the audit trail of floor actions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
@@ -23,36 +24,31 @@ from kiosk.core.payouts import (
     split_ties,
 )
 from kiosk.core.registration import late_reg_open
-from kiosk.core.state import (
-    IN_PLAY,
-    Event,
-    Player,
-    Table,
-)
+from kiosk.core.state import IN_PLAY, Event, Player, Table
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Money(Component):
     """The prize pool, payouts, rebuys, add-ons and deals."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        created = t.config
+    prize: PrizeRules = field(init=False)
+    h4h_at_bubble: bool = field(init=False)
+    addons: int = 0
+    addon_players: set[str] = field(default_factory=set)
+    locked: list[int] | None = None
+    deal: dict[str, int] | None = None
+    audit: list[Event] = field(default_factory=list)
+    _payouts_for: tuple[Any, list[int]] | None = None
+
+    def __post_init__(self) -> None:
+        created = self.t.config
         rules = created.get("money")
         if rules is None:   # events created before prize rules: the plain percent table
             rules = {"buy_in": created.get("buy_in", 0), "table": "percent",
                      "percent_paid": created.get("payout_percent", 15.0)}
         self.prize = PrizeRules.from_dict(rules)
-        self.h4h_at_bubble: bool = bool(created.get("h4h_at_bubble"))
-        self.addons = 0
-        self.addon_players: set[str] = set()
-        self.locked: list[int] | None = None
-        self.deal: dict[str, int] | None = None
-        self.audit: list[Event] = []
-        self._payouts_for: tuple[Any, list[int]] | None = None
+        self.h4h_at_bubble = bool(created.get("h4h_at_bubble"))
 
     def money_pool(self) -> Pool:
         return pool(self.prize, self.t.registry.entries, self.addons)
@@ -154,7 +150,7 @@ class Money(Component):
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
         self._addon(p, t, rid)
 
-    def _on_addon(self, ev: Event) -> None:
+    def _on_addon(self, ev: ev_.Addon) -> None:
         p = self.t.registry.players[ev["player"]]
         p.chips_bought += ev["stack"]
         self.t.registry.chips += ev["stack"]
@@ -176,7 +172,7 @@ class Money(Component):
                 or self._rebuy_period_open(t)
                 or (self.t.profile.entries.addon and period <= self._addon_window()[1]))
 
-    def _on_payouts_locked(self, ev: Event) -> None:
+    def _on_payouts_locked(self, ev: ev_.PayoutsLocked) -> None:
         self.locked = list(ev["payouts"])
         self.t.schedule_dirty = True
 
@@ -199,7 +195,7 @@ class Money(Component):
         self.t._emit("prize_rules_set", t, rules=new.to_dict(), before=self.prize.to_dict(),
                      by=cmd.get("by"))
 
-    def _on_prize_rules_set(self, ev: Event) -> None:
+    def _on_prize_rules_set(self, ev: ev_.PrizeRulesSet) -> None:
         self.prize = PrizeRules.from_dict(ev["rules"])
         self.t.schedule_dirty = True
 
@@ -238,11 +234,11 @@ class Money(Component):
         self.t._emit("deal_agreed", t, amounts=dict(amounts), method=str(cmd.get("method", "")),
                      before=before, by=cmd.get("by"))
 
-    def _on_deal_agreed(self, ev: Event) -> None:
+    def _on_deal_agreed(self, ev: ev_.DealAgreed) -> None:
         self.deal = dict(ev["amounts"])
         self.t.schedule_dirty = True
 
-    def _on_audited(self, ev: Event) -> None:
+    def _on_audited(self, ev: ev_.Audited) -> None:
         pass  # the audit trail is the event itself
 
     def remember_audit(self, ev: Event) -> None:
@@ -250,20 +246,7 @@ class Money(Component):
         if ev.get("by"):
             self.audit.append(ev)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Addon: _on_addon,
-        ev_.PayoutsLocked: _on_payouts_locked,
-        ev_.PrizeRulesSet: _on_prize_rules_set,
-        ev_.DealAgreed: _on_deal_agreed,
-        ev_.Audited: _on_audited,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Addon: _do_addon,
-        cmd_.LockPayouts: _do_lock_payouts,
-        cmd_.PayoutRules: _do_payout_rules,
-        cmd_.Deal: _do_deal,
-    }
+    # the table reports this part decides (each handler takes the report's data)
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.AddonReport: _report_addon,
     }

@@ -6,34 +6,26 @@ players still in play; other parts ask it for a player (`_player`) and read the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
 from kiosk.core.registration import current_big_blind, late_reg_open, late_stack
-from kiosk.core.state import (
-    BUSTED,
-    WAITING,
-    Player,
-)
+from kiosk.core.state import BUSTED, WAITING, Player
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Registry(Component):
     """The entries of one event and the players behind them."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.players: dict[str, Player] = {}
-        self.by_card: dict[str, str] = {}
-        self.entries = 0
-        self.chips = 0
-        self.alive = 0
+    players: dict[str, Player] = field(default_factory=dict)
+    by_card: dict[str, str] = field(default_factory=dict)
+    entries: int = 0
+    chips: int = 0
+    alive: int = 0
 
     def player(self, pid: Any) -> Player:
         p = self.players.get(pid) if isinstance(pid, str) else None
@@ -139,16 +131,3 @@ class Registry(Component):
         self.players[ev.player].absent = ev.absent
         self.t._touch(ev.table)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Registered: _on_registered,
-        ev_.Rebuy: _on_rebuy,
-        ev_.Reentered: _on_reentered,
-        ev_.Absent: _on_absent,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Register: _do_register,
-        cmd_.Rebuy: _do_rebuy,
-        cmd_.Reenter: _do_reenter,
-        cmd_.SeatWaiting: _do_seat_waiting,
-    }

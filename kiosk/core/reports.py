@@ -8,32 +8,24 @@ there by the tournament's table of report handlers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    BUSTED,
-    IN_PLAY,
-    MOVING,
-    Player,
-    Table,
-)
+from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class TableReports(Component):
     """Handlers for the table reports, one per report kind."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.seen_reports: set[tuple[int, str]] = set()   # (table, report id) applied
-        self.undone: set[tuple[int, str]] = set()         # (table, report id) taken back
-        self.report_events: dict[tuple[int, str], list[Any]] = {}   # undoable events, by report
+    seen_reports: set[tuple[int, str]] = field(default_factory=set)  # (table, report id) applied
+    undone: set[tuple[int, str]] = field(default_factory=set)  # (table, report id) taken back
+    # undoable events, by report
+    report_events: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
 
     def _do_report(self, cmd: cmd_.Report, t: float) -> None:
         rep = cmd.report
@@ -174,14 +166,7 @@ class TableReports(Component):
     def _on_checked_in(self, ev: ev_.CheckedIn) -> None:
         pass  # kept in the log for the audit trail only
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.Undone: _on_undone,
-        ev_.CheckedIn: _on_checked_in,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Report: _do_report,
-    }
+    # the table reports this part decides (each handler takes the report's data)
     REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
         cmd_.HandStartedReport: _report_hand_started,
         cmd_.HandEndedReport: _report_hand_ended,

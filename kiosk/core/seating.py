@@ -7,37 +7,27 @@ Owns the tables and the players in transit; decides the opening draw, seats for 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
-from kiosk.core.state import (
-    IN_PLAY,
-    MOVING,
-    SEATED,
-    WAITING,
-    Player,
-    Table,
-)
+from kiosk.core.state import IN_PLAY, MOVING, SEATED, WAITING, Player, Table
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.core.tournament import Tournament
 
-
+@dataclass(eq=False)
 class Seating(Component):
     """The tables of one event and who sits at each."""
 
-    def __init__(self, t: Tournament) -> None:
-        super().__init__(t)
-        self.tables: dict[int, Table] = {}
-        self.movers_from: dict[int, set[str]] = {}  # table -> players walking away from it
-        self.moving: set[str] = set()               # players between two tables
-        self.stats = {"moves_balance": 0, "moves_break": 0, "moves_final": 0,
-                      "moves_floor": 0, "unavoidable": 0}
+    tables: dict[int, Table] = field(default_factory=dict)
+    # table -> players walking away from it
+    movers_from: dict[int, set[str]] = field(default_factory=dict)
+    moving: set[str] = field(default_factory=set)  # players between two tables
+    stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("moves_balance", "moves_break", "moves_final", "moves_floor", "unavoidable"), 0))
 
     def table_in_play(self, tid: Any) -> Table:
         tab = self.tables.get(tid) if isinstance(tid, int) else None
@@ -239,20 +229,3 @@ class Seating(Component):
             return None
         return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
 
-    # the events this part folds, and the commands and reports it decides, by class
-    FOLDS: ClassVar[dict[type, Callable[..., None]]] = {
-        ev_.TableOpened: _on_table_opened,
-        ev_.Seated: _on_seated,
-        ev_.HandStarted: _on_hand_started,
-        ev_.HandEnded: _on_hand_ended,
-        ev_.AllIn: _on_all_in,
-        ev_.AllInUndone: _on_all_in_undone,
-        ev_.Moved: _on_moved,
-        ev_.Arrived: _on_arrived,
-        ev_.Unseated: _on_unseated,
-    }
-    DECIDES: ClassVar[dict[type, Callable[..., None]]] = {
-        cmd_.Start: _do_start,
-        cmd_.Move: _do_move,
-        cmd_.Arrived: _do_arrived,
-    }

@@ -72,7 +72,7 @@ class Table:
         return [s for s in range(1, self.seats + 1) if s not in self.seat_of]
 
 
-@dataclass
+@dataclass(slots=True)
 class FloorCall:
     id: str
     table: int
@@ -86,7 +86,7 @@ class FloorCall:
     report: str | None = None    # the table's report id that raised it
 
 
-@dataclass
+@dataclass(slots=True)
 class ClockCall:
     id: str
     table: int

@@ -219,6 +219,29 @@ def test_tda_clock_may_be_approved_at_once() -> None:
         "clock_approved"
 
 
+def test_call_commands_name_a_call_at_the_right_step_or_are_refused() -> None:
+    room = Room(9, structure=flat_structure())
+    seat = min(room.tour.tables[1].seat_of)
+    [floor] = room.report(1, "floor_call", seat=seat)
+    [clock] = room.report(1, "clock_call", seat=seat)
+    assert "floor call 'nope' is not waiting for the floor" in str(
+        _refused(room, {"kind": "floor_ack", "call": "nope"}))
+    room.do({"kind": "floor_ack", "call": floor["call"], "by": "floor"})
+    assert room.tour.floor_calls[floor["call"]].state == "acked"
+    assert "is not waiting for the floor" in str(
+        _refused(room, {"kind": "floor_ack", "call": floor["call"]}))
+    room.do({"kind": "floor_resolve", "call": floor["call"], "note": "ruled"})
+    assert room.tour.floor_calls[floor["call"]].note == "ruled"
+    assert f"floor call {floor['call']!r} is not open" in str(
+        _refused(room, {"kind": "floor_resolve", "call": floor["call"]}))
+    room.do({"kind": "clock_cancel", "call": clock["call"]})
+    assert room.tour.clock_calls[clock["call"]].state == "done"
+    assert f"clock call {clock['call']!r} is not running" in str(
+        _refused(room, {"kind": "clock_cancel", "call": clock["call"]}))
+    assert "is not waiting for approval" in str(
+        _refused(room, {"kind": "clock_approve", "call": clock["call"]}))
+
+
 # ---------------------------------------------------------------- heads-up (TDA 34)
 
 
