@@ -194,7 +194,11 @@ class Tournament:
                 etype.kind in UNDOABLE)
 
     def _emit(self, kind: str, t: float, **fields: Any) -> Event:
-        ev = ev_.make(kind, t, **fields)
+        return self._add(ev_.make(kind, t, **fields))
+
+    def _add(self, ev: Event) -> Event:
+        """Apply an event a decision built (as its class, where the hot paths build them)
+        and hand it out with the command's others."""
         self.apply(ev)
         if self._out is not None:
             self._out.append(ev)

@@ -254,11 +254,12 @@ class Simulator:
     def _summarise(self, tour: Tournament) -> None:
         from kiosk.core.results import results, totals
 
-        self.res.results = results(tour)
+        self.res.results = rows = results(tour)
         self.res.winner_keeps = totals(tour)["winner_keeps"]
         pool = tour.money_pool()
         self.res.prize_pool, self.res.bounty_pool = pool.prize_pool, pool.bounty_pool
-        places = tour.places()
+        # the places the results hold (tour.places(), without working them out again)
+        places = {r["player"]: r["place"] for r in rows if r["place"] is not None}
         self.res.places = sorted(places, key=lambda pid: (places[pid], pid))
         self._check_places(places, len(tour.players))
         st = tour.stats
