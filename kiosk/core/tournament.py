@@ -222,7 +222,8 @@ class Tournament:
         Raises RuleError, with nothing changed, when the rules do not allow it (and
         CommandError when a command given as a dict does not fit its schema).
         """
-        cmd = cmd_.decode(cmd)
+        if not isinstance(cmd, cmd_.Command):
+            cmd = cmd_.decode(cmd)
         part, decide = self.DECIDES[type(cmd)]
         self._out = []
         try:

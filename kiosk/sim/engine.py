@@ -221,19 +221,21 @@ class Simulator:
             self._try_start(tid, t)
         steps = 0
         last_busts = -1
-        while not self.field.finished():
-            if not self.queue:
-                if not self.waiting or not self._wait_for_floor(t):
+        queue, waiting, finished = self.queue, self.waiting, self.field.finished
+        while not finished():
+            if not queue:
+                if not waiting or not self._wait_for_floor(t):
                     break
                 continue
-            t, _, tid = heapq.heappop(self.queue)
+            t, _, tid = heapq.heappop(queue)
             if self.pace is not None:
                 self.pace(t)
             self.now = t
             self._end_hand(tid, t)
             steps += 1
-            for w in sorted(self.waiting):
-                self._try_start(w, t)
+            if waiting:
+                for w in sorted(waiting):
+                    self._try_start(w, t)
             if steps % self.check_every == 0:
                 self._check()
                 busts = len(self.out)
@@ -363,12 +365,12 @@ class Simulator:
     # ------------------------------------------------------------------ hands
     def _try_start(self, tid: int, t: float) -> None:
         f = self.field
-        if f.broken(tid) or tid in self.playing or tid in self.skip:
+        if tid in self.playing or tid in self.skip or f.broken(tid):
             self.waiting.discard(tid)
             return
         self._count(tid, t)
         seat_of = f.seats(tid)
-        if f.holding(tid) or len(seat_of) < 2:
+        if len(seat_of) < 2 or f.holding(tid):
             if f.halted(tid) and tid not in self.halted_now:
                 self.halted_now.add(tid)
                 self.res.halts += 1
