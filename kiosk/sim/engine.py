@@ -60,7 +60,7 @@ from kiosk.sim.result import SimResult
 __all__ = ["HAND_SECONDS", "Field", "SimResult", "Simulator", "simulate"]
 
 HAND_SECONDS = 120.0
-MOVE_EVENTS = (ev_.Moved, ev_.MoveOrdered, ev_.TableBreaking)   # a balancing decision
+MOVE_EVENTS = frozenset({ev_.Moved, ev_.MoveOrdered, ev_.TableBreaking})  # a decision
 
 
 def command(kind: str, **fields: Any) -> Command:
@@ -152,7 +152,7 @@ class Simulator:
         elapsed = self.timer() - start
         self.res.events += len(evs)
         for e in evs:
-            if isinstance(e, MOVE_EVENTS):
+            if type(e) in MOVE_EVENTS:
                 self._decided(tour, evs, elapsed)
                 break
         return evs
