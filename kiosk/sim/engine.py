@@ -434,7 +434,7 @@ class Simulator:
             self.waiting.add(tid)
             return
         self.playing[tid] = hand
-        if self.first_hand:
+        if self.first_hand and not self.first_hand.keys().isdisjoint(hand.dealt.values()):
             self._watch_moved(hand, pos.bb)
         if self.buttons is not None:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand.number)
