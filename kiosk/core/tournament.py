@@ -228,7 +228,11 @@ class Tournament:
         self._out = []
         try:
             decide(self.parts[part], cmd, t)
-            quiet = isinstance(cmd, cmd_.Report) and cmd.report.kind in QUIET_REPORTS
+            kind = cmd.report.kind if isinstance(cmd, cmd_.Report) else ""
+            # a hand end that moved nobody (its own event only) leaves every count the
+            # last decision was made on as it was: deciding again would decide nothing
+            # (tests/core/test_quiet_hand_end.py checks it after every command)
+            quiet = kind in QUIET_REPORTS or (kind == "hand_ended" and len(self._out) == 1)
             if self.levels.started and self.busts.finished_at is None and not quiet:
                 self.balancing.rebalance(t)
                 self.balancing.refresh_halts()
