@@ -113,12 +113,13 @@ def next_hand(prev: Positions, occupied: Collection[int], seats: int, *, dead_bu
     fresh = occ.intersection(newcomers)   # newcomers seated now: only they may wait
     waiting: set[int] = set()
     for _ in range(seats):
-        live = occ - waiting
+        live = occ - waiting if waiting else occ
         button, sb, bb = _heads_up(prev, live, seats) if len(live) == 2 else (
             _dead(prev, live, seats) if dead_button else _moving(prev, live, seats))
         blocked = _waiting_seats(button, sb, seats, waits) & fresh & live if fresh else fresh
         if not blocked or len(live - blocked) < 2:
-            return Positions(button, sb, bb, tuple(sorted(live)), tuple(sorted(waiting)))
+            return Positions(button, sb, bb, tuple(sorted(live)),
+                             tuple(sorted(waiting)) if waiting else ())
         waiting |= blocked
     raise AssertionError("unreachable")
 

@@ -53,12 +53,13 @@ class TableReports(Component):
         if rep.table != table:
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
-        tab = self.t.seating.table_in_play(table)
+        tour = self.t
+        tab = tour.seating.table_in_play(table)
         rid = rep.id
         if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once
-        part, handle = self.t.report_handlers[type(rep)]
-        handle(self.t.parts[part], tab, rep.data, t, rid)
+        part, handle = tour.report_handlers[type(rep)]
+        handle(tour.parts[part], tab, rep.data, t, rid)
 
     def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None

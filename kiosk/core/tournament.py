@@ -173,9 +173,10 @@ class Tournament:
         if not isinstance(ev, ev_.Event):
             ev = ev_.coerce(ev)
         self.n_events += 1
-        fold = self._handlers.get(type(ev))
+        etype = type(ev)
+        fold = self._handlers.get(etype)
         if fold is None:   # once per class: its part's handler, and what else it feeds
-            fold = self._handlers[type(ev)] = self._route(type(ev))
+            fold = self._handlers[etype] = self._route(etype)
         handler, by, tabled, undoable = fold
         handler(ev)
         if by and ev.by:   # type: ignore[attr-defined]

@@ -440,7 +440,8 @@ class Simulator:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand.number)
         res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
-        heapq.heappush(self.queue, (t + length, self._next(), tid))
+        self.seq += 1
+        heapq.heappush(self.queue, (t + length, self.seq, tid))
 
     def _watch_moved(self, hand: Hand, bb: int) -> None:
         """A moved player takes the big blind when due at the old table, and never twice."""
