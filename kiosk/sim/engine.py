@@ -466,11 +466,10 @@ class Simulator:
         if hand is None:
             return
         seat_of = self.field.seats(tid)
-        live: dict[int, str] = {}
-        for s, pid in hand.dealt.items():
-            if seat_of.get(s) == pid:
-                live[s] = pid
-            else:                           # moved away or out meanwhile: the pot keeps it
+        dealt = hand.dealt
+        live = {s: pid for s, pid in dealt.items() if seat_of.get(s) == pid}
+        if len(live) < len(dealt):   # moved away or out meanwhile: the pot keeps their chips
+            for s in dealt.keys() - live.keys():
                 del hand.start[s]
         pressed = self.buttons.hand_ending(tid, t) if self.buttons is not None else None
         outcome = showdown(self.rng, self.chips, hand, live,
