@@ -9,12 +9,17 @@ cannot tell a good breaking order from a bad one: moves per entrant, the most mo
 for one player and the players moved three times or more can, and
 bench/balance_bench.py sets them against a simple reference on the same busts.
 
-    python bench/core_bench.py [--players 10000] [--seed 1] [--quick]
+The whole-run figure is the best of `--repeat` runs (the machine is shared: the load
+average is printed with it, and the CPU time, which other work disturbs less).
+
+    python bench/core_bench.py [--players 10000] [--seed 1] [--repeat 3] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import resource
 import statistics
 import sys
@@ -24,6 +29,7 @@ from kiosk.rules.loader import profile_ids
 from kiosk.sim.engine import SimResult, Simulator
 
 WIDE_TABLES = 1000
+TARGET_SECONDS = 5.0   # the issue's figure for 10,000 entrants on the CI machine (2 cores)
 
 
 def _ms(seconds: float) -> str:
@@ -42,11 +48,27 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(players: int, profile: str, seed: int) -> tuple[SimResult, float]:
+def run(players: int, profile: str, seed: int) -> tuple[SimResult, float, float]:
+    """One tournament: its result, wall seconds and CPU seconds."""
     sim = Simulator(players, seats=9, profile=profile, seed=seed)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     res = sim.run()
-    return res, time.perf_counter() - start
+    return res, time.perf_counter() - start, time.process_time() - cpu
+
+
+def best_of(n: int, players: int, profile: str, seed: int) -> tuple[SimResult, float, float]:
+    """The fastest of `n` runs (the same tournament each time), each starting as a fresh
+    process would: the last run's tournament (its parts refer to it) collected first."""
+    runs = []
+    for _ in range(max(1, n)):
+        gc.collect()
+        runs.append(run(players, profile, seed))
+    return min(runs, key=lambda r: r[1])
+
+
+def _load() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
 def report(res: SimResult, wall: float, *, wide: bool) -> None:
@@ -88,14 +110,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of the main tournament; the fastest is reported")
     ap.add_argument("--quick", action="store_true", help="skip the per-profile runs")
     args = ap.parse_args(argv)
 
-    print(f"== {args.players:,} entrants, 9-max, tda-2017, seed {args.seed}")
-    res, wall = run(args.players, "tda-2017", args.seed)
+    print(f"== {args.players:,} entrants, 9-max, tda-2017, seed {args.seed}; {_load()}")
+    res, wall, cpu = best_of(args.repeat, args.players, "tda-2017", args.seed)
     report(res, wall, wide=True)
+    print(f"  CPU time               {cpu:.2f} s"
+          + (f" (fastest of {args.repeat} runs; {_load()})" if args.repeat > 1 else ""))
     print(f"  peak memory (RSS)      {_peak_mb():.0f} MB")
-    targets = [("whole run < 5 s", wall < 5),
+    targets = [(f"whole run < {TARGET_SECONDS:g} s", wall < TARGET_SECONDS),
                ("decision p99 < 1 ms", _p99(res.decision_times) < 1e-3),
                ("moves within 10 % of unavoidable",
                 res.moves_balance + res.moves_break <= 1.10 * res.moves_unavoidable)]
@@ -105,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for profile in profile_ids():
         print(f"\n== 1,000 entrants, 9-max, {profile}, seed {args.seed}")
-        res, wall = run(1000, profile, args.seed)
+        res, wall, _cpu = run(1000, profile, args.seed)
         report(res, wall, wide=False)
     print(f"\npeak memory of the whole benchmark (RSS) {_peak_mb():.0f} MB")
     return 0

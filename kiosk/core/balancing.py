@@ -119,12 +119,13 @@ class Balancing(Component):
         """TDA 10D: a table this many players short of the longest halts."""
         short = self.t.profile.balance.halt_short
         b = self.balancer
-        if short is None or tab.id not in b or len(b) < 2:
+        counts = b.count   # read twice a hand: the balancer's own table, not its methods
+        if short is None or tab.id not in counts or len(counts) < 2:
             return False
         # players ordered away still sit at their tables until their hand ends: while
         # moves are pending the rule counts the players there now
         top = self._longest() if self.n_pending else b.max()
-        return top - tab.count >= short
+        return top - len(tab.seat_of) >= short
 
     def _longest(self) -> int:
         """Players at the longest playing table now; counted once per event."""

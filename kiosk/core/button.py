@@ -110,41 +110,45 @@ def next_hand(prev: Positions, occupied: Collection[int], seats: int, *, dead_bu
     occ = set(occupied)
     if len(occ) < 2:
         raise ValueError("a hand needs two players")
+    fresh = occ.intersection(newcomers)   # newcomers seated now: only they may wait
     waiting: set[int] = set()
     for _ in range(seats):
-        live = occ - waiting
-        pos = _heads_up(prev, live, seats) if len(live) == 2 else (
+        live = occ - waiting if waiting else occ
+        button, sb, bb = _heads_up(prev, live, seats) if len(live) == 2 else (
             _dead(prev, live, seats) if dead_button else _moving(prev, live, seats))
-        blocked = _waiting_seats(pos, seats, waits) & (set(newcomers) & live)
+        blocked = _waiting_seats(button, sb, seats, waits) & fresh & live if fresh else fresh
         if not blocked or len(live - blocked) < 2:
-            return Positions(pos.button, pos.sb, pos.bb, tuple(sorted(live)),
-                             tuple(sorted(waiting)))
+            return Positions(button, sb, bb, tuple(sorted(live)),
+                             tuple(sorted(waiting)) if waiting else ())
         waiting |= blocked
     raise AssertionError("unreachable")
 
 
-def _waiting_seats(pos: Positions, seats: int, waits: str) -> set[int]:
+Blinds = tuple[int, int, int]   # button, small blind, big blind
+
+
+def _waiting_seats(button: int, sb: int, seats: int, waits: str) -> set[int]:
     """Seats where a newcomer may not be dealt in this hand."""
-    seats_ = arc(pos.button, pos.sb, seats)
+    seats_ = arc(button, sb, seats)
     return set(seats_) if waits == "button_and_sb" else set(seats_[1:-1])
 
 
-def _dead(prev: Positions, occ: set[int], seats: int) -> Positions:
-    return Positions(prev.sb, prev.bb, next_seat(occ, prev.bb, seats))
+def _dead(prev: Positions, occ: set[int], seats: int) -> Blinds:
+    return prev.sb, prev.bb, next_seat(occ, prev.bb, seats)
 
 
-def _moving(prev: Positions, occ: set[int], seats: int) -> Positions:
+def _moving(prev: Positions, occ: set[int], seats: int) -> Blinds:
     button = next_seat(occ, prev.button, seats)
     sb = next_seat(occ, button, seats)
     bb = next_seat(occ, sb, seats)
-    return Positions(button, sb, bb, (), ())
+    return button, sb, bb
 
 
-def _heads_up(prev: Positions, occ: set[int], seats: int) -> Positions:
+def _heads_up(prev: Positions, occ: set[int], seats: int) -> Blinds:
     """TDA 34: the small blind is the button; nobody takes the big blind twice running."""
     bb = next_seat(occ, prev.bb, seats)
     button = next_seat(occ, bb, seats)
-    return Positions(button, button, bb)
+    return button, button, bb
 
 
 def next_big_blind(prev: Positions, occupied: Collection[int], seats: int) -> int | None:

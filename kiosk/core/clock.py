@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import pairwise
+from typing import NamedTuple
 
 from kiosk.rules.structure import Period, Structure
 
 
-@dataclass(frozen=True)
-class ClockReading:
+class ClockReading(NamedTuple):
+    """The clock at one moment; read at every deal, so a tuple, cheap to build."""
+
     period: int
     remaining: float
     paused: bool

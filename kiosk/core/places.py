@@ -51,6 +51,8 @@ def group_places(group: Sequence[Bust], alive_before: int, rules: BustRules,
                  hand_for_hand: bool) -> dict[str, int]:
     """Places for one group when `alive_before` players were left before it."""
     top = alive_before - len(group) + 1
+    if len(group) == 1:   # most groups: one bust takes the group's place under every rule
+        return {group[0].player: top}
     ranks = rank_group(group, rules, hand_for_hand)
     if len(group) > 1 and ranks and max(ranks) > 0 and not all(r == ranks[0] for r in ranks):
         # convert dense levels (across-table ties) into places: a level's place is top +

@@ -14,6 +14,18 @@ from typing import Any, ClassVar
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
+from kiosk.core.report_data import (
+    AllInData,
+    BustData,
+    CallData,
+    CheckinData,
+    ClockDoneData,
+    FloorCallData,
+    HandEndedData,
+    HandStartedData,
+    SeatData,
+    UndoData,
+)
 from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
 from kiosk.errors import RuleError
 
@@ -33,12 +45,13 @@ class TableReports(Component):
         if rep.table != table:
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
-        tab = self.t.seating.table_in_play(table)
+        tour = self.t
+        tab = tour.seating.table_in_play(table)
         rid = rep.id
         if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once
-        part, handle = self.t.report_handlers[type(rep)]
-        handle(self.t.parts[part], tab, rep.data, t, rid)
+        part, handle = tour.report_handlers[type(rep)]
+        handle(tour.parts[part], tab, rep.data, t, rid)
 
     def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None
@@ -46,93 +59,94 @@ class TableReports(Component):
             raise RuleError(f"table {tab.id} seat {seat} is empty")
         return self.t.registry.players[pid]
 
-    def _report_hand_started(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        if d["hand"] <= tab.hand:
-            raise RuleError(f"table {tab.id} hand {d['hand']} is not after hand {tab.hand}")
+    def _report_hand_started(self, tab: Table, d: HandStartedData, t: float,
+                             rid: str) -> None:
+        if d.hand <= tab.hand:
+            raise RuleError(f"table {tab.id} hand {d.hand} is not after hand {tab.hand}")
         if tab.in_hand:
             raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
         if self.t.balancing.holding(tab):
             why = self.t.balancing.hold_reason(tab)
             raise RuleError(f"table {tab.id} must not deal now: {why}")
-        self.t._emit("hand_started", t, table=tab.id, hand=d["hand"], button=d["button"],
-                     sb=d["sb"], bb=d["bb"], dealt=list(d["dealt"]),
-                     waiting=list(d.get("waiting", [])), report=rid)
+        self.t._add(ev_.HandStarted(t=t, table=tab.id, hand=d.hand, button=d.button, sb=d.sb,
+                                    bb=d.bb, dealt=list(d.dealt), waiting=list(d.waiting),
+                                    report=rid))
 
-    def _report_hand_ended(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        if not tab.in_hand or d["hand"] != tab.hand:
-            raise RuleError(f"table {tab.id} is not playing hand {d['hand']}")
-        self.t._emit("hand_ended", t, table=tab.id, hand=d["hand"], report=rid)
+    def _report_hand_ended(self, tab: Table, d: HandEndedData, t: float, rid: str) -> None:
+        if not tab.in_hand or d.hand != tab.hand:
+            raise RuleError(f"table {tab.id} is not playing hand {d.hand}")
+        self.t._add(ev_.HandEnded(t=t, table=tab.id, hand=d.hand, report=rid))
         self.t.balancing.between_hands(tab, t)
 
-    def _report_all_in(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        self.seat_player(tab, d["seat"])
-        if d["seat"] in tab.all_in:
-            raise RuleError(f"table {tab.id} seat {d['seat']} is already all-in")
-        self.t._emit("all_in", t, table=tab.id, seat=d["seat"], hand=tab.hand, report=rid)
+    def _report_all_in(self, tab: Table, d: AllInData, t: float, rid: str) -> None:
+        self.seat_player(tab, d.seat)
+        if d.seat in tab.all_in:
+            raise RuleError(f"table {tab.id} seat {d.seat} is already all-in")
+        self.t._add(ev_.AllIn(t=t, table=tab.id, seat=d.seat, hand=tab.hand, report=rid))
 
-    def _report_bust(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self.seat_player(tab, d["seat"])
-        if p.id != d["player"]:
-            raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
-        self.t.busts.bust(p, t, d.get("stack"), rid, d.get("eliminator"), bool(d.get("rebuy")))
+    def _report_bust(self, tab: Table, d: BustData, t: float, rid: str) -> None:
+        p = self.seat_player(tab, d.seat)
+        if p.id != d.player:
+            raise RuleError(f"table {tab.id} seat {d.seat} holds {p.id}, not {d.player}")
+        self.t.busts.bust(p, t, d.stack, rid, d.eliminator, d.rebuy)
 
-    def _report_clock_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        self.seat_player(tab, d["seat"])
+    def _report_clock_call(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
+        self.seat_player(tab, d.seat)
         rules = self.t.profile.clock_call
         self.t._emit("clock_call", t, call=f"c{len(self.t.floor.clock_calls) + 1}", table=tab.id,
-                     seat=d["seat"], seconds=rules.seconds, countdown=rules.countdown,
+                     seat=d.seat, seconds=rules.seconds, countdown=rules.countdown,
                      approved=not rules.needs_approval, report=rid)
 
-    def _report_clock_done(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        c = self.t.floor.clock_calls.get(d["call"])
+    def _report_clock_done(self, tab: Table, d: ClockDoneData, t: float, rid: str) -> None:
+        c = self.t.floor.clock_calls.get(d.call)
         if c is None or c.table != tab.id:
-            raise RuleError(f"no clock call {d['call']} at table {tab.id}")
+            raise RuleError(f"no clock call {d.call} at table {tab.id}")
         if c.state == "done":
             raise RuleError(f"clock call {c.id} is already done")
-        self.t._emit("clock_done", t, call=c.id, table=tab.id, outcome=d["outcome"], report=rid)
+        self.t._emit("clock_done", t, call=c.id, table=tab.id, outcome=d.outcome, report=rid)
 
-    def _report_floor_call(self, tab: Table, d: dict, t: float, rid: str) -> None:
+    def _report_floor_call(self, tab: Table, d: FloorCallData, t: float, rid: str) -> None:
         open_here = [c for c in self.t.floor.floor_calls.values()
                      if c.table == tab.id and c.state in ("open", "acked")]
         if open_here:
             raise RuleError(f"table {tab.id} already has floor call {open_here[0].id} open")
         self.t._emit("floor_call", t, call=f"f{len(self.t.floor.floor_calls) + 1}", table=tab.id,
-                     seat=d.get("seat"), report=rid)
+                     seat=d.seat, report=rid)
 
-    def _report_floor_cancel(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        c = self.t.floor.floor_calls.get(d["call"])
+    def _report_floor_cancel(self, tab: Table, d: CallData, t: float, rid: str) -> None:
+        c = self.t.floor.floor_calls.get(d.call)
         if c is None or c.table != tab.id or c.state not in ("open", "acked"):
-            raise RuleError(f"no open floor call {d['call']} at table {tab.id}")
+            raise RuleError(f"no open floor call {d.call} at table {tab.id}")
         self.t._emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
                      note="cancelled at the table", report=rid)
 
-    def _report_checkin(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        pid = self.t.registry.by_card.get(d["card"])
+    def _report_checkin(self, tab: Table, d: CheckinData, t: float, rid: str) -> None:
+        pid = self.t.registry.by_card.get(d.card)
         if pid is None:
-            raise RuleError(f"unknown card {d['card']!r} at table {tab.id}")
+            raise RuleError(f"unknown card {d.card!r} at table {tab.id}")
         p = self.t.registry.players[pid]
         right = p.table == tab.id and p.status in IN_PLAY
         if right and p.status == MOVING:
             self.t._emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
         else:
-            self.t._emit("checked_in", t, player=pid, table=tab.id, seat=d.get("seat"),
+            self.t._emit("checked_in", t, player=pid, table=tab.id, seat=d.seat,
                          right_table=right, report=rid)
 
-    def _report_absent(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self.seat_player(tab, d["seat"])
-        self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=True,
+    def _report_absent(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
+        p = self.seat_player(tab, d.seat)
+        self.t._emit("absent", t, player=p.id, table=tab.id, seat=d.seat, absent=True,
                      report=rid)
 
-    def _report_present(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self.seat_player(tab, d["seat"])
+    def _report_present(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
+        p = self.seat_player(tab, d.seat)
         if p.status == MOVING:
-            self.t._emit("arrived", t, player=p.id, table=tab.id, seat=p.seat, report=rid)
+            self.t._add(ev_.Arrived(t=t, player=p.id, table=tab.id, seat=p.seat, report=rid))
         else:
-            self.t._emit("absent", t, player=p.id, table=tab.id, seat=d["seat"], absent=False,
+            self.t._emit("absent", t, player=p.id, table=tab.id, seat=d.seat, absent=False,
                          report=rid)
 
-    def _report_undo(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        target = d["report"]
+    def _report_undo(self, tab: Table, d: UndoData, t: float, rid: str) -> None:
+        target = d.report
         evs = self.report_events.get((tab.id, target))
         if not evs:
             raise RuleError(f"table {tab.id} has no report {target!r} to undo")

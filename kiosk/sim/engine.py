@@ -21,9 +21,32 @@ from typing import Any
 
 from kiosk.core import button as btn
 from kiosk.core import commands
-from kiosk.core.commands import Command
+from kiosk.core import events as ev_
+from kiosk.core.commands import (
+    AddonReport,
+    AllInReport,
+    AnyTableReport,
+    BustReport,
+    ChipCountReport,
+    Command,
+    HandEndedReport,
+    HandStartedReport,
+    PresentReport,
+    Register,
+    Start,
+    Tick,
+)
 from kiosk.core.events import Event
 from kiosk.core.registration import current_big_blind, late_stack
+from kiosk.core.report_data import (
+    AddonData,
+    AllInData,
+    BustData,
+    ChipCountData,
+    HandEndedData,
+    HandStartedData,
+    SeatData,
+)
 from kiosk.core.state import IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.rules.loader import load_profile
@@ -37,12 +60,13 @@ from kiosk.sim.result import SimResult
 __all__ = ["HAND_SECONDS", "Field", "SimResult", "Simulator", "simulate"]
 
 HAND_SECONDS = 120.0
-MOVE_EVENTS = frozenset({"moved", "move_ordered", "table_breaking"})
+MOVE_EVENTS = frozenset({ev_.Moved, ev_.MoveOrdered, ev_.TableBreaking})  # a decision
 
 
 def command(kind: str, **fields: Any) -> Command:
-    """Every command the simulator sends to a tournament is built here, typed: one that
-    does not fit its schema is refused before it reaches the core."""
+    """A command named by its kind (the floor's, in tests), checked against its schema
+    before it reaches the core. The dealers' own reports are built as their typed
+    classes instead: a dict through JSON and back costs a tenth of a whole run."""
     return commands.decode({"kind": kind, **fields})
 
 
@@ -76,7 +100,7 @@ class Simulator:
             start = start or 0.0
             self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
                                           seed=seed, t=start, money=money, chip_set=chip_set)
-            field = LocalField(self.tour, self.send)
+            field = LocalField(self.tour, self.execute)
         elif start is None:
             start = field.clock().anchor
 
@@ -116,15 +140,20 @@ class Simulator:
 
     # ------------------------------------------------------------------ driving
     def send(self, kind: str, t: float, fields: dict[str, Any]) -> list[Event]:
+        """In-process only: the command of `kind` with `fields`, as the floor gives it."""
+        return self.execute(command(kind, **fields), t)
+
+    def execute(self, cmd: Command, t: float) -> list[Event]:
         """In-process only: one command to the tournament, timed and observed."""
-        assert self.tour is not None
+        tour = self.tour
+        assert tour is not None
         start = self.timer()
-        evs = self.tour.execute(command(kind, **fields), t)
+        evs = tour.execute(cmd, t)
         elapsed = self.timer() - start
         self.res.events += len(evs)
         for e in evs:
-            if e["kind"] in MOVE_EVENTS:
-                self._decided(self.tour, evs, elapsed)
+            if type(e) in MOVE_EVENTS:
+                self._decided(tour, evs, elapsed)
                 break
         return evs
 
@@ -133,10 +162,10 @@ class Simulator:
         self.res.decision_times.append(elapsed)
         self.res.decision_tables.append(len(tour.balancer) + tour.n_breaking)
         for ev in evs:
-            if ev["kind"] == "moved":
-                last = tour.tables[ev["table"]].positions   # the hand they just left
-                self.moved(ev["player"], bool(ev.get("due_bb")), ev["to_table"],
-                           last is not None and last.bb == ev["seat"])
+            if isinstance(ev, ev_.Moved):
+                last = tour.tables[ev.table].positions   # the hand they just left
+                self.moved(ev.player, ev.due_bb, ev.to_table,
+                           last is not None and last.bb == ev.seat)
 
     def moved(self, pid: str, due_bb: bool, to_table: int, was_bb: bool = False) -> None:
         """A player changed tables: watch their first hand at the new one."""
@@ -147,20 +176,21 @@ class Simulator:
             if moves > self.res.max_moves_one_player:
                 self.res.max_moves_one_player = moves
 
-    def _report(self, table: int, t: float, kind: str, **data: Any) -> bool:
-        """Send a report; False when the director refused it."""
-        accepted = self.field.report(self._rep(table, t, kind, data), t) is not False
-        for tid, seat, _pid in self.field.arriving():  # moved players sit down at once
+    def _report(self, rep: AnyTableReport, t: float) -> bool:
+        """Send a report (its id from `_id`); False when the director refused it."""
+        field = self.field
+        accepted = field.report(rep, t) is not False
+        for tid, seat, _pid in field.arriving():  # moved players sit down at once
             if tid in self.skip:
                 continue
-            self.field.report(self._rep(tid, t, "present", {"seat": seat}), t)
+            field.report(PresentReport(table=tid, id=self._id(), data=SeatData(seat=seat)), t)
             self.waiting.add(tid)
         return accepted
 
-    def _rep(self, table: int, t: float, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    def _id(self) -> str:
+        """The next report id: the prefix and a running number."""
         self.rid += 1
-        return {"v": 1, "table": table, "id": f"{self.prefix}{self.rid}", "seq": self.rid,
-                "ts": t, "kind": kind, "data": data}
+        return f"{self.prefix}{self.rid}"
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> SimResult:
         # the tournament holds many long-lived objects and makes no reference cycles worth
@@ -176,8 +206,8 @@ class Simulator:
     def setup(self) -> None:
         """Register everyone and draw seats (in-process only; a director does its own)."""
         for i in range(self.n):
-            self.send("register", self.start, {"name": f"Player {i + 1}"})
-        self.send("start", self.start, {})
+            self.execute(Register(name=f"Player {i + 1}"), self.start)
+        self.execute(Start(), self.start)
 
     def _run(self, progress: Callable[[int, int], None] | None) -> SimResult:
         wall = time.perf_counter()
@@ -191,19 +221,21 @@ class Simulator:
             self._try_start(tid, t)
         steps = 0
         last_busts = -1
-        while not self.field.finished():
-            if not self.queue:
-                if not self.waiting or not self._wait_for_floor(t):
+        queue, waiting, finished = self.queue, self.waiting, self.field.finished
+        while not finished():
+            if not queue:
+                if not waiting or not self._wait_for_floor(t):
                     break
                 continue
-            t, _, tid = heapq.heappop(self.queue)
+            t, _, tid = heapq.heappop(queue)
             if self.pace is not None:
                 self.pace(t)
             self.now = t
             self._end_hand(tid, t)
             steps += 1
-            for w in sorted(self.waiting):
-                self._try_start(w, t)
+            if waiting:
+                for w in sorted(waiting):
+                    self._try_start(w, t)
             if steps % self.check_every == 0:
                 self._check()
                 busts = len(self.out)
@@ -224,11 +256,12 @@ class Simulator:
     def _summarise(self, tour: Tournament) -> None:
         from kiosk.core.results import results, totals
 
-        self.res.results = results(tour)
+        self.res.results = rows = results(tour)
         self.res.winner_keeps = totals(tour)["winner_keeps"]
         pool = tour.money_pool()
         self.res.prize_pool, self.res.bounty_pool = pool.prize_pool, pool.bounty_pool
-        places = tour.places()
+        # the places the results hold (tour.places(), without working them out again)
+        places = {r["player"]: r["place"] for r in rows if r["place"] is not None}
         self.res.places = sorted(places, key=lambda pid: (places[pid], pid))
         self._check_places(places, len(tour.players))
         st = tour.stats
@@ -297,8 +330,9 @@ class Simulator:
         seat_of = self.field.seats(tid)
         for pid in seat_of.values():
             self._top_up(pid, t)
-        stacks = {str(s): self.chips[pid] for s, pid in sorted(seat_of.items())}
-        self._report(tid, t, "chip_count", round=req["round"], stacks=stacks)
+        stacks = {s: self.chips[pid] for s, pid in sorted(seat_of.items())}
+        self._report(ChipCountReport(table=tid, id=self._id(), data=ChipCountData(
+            stacks=stacks, round=req["round"])), t)
         cu = self.field.colour_up(tid) if req["purpose"] == "colour_up" else None
         if cu is not None:
             for s, after in cu["after"].items():
@@ -318,7 +352,8 @@ class Simulator:
         for seat, pid in sorted(self.field.seats(tid).items()):
             if pid not in self.addon_players and self.rng.random() < 0.7:
                 self.addon_players.add(pid)
-                if self._report(tid, t, "addon", seat=seat, player=pid):
+                if self._report(AddonReport(table=tid, id=self._id(),
+                                            data=AddonData(seat=seat, player=pid)), t):
                     self._credit(pid, stack)
                     self.res.addons += 1
 
@@ -330,12 +365,12 @@ class Simulator:
     # ------------------------------------------------------------------ hands
     def _try_start(self, tid: int, t: float) -> None:
         f = self.field
-        if f.broken(tid) or tid in self.playing or tid in self.skip:
+        if tid in self.playing or tid in self.skip or f.broken(tid):
             self.waiting.discard(tid)
             return
         self._count(tid, t)
         seat_of = f.seats(tid)
-        if f.holding(tid) or len(seat_of) < 2:
+        if len(seat_of) < 2 or f.holding(tid):
             if f.halted(tid) and tid not in self.halted_now:
                 self.halted_now.add(tid)
                 self.res.halts += 1
@@ -355,7 +390,7 @@ class Simulator:
         clock = self.field.clock()
         reading = clock.read(self.structure, t)
         if reading.period != clock.period and self.tour is not None:
-            self.send("tick", t, {})     # the level changed: as the director's clock does
+            self.execute(Tick(), t)     # the level changed: as the director's clock does
         if self.structure.periods[reading.period].is_break:
             heapq.heappush(self.queue, (t + reading.remaining + 0.001, self._next(), -tid))
             self.waiting.discard(tid)
@@ -391,21 +426,22 @@ class Simulator:
                 stack = chips[pid]
             start[seat] = stack
         post_blinds(chips, hand, pos, self.structure.periods[period])
-        if not self._report(tid, t, "hand_started", hand=hand.number, button=pos.button,
-                            sb=pos.sb, bb=pos.bb, dealt=list(pos.dealt),
-                            waiting=list(pos.waiting)):
+        data = HandStartedData(hand=hand.number, button=pos.button, sb=pos.sb, bb=pos.bb,
+                               dealt=list(pos.dealt), waiting=list(pos.waiting))
+        if not self._report(HandStartedReport(table=tid, id=self._id(), data=data), t):
             for seat, pid in hand.dealt.items():   # the floor held the table: no hand
                 chips[pid] = start[seat]
             self.waiting.add(tid)
             return
         self.playing[tid] = hand
-        if self.first_hand:
+        if self.first_hand and not self.first_hand.keys().isdisjoint(hand.dealt.values()):
             self._watch_moved(hand, pos.bb)
         if self.buttons is not None:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand.number)
         res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
-        heapq.heappush(self.queue, (t + length, self._next(), tid))
+        self.seq += 1
+        heapq.heappush(self.queue, (t + length, self.seq, tid))
 
     def _watch_moved(self, hand: Hand, bb: int) -> None:
         """A moved player takes the big blind when due at the old table, and never twice."""
@@ -430,24 +466,25 @@ class Simulator:
         if hand is None:
             return
         seat_of = self.field.seats(tid)
-        live: dict[int, str] = {}
-        for s, pid in hand.dealt.items():
-            if seat_of.get(s) == pid:
-                live[s] = pid
-            else:                           # moved away or out meanwhile: the pot keeps it
+        dealt = hand.dealt
+        live = {s: pid for s, pid in dealt.items() if seat_of.get(s) == pid}
+        if len(live) < len(dealt):   # moved away or out meanwhile: the pot keeps their chips
+            for s in dealt.keys() - live.keys():
                 del hand.start[s]
         pressed = self.buttons.hand_ending(tid, t) if self.buttons is not None else None
         outcome = showdown(self.rng, self.chips, hand, live,
                            self.structure.periods[hand.period].bb)
         if outcome.all_in is not None and outcome.all_in != pressed:
-            self._report(tid, t, "all_in", seat=outcome.all_in, hand=hand.number)
+            self._report(AllInReport(table=tid, id=self._id(), data=AllInData(
+                seat=outcome.all_in, hand=hand.number)), t)
         if outcome.busted:
             period = self.field.clock().read(self.structure, t).period
             for seat in outcome.busted:
                 self._bust(tid, t, hand, live, seat, live[outcome.beaten_by[seat]], period)
                 if self.field.finished():
                     return
-        self._report(tid, t, "hand_ended", hand=hand.number)
+        self._report(HandEndedReport(table=tid, id=self._id(),
+                                     data=HandEndedData(hand=hand.number)), t)
         self._try_start(tid, t)
 
     def _bust(self, tid: int, t: float, hand: Hand, live: dict[int, str], seat: int,
@@ -456,8 +493,9 @@ class Simulator:
         rebuy = period <= self.rebuy_until and self.rng.random() < 0.5
         self.res.knockouts.append((pid, [by], rebuy))
         eliminator = next(s for s, p in live.items() if p == by)
-        self._report(tid, t, "bust", seat=seat, player=pid, stack=hand.start.get(seat),
-                     eliminator=eliminator, rebuy=rebuy)
+        self._report(BustReport(table=tid, id=self._id(), data=BustData(
+            seat=seat, player=pid, stack=hand.start.get(seat), eliminator=eliminator,
+            rebuy=rebuy)), t)
         if rebuy:
             self._credit(pid, self.structure.start_stack)
             self.res.rebuys += 1

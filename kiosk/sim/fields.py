@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 from kiosk.core.button import Positions
 from kiosk.core.clock import Clock
+from kiosk.core.commands import AnyTableReport, Command, Report
+from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
 
 
@@ -34,84 +36,88 @@ class Field(Protocol):
     def clock(self) -> Clock: ...
     def bought(self, player: str) -> int | None: ...
     def arriving(self) -> list[tuple[int, int, str]]: ...
-    def report(self, rep: dict[str, Any], t: float) -> bool | None: ...
+    def report(self, rep: AnyTableReport, t: float) -> bool | None: ...
     def count_request(self, table: int) -> dict[str, Any] | None: ...
     def colour_up(self, table: int) -> dict[str, Any] | None: ...
     def idle(self) -> bool: ...
 
 
-Sender = Callable[[str, float, dict[str, Any]], object]
+Executor = Callable[[Command, float], list[Event]]
 
 
 class LocalField:
-    """The tournament in this process: reports go through the simulator's command path."""
+    """The tournament in this process: reports go through the simulator's command path.
 
-    def __init__(self, tour: Tournament, send: Sender) -> None:
-        self.tour, self.send = tour, send
+    Read many times a hand, so it reads the owning parts (`tour.seating`...) directly
+    rather than through the tournament's read-through names."""
+
+    def __init__(self, tour: Tournament, execute: Executor) -> None:
+        self.tour, self.execute = tour, execute
 
     def seats(self, table: int) -> dict[int, str]:
-        return self.tour.tables[table].seat_of
+        return self.tour.seating.tables[table].seat_of
 
     def newcomers(self, table: int) -> set[int]:
-        return self.tour.tables[table].new_seats
+        return self.tour.seating.tables[table].new_seats
 
     def redraw(self, table: int) -> bool:
-        return self.tour.tables[table].redraw_button
+        return self.tour.seating.tables[table].redraw_button
 
     def positions(self, table: int) -> Positions | None:
-        return self.tour.tables[table].positions
+        return self.tour.seating.tables[table].positions
 
     def hand(self, table: int) -> int:
-        return self.tour.tables[table].hand
+        return self.tour.seating.tables[table].hand
 
     def holding(self, table: int) -> bool:
-        return self.tour.holding(self.tour.tables[table])
+        return self.tour.balancing.holding(self.tour.seating.tables[table])
 
     def halted(self, table: int) -> bool:
-        return self.tour.halted(self.tour.tables[table])
+        return self.tour.balancing.halted(self.tour.seating.tables[table])
 
     def broken(self, table: int) -> bool:
-        tab = self.tour.tables.get(table)
+        tab = self.tour.seating.tables.get(table)
         return tab is None or tab.broken
 
     def seat_count(self, table: int) -> int:
-        return self.tour.tables[table].seats
+        return self.tour.seating.tables[table].seats
 
     def tables(self) -> list[int]:
-        return sorted(t.id for t in self.tour.tables.values() if not t.broken)
+        return sorted(t.id for t in self.tour.seating.tables.values() if not t.broken)
 
     def spread(self) -> int:
-        b = self.tour.balancer
+        b = self.tour.balancing.balancer
         return b.max() - b.min() if len(b) > 1 else 0
 
     def finished(self) -> bool:
-        return self.tour.finished_at is not None
+        return self.tour.busts.finished_at is not None
 
     def clock(self) -> Clock:
-        return self.tour.clock
+        return self.tour.levels.clock
 
     def bought(self, player: str) -> int | None:
-        p = self.tour.players.get(player)
+        p = self.tour.registry.players.get(player)
         return None if p is None else p.chips_bought
 
     def arriving(self) -> list[tuple[int, int, str]]:
-        if not self.tour.moving:
+        moving = self.tour.seating.moving
+        if not moving:
             return []
-        players = self.tour.players
+        players = self.tour.registry.players
         return sorted((players[pid].table or 0, players[pid].seat or 0, pid)
-                      for pid in self.tour.moving)
+                      for pid in moving)
 
-    def report(self, rep: dict[str, Any], t: float) -> None:
-        self.send("report", t, {"table": rep["table"], "report": rep})
+    def report(self, rep: AnyTableReport, t: float) -> None:
+        self.execute(Report(report=rep, table=rep.table), t)
 
     def count_request(self, table: int) -> dict[str, Any] | None:
-        r = self.tour.count_round
-        if r is None or table not in r["tables"] or table in self.tour.counts:
+        r = self.tour.chipcount.count_round
+        if r is None or table not in r["tables"] or table in self.tour.chipcount.counts:
             return None
         return {"round": r["round"], "purpose": r["purpose"]}
 
     def colour_up(self, table: int) -> dict[str, Any] | None:
-        ev = self.tour.colour_ups.get(table)
+        ev = self.tour.chipcount.colour_ups.get(table)
         return None if ev is None else {"after": ev["after"], "before": ev["before"]}
 
     def idle(self) -> bool:

@@ -76,7 +76,9 @@ def showdown(rng: random.Random, chips: dict[str, int], hand: Hand, live: dict[i
     if pot:
         taker = rng.choice(seats)
         chips[live[taker]] += pot
-    for seat in seats:  # a player blinded to nothing is out too
+    # a player blinded to nothing is out too (only a seat broke before the showdown can
+    # be left with nothing and not have lost the all-in)
+    for seat in broke:
         if chips[live[seat]] == 0 and seat not in out.beaten_by:
             out.busted.append(seat)
             out.beaten_by[seat] = taker if taker is not None and chips[live[taker]] \

@@ -12,11 +12,14 @@ import threading
 import time
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 
 from kiosk.config import BrokerConfig
 from kiosk.core.button import Positions
 from kiosk.core.clock import Clock
+from kiosk.core.commands import AnyTableReport, HandEndedReport
+from kiosk.core.report_data import HandEndedData
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
@@ -42,6 +45,7 @@ class MqttField:
         self._acked: dict[str, threading.Event] = {}
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
+        self.seq = 0                                 # reports sent, as a kiosk numbers them
         self.client = make_client(client_id, broker)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -154,9 +158,11 @@ class MqttField:
         time.sleep(0.05)
         return True
 
-    def report(self, rep: dict[str, Any], t: float) -> bool:
+    def report(self, report: AnyTableReport, t: float) -> bool:
         """Publish a report and re-send it until the director acknowledges it, as a
         table's outbox does: a director or broker restart in between loses nothing."""
+        self.seq += 1
+        rep: dict[str, Any] = {**msgspec.to_builtins(report), "v": 1, "seq": self.seq, "ts": t}
         done = self._acked[rep["id"]] = threading.Event()
         payload, topic = encode(rep), self.topics.report(rep["table"])
         waited = 0.0
@@ -183,8 +189,8 @@ class MqttField:
         """Dealers that stopped mid-hand leave hands open; end them so new dealers can
         deal (the director refuses a hand while the last one runs)."""
         for n, (table, hand) in enumerate(sorted(self.open_hands.items())):
-            self.report({"v": 1, "table": table, "id": f"end{time.monotonic_ns()}-{n}",
-                         "seq": 0, "ts": t, "kind": "hand_ended", "data": {"hand": hand}}, t)
+            self.report(HandEndedReport(table=table, id=f"end{time.monotonic_ns()}-{n}",
+                                        data=HandEndedData(hand=hand)), t)
 
     def _publish_live(self, rep: dict[str, Any]) -> None:
         """Keep each virtual table's retained status and live snapshot current, as a
