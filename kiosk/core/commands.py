@@ -271,6 +271,16 @@ class Deal(Command, tag="deal", kw_only=True):
     method: Name = ""
 
 
+def _reports() -> dict[str, type[TableReport]]:
+    """Every report kind, in the order declared (the protocol builds its wire classes,
+    and docs/protocol.md its tables, from these)."""
+    out: dict[str, type[TableReport]] = {}
+    for cls in TableReport.__subclasses__():
+        cls.kind = str(cls.__struct_config__.tag)
+        out[cls.kind] = cls
+    return out
+
+
 def _declared() -> dict[str, type[Command]]:
     out: dict[str, type[Command]] = {}
     stack = list(Command.__subclasses__())
@@ -281,11 +291,10 @@ def _declared() -> dict[str, type[Command]]:
         cls.kind = tag
         out[tag] = cls
         stack += cls.__subclasses__()
-    for rcls in TableReport.__subclasses__():
-        rcls.kind = str(rcls.__struct_config__.tag)
     return out
 
 
+TABLE_REPORTS = _reports()
 COMMANDS = _declared()
 KINDS = tuple(sorted(COMMANDS))
 _DECODERS = {cls: msgspec.json.Decoder(cls) for cls in COMMANDS.values()}

@@ -10,6 +10,8 @@ docs/protocol.md documents these classes; a test fails when the two disagree.
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -33,25 +35,8 @@ from kiosk.core.bounds import (
     Text,
     Time,
 )
-from kiosk.core.report_data import (  # noqa: F401  (re-exported: the wire shapes)
-    CLOCK_OUTCOMES,
-    AddonData,
-    AllInData,
-    BustData,
-    CallData,
-    CheckinData,
-    ChipCountData,
-    ChipRaceData,
-    ClockDoneData,
-    FloorCallData,
-    HandEndedData,
-    HandStartedData,
-    Outcome,
-    Part,
-    RaceWinners,
-    SeatData,
-    UndoData,
-)
+from kiosk.core.commands import TABLE_REPORTS, TableReport
+from kiosk.core.report_data import Outcome, Part, RaceWinners
 
 VERSION = 1
 MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB
@@ -81,78 +66,20 @@ class Report(Message, tag_field="kind", kw_only=True, forbid_unknown_fields=True
     kind: ClassVar[str] = ""
 
 
-class HandStarted(Report, tag="hand_started", kw_only=True):
-    data: HandStartedData
+def _wire_report(core: type[TableReport]) -> type[Report]:
+    """The wire's class for one kind the core declares: the same tag and `data`, in the
+    envelope above."""
+    data = next(f.type for f in msgspec.structs.fields(core) if f.name == "data")
+    cls = msgspec.defstruct(core.__name__.removesuffix("Report"), [("data", data)],
+                            bases=(Report,), module=__name__, tag=core.kind, kw_only=True)
+    assert issubclass(cls, Report)
+    cls.kind = core.kind
+    return cls
 
 
-class HandEnded(Report, tag="hand_ended", kw_only=True):
-    data: HandEndedData
-
-
-class AllIn(Report, tag="all_in", kw_only=True):
-    data: AllInData
-
-
-class Bust(Report, tag="bust", kw_only=True):
-    data: BustData
-
-
-class ClockCall(Report, tag="clock_call", kw_only=True):
-    data: SeatData
-
-
-class ClockDone(Report, tag="clock_done", kw_only=True):
-    data: ClockDoneData
-
-
-class FloorCall(Report, tag="floor_call", kw_only=True):
-    data: FloorCallData
-
-
-class FloorCancel(Report, tag="floor_cancel", kw_only=True):
-    data: CallData
-
-
-class Checkin(Report, tag="checkin", kw_only=True):
-    data: CheckinData
-
-
-class Absent(Report, tag="absent", kw_only=True):
-    data: SeatData
-
-
-class Present(Report, tag="present", kw_only=True):
-    data: SeatData
-
-
-class Undo(Report, tag="undo", kw_only=True):
-    data: UndoData
-
-
-class ChipCount(Report, tag="chip_count", kw_only=True):
-    data: ChipCountData
-
-
-class AddonReport(Report, tag="addon", kw_only=True):
-    data: AddonData
-
-
-class ChipRace(Report, tag="chip_race", kw_only=True):
-    data: ChipRaceData
-
-
-REPORTS: dict[str, type[Report]] = {
-    c.__struct_config__.tag: c  # type: ignore[misc]
-    for c in (HandStarted, HandEnded, AllIn, Bust, ClockCall, ClockDone, FloorCall,
-              FloorCancel, Checkin, Absent, Present, Undo, ChipCount, AddonReport,
-              ChipRace)
-}
-for _tag, _cls in REPORTS.items():
-    _cls.kind = _tag
+REPORTS: dict[str, type[Report]] = {k: _wire_report(c) for k, c in TABLE_REPORTS.items()}
 REPORT_KINDS = tuple(REPORTS)
-AnyReport = (HandStarted | HandEnded | AllIn | Bust | ClockCall | ClockDone | FloorCall
-             | FloorCancel | Checkin | Absent | Present | Undo | ChipCount | AddonReport
-             | ChipRace)
+AnyReport: Any = functools.reduce(operator.or_, REPORTS.values())   # tagged by `kind`
 
 
 # ---------------------------------------------------------------- director -> tables
