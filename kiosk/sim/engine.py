@@ -17,6 +17,7 @@ import heapq
 import random
 import time
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from kiosk.core import button as btn
@@ -419,7 +420,7 @@ class Simulator:
             res.max_spread_at_hand_start = spread
         hand = Hand(self.field.hand(tid) + 1, period, {s: seat_of[s] for s in pos.dealt})
         chips, start, players = self.chips, hand.start, hand.dealt.values()
-        stacks = list(map(chips.get, players))   # once a hand: no Python loop when all have chips
+        stacks = list(map(chips.get, players, repeat(0)))   # no Python loop when all have chips
         if not all(stacks):
             for pid in players:
                 if not chips.get(pid):   # new here, or bought back in: what they paid for
