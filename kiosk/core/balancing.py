@@ -138,11 +138,13 @@ class Balancing(Component):
 
     def holding(self, tab: Table) -> bool:
         """The table must not start a hand now (halted, breaking, final draw, H4H wait)."""
+        tour = self.t   # asked twice a hand (by the dealer, then by the hand-start check)
         if tab.broken or tab.breaking or self.final_pending \
-                or self.t.busts.finished_at is not None \
-                or self.t.chipcount.day_over:
+                or tour.busts.finished_at is not None \
+                or tour.chipcount.day_over:
             return True
-        if self.t.levels.h4h_on and tab.id not in self.t.levels.h4h_waiting:
+        levels = tour.levels
+        if levels.h4h_on and tab.id not in levels.h4h_waiting:
             return True
         return self.halted(tab)
 

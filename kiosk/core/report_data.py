@@ -37,10 +37,16 @@ class HandStartedData(ReportData):
     waiting: Seats = []
 
     def __post_init__(self) -> None:
-        if len(set(self.dealt)) != len(self.dealt) or len(set(self.waiting)) != len(self.waiting):
+        # built for every hand: each list made a set once, and no set at all when empty
+        dealt, waiting = self.dealt, self.waiting
+        seats = set(dealt)
+        if len(seats) != len(dealt):
             raise ValueError("dealt and waiting list each seat once")
-        if set(self.dealt) & set(self.waiting):
-            raise ValueError("a seat cannot be both dealt and waiting")
+        if waiting:
+            if len(set(waiting)) != len(waiting):
+                raise ValueError("dealt and waiting list each seat once")
+            if not seats.isdisjoint(waiting):
+                raise ValueError("a seat cannot be both dealt and waiting")
 
 
 class HandEndedData(ReportData):

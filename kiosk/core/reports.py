@@ -46,7 +46,9 @@ class TableReports(Component):
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
         tour = self.t
-        tab = tour.seating.table_in_play(table)
+        tab = tour.seating.tables.get(table) if type(table) is int else None
+        if tab is None or tab.broken:   # once per report: the call only for its error
+            tab = tour.seating.table_in_play(table)
         rid = rep.id
         if (tab.id, rid) in self.seen_reports:
             return  # a re-send: already applied once

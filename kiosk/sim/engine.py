@@ -17,6 +17,7 @@ import heapq
 import random
 import time
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from kiosk.core import button as btn
@@ -418,13 +419,14 @@ class Simulator:
         if spread > res.max_spread_at_hand_start:
             res.max_spread_at_hand_start = spread
         hand = Hand(self.field.hand(tid) + 1, period, {s: seat_of[s] for s in pos.dealt})
-        chips, start = self.chips, hand.start
-        for seat, pid in hand.dealt.items():
-            stack = chips.get(pid)
-            if not stack:                # new here, or bought back in: what they paid for
-                self._top_up(pid, t)
-                stack = chips[pid]
-            start[seat] = stack
+        chips, start, players = self.chips, hand.start, hand.dealt.values()
+        stacks = list(map(chips.get, players, repeat(0)))   # no Python loop when all have chips
+        if not all(stacks):
+            for pid in players:
+                if not chips.get(pid):   # new here, or bought back in: what they paid for
+                    self._top_up(pid, t)
+            stacks = [chips[pid] for pid in players]
+        start.update(zip(hand.dealt, stacks, strict=True))
         post_blinds(chips, hand, pos, self.structure.periods[period])
         data = HandStartedData(hand=hand.number, button=pos.button, sb=pos.sb, bb=pos.bb,
                                dealt=list(pos.dealt), waiting=list(pos.waiting))
@@ -467,7 +469,9 @@ class Simulator:
             return
         seat_of = self.field.seats(tid)
         dealt = hand.dealt
-        live = {s: pid for s, pid in dealt.items() if seat_of.get(s) == pid}
+        # nearly always everyone dealt in is still seated: one C-level subset test then
+        live = dealt if dealt.items() <= seat_of.items() else \
+            {s: pid for s, pid in dealt.items() if seat_of.get(s) == pid}
         if len(live) < len(dealt):   # moved away or out meanwhile: the pot keeps their chips
             for s in dealt.keys() - live.keys():
                 del hand.start[s]

@@ -87,7 +87,7 @@ class LocalField:
 
     def spread(self) -> int:
         b = self.tour.balancing.balancer
-        return b.max() - b.min() if len(b) > 1 else 0
+        return b.max() - b.min() if len(b.count) > 1 else 0   # once a hand: no __len__ call
 
     def finished(self) -> bool:
         return self.tour.busts.finished_at is not None

@@ -59,7 +59,9 @@ def showdown(rng: random.Random, chips: dict[str, int], hand: Hand, live: dict[i
     if len(seats) < 2:
         return out
     avg_bbs = sum(hand.start.values()) / len(seats) / max(1, bb)
-    broke = [s for s, pid in live.items() if not chips[pid]]
+    # seats blinded to nothing: rare, so looked for only when some stack is empty
+    broke = [] if all(map(chips.__getitem__, live.values())) else \
+        [s for s, pid in live.items() if not chips[pid]]
     if broke or rng.random() < min(0.6, 0.05 + 3.0 / max(avg_bbs, 1.0)):
         a = broke[0] if broke else rng.choice(seats)
         b = rng.choice([s for s in seats if s != a])
