@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import http.cookiejar
 import json
 import os
 import re
@@ -14,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from floor_client import FloorClient
 from waiting import wait_for
 
 from kiosk import floor_users
@@ -90,30 +90,11 @@ def test_a_real_kiosk_plays_table_1_of_the_demo(tmp_path: Path) -> None:
         assert stop(proc) == 0
 
 
-class Floor:
+class Floor(FloorClient):
     """The floor at the demo's dashboard: logged in with the demo login, acting over HTTP."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.csrf = ""
-        self.csrf = self.post("api/login", {"user": floor_users.DEMO_USER,
-                                            "password": floor_users.DEMO_PASSWORD})["csrf"]
-
-    def post(self, path: str, body: dict) -> dict:
-        req = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json",
-                                      "X-CSRF-Token": self.csrf})
-        try:
-            with self.opener.open(req, timeout=10) as r:
-                return json.loads(r.read())
-        except urllib.error.HTTPError as exc:
-            return json.loads(exc.read())
-
-    def get(self, path: str) -> dict:
-        with self.opener.open(self.url + path, timeout=10) as r:
-            return json.loads(r.read())
+        super().__init__(url, floor_users.DEMO_USER, floor_users.DEMO_PASSWORD)
 
     def busted(self, players: int) -> str | None:
         """A player who is out (and did not buy back in at the table)."""

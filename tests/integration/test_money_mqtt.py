@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import http.cookiejar
 import json
 import logging
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
+
+from floor_client import FloorClient
 
 from kiosk.config import load_event_config
 from kiosk.director.service import Director
@@ -33,29 +32,9 @@ MONEY = (f'[money]\nbounty = {BOUNTY}\nbounty_mode = "pko"\npko_percent = {PKO}\
          f'fee = 10\nshares_csv = "payouts.csv"\n')
 
 
-class Floor:
+def floor_at(port: int) -> FloorClient:
     """The tournament director at the dashboard: logs in and acts over HTTP."""
-
-    def __init__(self, port: int) -> None:
-        self.url = f"http://127.0.0.1:{port}"
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.csrf = ""
-        self.csrf = self.post("/api/login", {"user": "td", "password": "pw"})["csrf"]
-
-    def post(self, path: str, body: dict) -> dict:
-        req = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json",
-                                      "X-CSRF-Token": self.csrf})
-        try:
-            with self.opener.open(req, timeout=10) as r:
-                return json.loads(r.read())
-        except urllib.error.HTTPError as exc:   # a refusal: its reason is in the body
-            return json.loads(exc.read())
-
-    def get(self, path: str) -> dict:
-        with self.opener.open(self.url + path, timeout=10) as r:
-            return json.loads(r.read())
+    return FloorClient(f"http://127.0.0.1:{port}", "td", "pw")
 
 
 class ClockedDirector(logging.Handler):
@@ -104,7 +83,7 @@ def end_the_day(director, sim: Simulator, clock: VirtualClock, seen: dict) -> No
     window_over = sum(p.seconds for p in periods[:sim.addon_until + 1])
     while sim.res.hands < 120 or clock.now() < window_over:
         time.sleep(0.02)
-    floor = Floor(director.http_port)
+    floor = floor_at(director.http_port)
     floor.post("/api/act", {"kind": "end_day"})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -58,6 +58,18 @@ def test_side_pots_give_each_bust_its_own_eliminators_at_the_director() -> None:
     assert got == {short: [big], medium: sorted([big, other])}
 
 
+def _seat_4_out(rng: random.Random, boot: str) -> TableController:
+    """A table in its first hand with seat 4 marked out and OK tapped: the winner step."""
+    c = TableController(3, rng=rng, boot=boot, debounce_s=0)
+    c.apply_schedule(schedule())
+    c.apply_plan(plan(), T0)
+    c.new_hand(T0)
+    c.begin(T0 + 1, "bust")
+    c.choose_seat(T0 + 2, 4)
+    c.bust_confirm(T0 + 3)
+    return c
+
+
 def test_one_seat_that_won_every_pot_is_still_one_tap() -> None:
     c = TableController(3, rng=random.Random(2), boot="one", debounce_s=0)
     c.apply_schedule(schedule())
@@ -72,13 +84,7 @@ def test_one_seat_that_won_every_pot_is_still_one_tap() -> None:
 
 
 def test_side_pots_are_refused_with_one_bust_and_a_bust_cannot_win_a_pot() -> None:
-    c = TableController(3, rng=random.Random(2), boot="ref", debounce_s=0)
-    c.apply_schedule(schedule())
-    c.apply_plan(plan(), T0)
-    c.new_hand(T0)
-    c.begin(T0 + 1, "bust")
-    c.choose_seat(T0 + 2, 4)
-    c.bust_confirm(T0 + 3)
+    c = _seat_4_out(random.Random(2), "ref")
     assert c.side_pots(T0 + 4).refused and not c.view(T0 + 4).bust_panel.sides
     c.bust_send(T0 + 5)
     c.end_hand(T0 + 6)
@@ -205,13 +211,7 @@ def test_the_pots_winner_reaches_the_report_and_the_director() -> None:
 
 
 def test_a_split_pot_names_every_winner_and_a_bounty_shows() -> None:
-    c = TableController(3, rng=random.Random(1), boot="sp", debounce_s=0)
-    c.apply_schedule(schedule())
-    c.apply_plan(plan(), T0)
-    c.new_hand(T0)
-    c.begin(T0 + 1, "bust")
-    c.choose_seat(T0 + 2, 4)
-    c.bust_confirm(T0 + 3)
+    c = _seat_4_out(random.Random(1), "sp")
     c.split_pot(T0 + 4)
     assert c.view(T0 + 4).bust_panel.split
     c.choose_seat(T0 + 5, 7)
