@@ -9,7 +9,7 @@ configs the services use. docs/config.md is generated from the same Structs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlparse
@@ -330,8 +330,6 @@ def _relative(base: Path, value: str) -> str:
 
 
 def load_event_config(path: str | Path) -> EventConfig:
-    from kiosk import floor_users
-
     source = str(path)
     data = read_toml(path)
     director = data.get("director")
@@ -341,7 +339,25 @@ def load_event_config(path: str | Path) -> EventConfig:
                           "file: remove this key and run `pokerkiosk floor-user add NAME "
                           f"--config {source}` for each user")
     doc = convert(source, data, EventFile)
-    ev, d = doc.event, doc.director
+    ev = doc.event
+    base = Path(path).parent
+    name = _event_name(source, "event.name", ev.name)
+    settings = director_settings(source, base, name, doc.broker, doc.director)
+    _check_rules(source, ev)
+    money = _money(source, base, ev, doc.money)
+    return replace(
+        settings, profile=ev.profile, structure=ev.structure, seats=ev.seats,
+        start_stack=ev.start_stack, buy_in=ev.buy_in, payout_percent=ev.payout_percent,
+        seed=ev.seed, money=money, chip_set=tuple(sorted(doc.money.chip_set)),
+        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race)
+
+
+def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
+                      d: DirectorSection) -> EventConfig:
+    """The director's own settings (broker, log, dashboard, logins), checked: shared by an
+    event.toml and a room.toml."""
+    from kiosk import floor_users
+
     try:
         host, port = parse_http(d.http)
     except ValueError as exc:
@@ -349,28 +365,21 @@ def load_event_config(path: str | Path) -> EventConfig:
     if bool(d.tls_cert) != bool(d.tls_key):
         raise ConfigError(source, "director.tls_cert" if not d.tls_cert else "director.tls_key",
                           "set both tls_cert and tls_key, or neither")
-    base = Path(path).parent
     cert = _relative(base, d.tls_cert) if d.tls_cert else None
     key = _relative(base, d.tls_key) if d.tls_key else None
-    for name, file in (("tls_cert", cert), ("tls_key", key)):
+    for label, file in (("tls_cert", cert), ("tls_key", key)):
         if file and not Path(file).is_file():
-            raise ConfigError(source, f"director.{name}", f"{file} not found")
+            raise ConfigError(source, f"director.{label}", f"{file} not found")
     if host not in LOOPBACK and not cert:
         raise ConfigError(source, "director.http",
                           f"{d.http} would send floor passwords across the room in clear: "
                           "set tls_cert and tls_key (provision --tls writes them) or listen "
                           "on 127.0.0.1 only")
     users_file = _relative(base, d.floor_users_file)
-    _check_rules(source, ev)
-    money = _money(source, base, ev, doc.money)
     return EventConfig(
-        name=_event_name(source, "event.name", ev.name), profile=ev.profile,
-        structure=ev.structure, seats=ev.seats, start_stack=ev.start_stack, buy_in=ev.buy_in,
-        payout_percent=ev.payout_percent, seed=ev.seed, broker=_broker(source, doc.broker),
-        db=_relative(base, d.db), http_host=host, http_port=port, tls_cert=cert, tls_key=key,
-        floor_users=floor_users.load(users_file), floor_users_file=users_file, source=source,
-        money=money, chip_set=tuple(sorted(doc.money.chip_set)),
-        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race)
+        name=name, broker=_broker(source, broker), db=_relative(base, d.db), http_host=host,
+        http_port=port, tls_cert=cert, tls_key=key, floor_users=floor_users.load(users_file),
+        floor_users_file=users_file, source=source)
 
 
 def _money(source: str, base: Path, ev: EventSection, m: MoneySection) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""`pokerkiosk director --config event.toml`: run the director for one event."""
+"""`pokerkiosk director --config room.toml`: run the director of a room (or of one event,
+from an event.toml)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import logging
 import signal
 from pathlib import Path
 
-from kiosk.config import load_event_config
 from kiosk.core.commands import Start
 from kiosk.errors import KioskError
+from kiosk.roomconfig import load_director_config
 
 log = logging.getLogger("kiosk.director")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", required=True, help="the event's event.toml")
+    p.add_argument("--config", required=True, help="the room's room.toml, or an event.toml")
+    p.add_argument("--event", help="the event --players and --start apply to (default: the "
+                                   "room's first)")
     p.add_argument("--players", help="CSV of players to register (header: name[,card][,id])")
     p.add_argument("--start", action="store_true", help="draw seats and start the clock")
     p.add_argument("--no-web", action="store_true", help="no dashboard (tests, benchmarks)")
@@ -26,19 +29,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from kiosk.director.service import Director
 
-    config = load_event_config(args.config)
-    director = Director(config)
-    if args.players and not director.tour.players:
+    director = Director(load_director_config(args.config))
+    desk = director.desk(args.event)
+    if args.players and not desk.tour.players:
         try:
             text = Path(args.players).read_text(encoding="utf-8")
         except OSError as exc:
             raise KioskError(f"{args.players}: {exc.strerror}") from None
-        added, errors = director.import_csv(text)
+        added, errors = director.import_csv(text, desk.name)
         for line in errors:
             log.warning("%s: %s", args.players, line)
         log.info("registered %d players from %s", added, args.players)
-    if args.start and not director.tour.started:
-        director.act(Start())
+    if args.start and not desk.tour.started:
+        director.act(Start(), event=desk.name)
     asyncio.run(_serve(director, web=not args.no_web))
     return 0
 

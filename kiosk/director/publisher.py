@@ -14,6 +14,7 @@ from kiosk.core import plans
 from kiosk.protocol.messages import MAX_MESSAGE, encode
 
 if TYPE_CHECKING:
+    from kiosk.director.desk import Desk
     from kiosk.director.service import Director
 
 log = logging.getLogger("kiosk.director")
@@ -21,11 +22,12 @@ SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
 
 
 class Publisher:
-    """The director's outgoing side: it owns the pacing state of the schedule and the
-    seating directory, and reads the director's tournament, log and client."""
+    """One event's outgoing side: it owns the pacing state of the schedule and the seating
+    directory, and reads the desk's tournament and the director's log and client."""
 
-    def __init__(self, director: Director) -> None:
+    def __init__(self, director: Director, desk: Desk) -> None:
         self.d = director
+        self.desk = desk
         self._seating_at = 0.0
         self._seating_due = True
         self._schedule_key: tuple | None = None
@@ -34,26 +36,25 @@ class Publisher:
         self._schedule_at = 0.0
 
     def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
-        """Publish `body` at QoS 1; one above the broker's size limit is logged, not sent."""
-        if self.d.client is not None:
-            payload = encode(body)
-            if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
-                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
-                          len(payload), MAX_MESSAGE)
-                return
-            self.d.client.publish(topic, payload, qos=1, retain=retain)
+        send(self.d, topic, body, retain)
 
     def plan_msg(self, table: int) -> dict[str, Any]:
-        return {"rev": self.d.log.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
-                **plans.plan(self.d.tour, table)}
+        return {"rev": self.d.store.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
+                **plans.plan(self.desk.tour, table), "event": self.desk.name,
+                "title": self.desk.title, "room": self.d.config.title}
+
+    def owns(self, table: int) -> bool:
+        """Whether this event publishes the plan of `table` (a broken table given back to
+        the room is the room's to publish)."""
+        return table in self.desk.tour.tables and self.d.table_event(table) == self.desk.name
 
     def changes(self) -> None:
         """After a decision: the plans it changed, the schedule when due, dashboard notes."""
-        tour = self.d.tour
+        tour = self.desk.tour
         changed = sorted(tour.dirty)
         tour.dirty.clear()
         for n in changed:
-            if n in tour.tables:
+            if self.owns(n):
                 self.send(self.d.topics.plan(n), self.plan_msg(n))
         key = plans.schedule_key(tour)
         urgent = plans.schedule_urgent_key(tour)
@@ -72,32 +73,43 @@ class Publisher:
             self.d.hub.publish({"type": "summary"})
 
     def schedule(self) -> None:
-        tour = self.d.tour
+        tour = self.desk.tour
         tour.schedule_dirty, self._schedule_key = False, plans.schedule_key(tour)
         self._schedule_due, self._schedule_at = False, self.d.now()
-        self.send(self.d.topics.schedule, self.schedule_msg())
+        self.send(self.d.topics.schedule(self.desk.name), self.schedule_msg())
         self.d.hub.publish({"type": "summary"})
 
     def schedule_msg(self) -> dict[str, Any]:
-        return {"rev": self.d.log.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
-                **plans.schedule(self.d.tour)}
+        return {"rev": self.d.store.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
+                **plans.schedule(self.desk.tour)}
 
     def seating(self, force: bool = False) -> None:
         now = self.d.now()
         if self._schedule_due and now - self._schedule_at >= SEATING_EVERY:
             self.schedule()
         if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
-            self.d.tour.seating_dirty = False
+            self.desk.tour.seating_dirty = False
             self._seating_due = False
             self._seating_at = now
-            self.send(self.d.topics.seating,
-                          {"rev": self.d.log.last_seq, "epoch": self.d.epoch,
-                           "cards": plans.seating(self.d.tour)})
+            self.send(self.d.topics.seating(self.desk.name),
+                      {"rev": self.d.store.last_seq, "epoch": self.d.epoch,
+                       "cards": plans.seating(self.desk.tour)})
 
     def republish_all(self) -> None:
         """Everything retained, again: after a (re)connect the broker may have lost it."""
-        self.send(self.d.topics.director_status, {"state": "online", "ts": self.d.now()})
-        self.send(self.d.topics.schedule, self.schedule_msg())
+        self.send(self.d.topics.schedule(self.desk.name), self.schedule_msg())
         self.seating(force=True)
-        for n in sorted(self.d.tour.tables):
-            self.send(self.d.topics.plan(n), self.plan_msg(n))
+        for n in sorted(self.desk.tour.tables):
+            if self.owns(n):
+                self.send(self.d.topics.plan(n), self.plan_msg(n))
+
+
+def send(d: Director, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+    """Publish `body` at QoS 1; one above the broker's size limit is logged, not sent."""
+    if d.client is not None:
+        payload = encode(body)
+        if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
+            log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
+                      len(payload), MAX_MESSAGE)
+            return
+        d.client.publish(topic, payload, qos=1, retain=retain)

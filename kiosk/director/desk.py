@@ -1,0 +1,129 @@
+"""One event of the room, as the director holds it: its tournament, its stream of the log,
+its snapshots and what it publishes.
+
+The room's director keeps one desk per event. A desk decides a command against its own
+tournament and hands back the rows to write; it never writes them itself, so a command that
+touches several events (a satellite's seats, a Day 2) is written in one transaction by the
+director, or not at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from kiosk.config import EventConfig
+from kiosk.core import events as ev_
+from kiosk.core.commands import Command
+from kiosk.core.events import Event
+from kiosk.core.tournament import Tournament
+from kiosk.director.publisher import Publisher
+from kiosk.director.snapshots import Snapshots
+from kiosk.director.store import EventLog
+from kiosk.errors import ConfigError, RuleError
+from kiosk.rules.loader import load_profile
+from kiosk.rules.structure_files import load_structure
+
+if TYPE_CHECKING:
+    from kiosk.director.service import Director
+
+log = logging.getLogger("kiosk.director")
+Rows = list[tuple[str, bytes]]
+
+
+def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Created:
+    """The first event of an event's stream, from its settings."""
+    return Tournament.create(
+        event=c.name, profile=load_profile(c.profile), structure=load_structure(c.structure),
+        seats=c.seats, start_stack=c.start_stack, buy_in=c.buy_in,
+        seed=c.seed if c.seed is not None else int.from_bytes(os.urandom(4), "big"), t=t,
+        payout_percent=c.payout_percent, money=c.money or None,
+        chip_set=list(c.chip_set) or None, h4h_at_bubble=c.h4h_at_bubble,
+        chip_race=c.chip_race, **({"pool": True} if pool else {}), **extra).config
+
+
+class Desk:
+    """One event: `decide` is the only way its state changes."""
+
+    def __init__(self, director: Director, name: str, log_: EventLog, tour: Tournament,
+                 title: str = "") -> None:
+        self.director = director
+        self.name = name
+        self.title = title or name
+        self.log = log_
+        self.snapshots = Snapshots(log_)
+        self.tour = tour
+        self.out = Publisher(director, self)
+
+    @classmethod
+    def load(cls, director: Director, name: str, log_: EventLog,
+             config: EventConfig | None, title: str = "") -> Desk:
+        """The event as its stream has it (snapshot plus tail); settings checked against
+        `config` when the room's file still lists it."""
+        started = time.perf_counter()
+        tour = Snapshots(log_).load()
+        log.info("%s: replayed %d events in %.2f s", name, tour.n_events,
+                 time.perf_counter() - started)
+        if config is not None:
+            check_unchanged(config, tour.config, log_)
+        return cls(director, name, log_, tour, title)
+
+    def decide(self, cmd: Command, pending: list[Event]) -> tuple[list[Event], Rows]:
+        """One command as a transaction: its events, each proven storable, or nothing.
+
+        Whatever raises (a rule, a bug, an event that would not encode) leaves the state
+        as if the command never came: when the command had already changed the state, it
+        is rebuilt from the log plus `pending` (this batch's earlier, unwritten events).
+        Raises RuleError with the reason.
+        """
+        before = self.tour.n_events
+        try:
+            events = self.tour.execute(cmd, self.director.now())
+            rows = [(e.kind, ev_.check(e)) for e in events]
+        except RuleError:
+            if self.tour.n_events != before:
+                self.rebuild(pending)
+            raise
+        except Exception as exc:
+            log.error("%s: command %s failed; state rolled back", self.name, cmd.kind,
+                      exc_info=True)
+            if self.tour.n_events != before:
+                self.rebuild(pending)
+            raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
+        return events, rows
+
+    def rebuild(self, pending: list[Event]) -> None:
+        """The state as logged, plus this batch's decided-but-unwritten events."""
+        tour = self.snapshots.load() if self.log.last_seq else Tournament(pending[0])
+        for ev in pending[0 if self.log.last_seq else 1:]:
+            tour.apply(ev)
+        tour.dirty.update(tour.tables)
+        tour.schedule_dirty = tour.seating_dirty = True
+        self.tour = tour
+
+    def after_commit(self) -> None:
+        if self.snapshots.due():
+            self.snapshots.save(self.tour)
+
+
+def check_unchanged(c: EventConfig, created: ev_.Created, log_: EventLog) -> None:
+    """[event] settings are fixed once the event exists: a change is refused, not lost."""
+    structure = load_structure(c.structure)
+    now = {"profile": load_profile(c.profile).id, "structure": structure.to_dict(),
+           "seats": c.seats, "start_stack": c.start_stack or structure.start_stack,
+           "buy_in": c.buy_in, "payout_percent": c.payout_percent, "seed": c.seed}
+    for key, value in now.items():
+        was = created.get(key)
+        if key == "seed" and value is None:
+            continue
+        if value != was:
+            shown = (c.structure, "the structure it was created with") \
+                if key == "structure" else (value, repr(was))
+            raise ConfigError(
+                c.source or "event config", f"event.{key}",
+                f"{shown[0]!r} differs from {shown[1]} in {c.db}; an existing event "
+                "keeps its settings. Put it back, or start a new event with "
+                f"`pokerkiosk new-event --config {c.source or 'event.toml'}` "
+                "(the old log is kept)")

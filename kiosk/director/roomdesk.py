@@ -1,0 +1,69 @@
+"""The room's own aggregate as the director holds it: its stream of the log and its fold.
+
+Like an event's desk, it decides and hands back rows; the director writes them with the
+rest of the batch.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from kiosk.core import events as ev_
+from kiosk.core.events import Event
+from kiosk.core.room import Room
+from kiosk.core.room_commands import RoomCommand
+from kiosk.director.store import EventLog
+from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.director.service import Director
+
+log = logging.getLogger("kiosk.director")
+ROOM_STREAM = "room"
+Rows = list[tuple[str, bytes]]
+
+
+class RoomDesk:
+    """The room: `decide` is the only way it changes."""
+
+    def __init__(self, director: Director, log_: EventLog, room: Room) -> None:
+        self.director = director
+        self.log = log_
+        self.room = room
+
+    @classmethod
+    def load(cls, director: Director, log_: EventLog) -> RoomDesk:
+        """The room as logged; a new room (its first start) is created and written now,
+        before any event of it, so every later batch has a room to fold into."""
+        c = director.config
+        if log_.last_seq == 0:
+            room = Room.create(c.name, c.title, range(1, c.tables + 1), t=director.now())
+            log_.append([room.config])
+            log.info("new room %s with %d tables", c.name, c.tables)
+        else:
+            room = Room.replay(log_.read())
+        return cls(director, log_, room)
+
+    def decide(self, cmd: RoomCommand, pending: list[Event]) -> tuple[list[Event], Rows]:
+        """One room command, proven storable, or nothing (RuleError with why)."""
+        before = self.room.n_events
+        try:
+            events = self.room.execute(cmd, self.director.now())
+            rows = [(e.kind, ev_.check(e)) for e in events]
+        except RuleError:
+            if self.room.n_events != before:
+                self.rebuild(pending)
+            raise
+        except Exception as exc:
+            log.error("room command %s failed; state rolled back", cmd.kind, exc_info=True)
+            if self.room.n_events != before:
+                self.rebuild(pending)
+            raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
+        return events, rows
+
+    def rebuild(self, pending: list[Event]) -> None:
+        room = Room.replay(self.log.read())
+        for ev in pending:
+            room.apply(ev)
+        self.room = room

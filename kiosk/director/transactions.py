@@ -1,0 +1,313 @@
+"""Commands that cross streams, each one transaction: the room's process manager.
+
+A table broken in one event goes back to the room's pool; an event short of tables takes
+free ones from the pool; a satellite's seat winners get tickets, registered at once in their
+target when it is open; a Day 2 is opened from its flights' bagged survivors. Each of these
+writes to several streams. Every step is decided into one `Batch` and the director writes
+the batch in one SQLite transaction; when any step is refused, every stream the batch
+touched since the command began is rolled back (rebuilt from the log plus the batch's
+earlier events), so a command leaves all of it or none.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgspec
+
+from kiosk.core import commands as cmd_
+from kiosk.core import events as ev_
+from kiosk.core import room_commands as rc
+from kiosk.core import room_events as rev
+from kiosk.core.events import Event
+from kiosk.core.room_players import PlayerRecord
+from kiosk.core.tournament import Tournament
+from kiosk.director.desk import Desk, created_event
+from kiosk.director.roomdesk import ROOM_STREAM
+from kiosk.errors import NeedsTable, RuleError
+from kiosk.roomconfig import RoomEvent
+
+if TYPE_CHECKING:
+    from kiosk.director.service import Director
+
+log = logging.getLogger("kiosk.director")
+T = TypeVar("T")
+Rows = list[tuple[str, bytes]]
+REGISTERING = ("open", "running")      # room states in which an event takes entries
+
+
+@dataclass
+class Batch:
+    """Decided and not yet written: rows and events per stream, in order, plus the tables
+    the batch gave back to the pool (their free plans go out after the write)."""
+
+    rows: dict[str, Rows] = field(default_factory=dict)
+    events: dict[str, list[Event]] = field(default_factory=dict)
+    freed: set[int] = field(default_factory=set)
+
+    def add(self, stream: str, events: list[Event], rows: Rows) -> None:
+        if rows:
+            self.rows.setdefault(stream, []).extend(rows)
+            self.events.setdefault(stream, []).extend(events)
+
+    def pending(self, stream: str) -> list[Event]:
+        return self.events.get(stream, [])
+
+    def mark(self) -> dict[str, int]:
+        return {s: len(r) for s, r in self.rows.items()}
+
+    def undo_to(self, mark: dict[str, int]) -> list[str]:
+        """Forget what was added after `mark`; the streams that lost something."""
+        touched = []
+        for stream in list(self.rows):
+            keep = mark.get(stream, 0)
+            if len(self.rows[stream]) > keep:
+                touched.append(stream)
+                del self.rows[stream][keep:]
+                del self.events[stream][keep:]
+                if not keep:
+                    del self.rows[stream], self.events[stream]
+        return touched
+
+
+class Transactions:
+    """The steps of cross-stream commands; the director owns the batch and the write."""
+
+    def __init__(self, director: Director) -> None:
+        self.d = director
+
+    # ------------------------------------------------------------- start
+    def open_room(self) -> None:
+        """Every event of the log at its desk; an old single-event log adopted as the
+        room's event; the events the config lists and the room lacks, opened."""
+        d = self.d
+        specs = {e.name: e for e in d.config.events}
+        batch = Batch()
+        for name in d.store.event_streams():
+            if name not in d.room.events:
+                self.adopt(name, batch)
+        for name, info in d.room.events.items():
+            spec = specs.get(name)
+            d.desks[name] = Desk.load(d, name, d.store.stream(name),
+                                      spec.config if spec else None, info.title)
+        for spec in d.config.events:
+            if spec.name not in d.room.events:
+                self.atomic(batch, lambda spec=spec: self.open_event(spec, batch))
+        d.commit(batch)
+
+    def adopt(self, name: str, batch: Batch) -> None:
+        """A stream the room does not list (a single-event log from before rooms)."""
+        created = next(iter(self.d.store.stream(name).read()))
+        title = next((e.title for e in self.d.config.events if e.name == name), name)
+        self.room_only(rc.AddEvent(event=name, title=title, type="event",
+                                   created=msgspec.to_builtins(created)), batch)
+        self.room_only(rc.SetEventState(event=name, state="open"), batch)
+        log.info("the event log of %s is now the room's event %s", name, name)
+
+    # ------------------------------------------------------------ the frame
+    def atomic(self, batch: Batch, step: Callable[[], T]) -> T:
+        """Run `step`; when it is refused, undo everything it added to the batch."""
+        mark = batch.mark()
+        freed = set(batch.freed)
+        try:
+            return step()
+        except RuleError:
+            for stream in batch.undo_to(mark):
+                self._rebuild(stream, batch.pending(stream))
+            batch.freed = freed
+            raise
+
+    def _rebuild(self, stream: str, pending: list[Event]) -> None:
+        if stream == ROOM_STREAM:
+            self.d.roomdesk.rebuild(pending)
+            return
+        desk = self.d.desks[stream]
+        if desk.log.last_seq == 0 and not pending:   # opened in this batch: never was
+            del self.d.desks[stream]
+        else:
+            desk.rebuild(pending)
+
+    def event(self, desk: Desk, cmd: cmd_.Command, batch: Batch) -> list[Event]:
+        """One command of one event, with the tables it needs from the pool and whatever
+        its events set off in the room. In a room, an entry goes through the room's
+        player records first."""
+        if isinstance(cmd, cmd_.Register) and self.d.config.pool \
+                and cmd.player not in self.d.room.players:
+            return self.register(desk, cmd, batch)
+        for _ in range(3):
+            try:
+                events, rows = desk.decide(cmd, batch.pending(desk.name))
+            except NeedsTable as need:
+                self.grant(desk, need.count, batch)
+                continue
+            batch.add(desk.name, events, rows)
+            self.follow(desk, events, batch)
+            return events
+        raise RuleError(f"{desk.name}: still short of tables after granting them")
+
+    def room(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
+        """A room command: the room decides; moves and openings carry into the events."""
+        if isinstance(cmd, rc.AssignTable):
+            return self.assign(cmd.table, self.d.desk(cmd.event), batch, cmd.by)
+        if isinstance(cmd, rc.FreeTable):
+            return self.free(cmd.table, batch, cmd.by, why="freed by the floor")
+        return self.room_only(cmd, batch)
+
+    def room_only(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
+        events, rows = self.d.roomdesk.decide(cmd, batch.pending(ROOM_STREAM))
+        batch.add(ROOM_STREAM, events, rows)
+        return events
+
+    # --------------------------------------------------------------- tables
+    def grant(self, desk: Desk, count: int, batch: Batch) -> None:
+        """`count` free tables of the pool to `desk`, lowest numbers first."""
+        free = self.d.room.free_tables()
+        if len(free) < count:
+            raise RuleError(f"{desk.name} needs {count} more table{'s' * (count != 1)} "
+                            f"but the room has {len(free)} free: free a table or provision "
+                            "more")
+        for table in free[:count]:
+            self.assign(table, desk, batch, None)
+
+    def assign(self, table: int, desk: Desk, batch: Batch, by: str | None) -> list[Event]:
+        """A free table of the room starts serving `desk`'s event."""
+        events = self.room_only(rc.AssignTable(table=table, event=desk.name, by=by), batch)
+        evs, rows = desk.decide(cmd_.GrantTables(tables=[table]), batch.pending(desk.name))
+        batch.add(desk.name, evs, rows)
+        batch.freed.discard(table)
+        return events + evs
+
+    def free(self, table: int, batch: Batch, by: str | None, why: str) -> list[Event]:
+        """A table goes back to the pool; refused (by its event) while players sit there."""
+        event = self.d.room.table_event(table)
+        if event is None:
+            raise RuleError(f"table {table} is already free")
+        desk = self.d.desks[event]
+        evs, rows = desk.decide(cmd_.ReleaseTable(table=table, by=by),
+                                batch.pending(desk.name))
+        batch.add(desk.name, evs, rows)
+        events = self.room_only(rc.FreeTable(table=table, why=why, by=by), batch)
+        batch.freed.add(table)
+        return evs + events
+
+    # ----------------------------------------------- what an event sets off
+    def follow(self, desk: Desk, events: list[Event], batch: Batch) -> None:
+        """The room's part in an event's decision."""
+        name = desk.name
+        for ev in events:
+            if isinstance(ev, ev_.TableBroken) and self.d.config.pool:
+                if self.d.room.table_event(ev.table) == name:
+                    self.free(ev.table, batch, None, why="broken")
+            elif isinstance(ev, ev_.Started):
+                self.set_state(name, "running", batch)
+            elif isinstance(ev, ev_.SeatsWon):
+                self.seats_won(desk, ev, batch)
+            elif isinstance(ev, ev_.Finished):
+                self.finished(desk, batch)
+
+    def set_state(self, event: str, state: str, batch: Batch, by: str | None = None) -> None:
+        if self.d.room.events[event].state != state:
+            self.room_only(rc.SetEventState(event=event, state=state, by=by), batch)
+
+    def finished(self, desk: Desk, batch: Batch) -> None:
+        """A finished event gives every table back to the pool."""
+        self.set_state(desk.name, "finished", batch)
+        if self.d.config.pool:
+            for table in self.d.room.tables_of(desk.name):
+                self.free(table, batch, None, why=f"{desk.name} finished")
+
+    # ----------------------------------------------------------- players
+    def room_player(self, name: str, card: str | None, country: str, batch: Batch,
+                    player: str | None = None) -> str:
+        """The room's id of this person: the one named, the card's holder, or a new one."""
+        room = self.d.room
+        if player and player in room.players:
+            return player
+        if card:
+            found = room.find_player(card=card)
+            if isinstance(found, PlayerRecord):
+                return found.id
+        events = self.room_only(rc.AddPlayer(name=name, card=card, country=country), batch)
+        return next(e.player for e in events if isinstance(e, rev.PlayerAdded))
+
+    def register(self, desk: Desk, cmd: cmd_.Register, batch: Batch) -> list[Event]:
+        """An entry through the room: one player record across every event."""
+        rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player)
+        p = self.d.room.players[rid]
+        reg = cmd_.Register(name=p.name, card=p.card, country=p.country, player=rid,
+                            by=cmd.by)
+        return self.event(desk, reg, batch)
+
+    # ----------------------------------------------------------- tickets
+    def seats_won(self, desk: Desk, ev: Any, batch: Batch) -> None:
+        """A satellite's seat winners: a ticket each, used at once where the target is
+        open (held otherwise, and used when it opens)."""
+        target = self.d.room.events[desk.name].target
+        for pid in ev.players:
+            p = desk.tour.players[pid]
+            rid = self.room_player(p.name, p.card, getattr(p, "country", ""), batch, pid)
+            issued = self.room_only(rc.IssueTicket(player=rid, source=desk.name,
+                                                   target=target, value=ev.value), batch)
+            ticket = next(e.ticket for e in issued if isinstance(e, rev.TicketIssued))
+            self.try_redeem(ticket, batch)
+
+    def try_redeem(self, ticket: str, batch: Batch) -> bool:
+        """Use a held ticket in its target if the target takes entries now; a refusal
+        (registration closed, the player already in) keeps the ticket held."""
+        t = self.d.room.tickets[ticket]
+        info = self.d.room.events.get(t.target)
+        if info is None or info.state not in REGISTERING or t.target not in self.d.desks:
+            return False
+        try:
+            self.atomic(batch, lambda: self.redeem(ticket, batch))
+        except RuleError as exc:
+            log.info("ticket %s stays held: %s", ticket, exc)
+            return False
+        return True
+
+    def redeem(self, ticket: str, batch: Batch) -> None:
+        t = self.d.room.tickets[ticket]
+        p = self.d.room.players[t.player]
+        self.room_only(rc.UseTicket(ticket=ticket, event=t.target), batch)
+        self.event(self.d.desks[t.target],
+                   cmd_.Register(name=p.name, card=p.card, country=p.country,
+                                 player=t.player), batch)
+
+    # ------------------------------------------------------------ events
+    def open_event(self, spec: RoomEvent, batch: Batch, by: str | None = None) -> Desk:
+        """A new event: its stream, its place in the room, its tables, then what it is
+        made of (a Day 2's carried stacks) and the tickets held for it."""
+        d = self.d
+        created = created_event(spec.config, d.now(), d.config.pool)
+        self.room_only(rc.AddEvent(event=spec.name, title=spec.title, type=spec.kind,
+                                   target=spec.target or None, flights=list(spec.flights),
+                                   created=msgspec.to_builtins(created), by=by), batch)
+        desk = Desk(d, spec.name, d.store.stream(spec.name), Tournament(created),
+                    spec.title)
+        d.desks[spec.name] = desk
+        batch.add(spec.name, [created], [(created.kind, ev_.check(created))])
+        self.set_state(spec.name, "open", batch, by)
+        if spec.tables and d.config.pool:
+            self.grant(desk, spec.tables, batch)
+        if spec.kind == "day2":
+            self.carry_in(desk, spec, batch)
+        for ticket in self.d.room.tickets_for(spec.name):
+            if ticket.state == "issued":
+                self.try_redeem(ticket.id, batch)
+        return desk
+
+    def carry_in(self, desk: Desk, spec: RoomEvent, batch: Batch) -> None:
+        """A Day 2 from its flights: every bagged survivor's stack, the pools summed."""
+        entrants: list[dict[str, Any]] = []
+        pools = []
+        for flight in spec.flights:
+            fdesk = self.d.desk(flight)
+            for s in fdesk.tour.survivors():
+                entrants.append({"player": s[0], "name": s[1], "card": s[2],
+                                 "country": s[3], "stack": s[4], "flight": flight})
+            pools.append({"flight": flight, "amount": fdesk.tour.prize_pool})
+        self.event(desk, cmd_.CarryIn(entrants=entrants, pools=pools, keep=spec.keep,
+                                      draw=spec.draw), batch)
