@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core import events as ev_
+from kiosk.core.room import ROOM_STREAM, Room
 from kiosk.core.tournament import Tournament
 from kiosk.director import snapshots
 from kiosk.director.store import EventLog, Store
@@ -139,3 +140,24 @@ def test_snapshots_are_kept_per_stream(tmp_path: Path) -> None:
     snap_b.save(Tournament.replay(b.read()))
     assert snapshots.Snapshots(a).last_seq == 2                  # b's save kept a's own
     assert snapshots.Snapshots(store.stream("a")).load().alive == -1
+
+
+def test_the_room_stream_is_stored_replayed_and_snapshotted(tmp_path: Path) -> None:
+    room = Room.create("main-room", "Main Room", tables=[1, 2, 3], t=1.0)
+    store = Store(tmp_path / "room.db")
+    body = created("daily").to_dict()
+    decided = room.execute({"kind": "add_event", "event": "daily", "created": body,
+                            "tables": [1, 2]}, 2.0)
+    # one transaction: the room's directory and the event's own first row
+    store.append({ROOM_STREAM: [room.config, *decided], "daily": [created("daily")]})
+    log = store.stream(ROOM_STREAM)
+    assert [e.kind for e in log.read()] == ["room_created", "event_added", "table_assigned",
+                                            "table_assigned"]
+    snaps = snapshots.Snapshots(log, fold=Room)
+    assert snaps.load().tables_of("daily") == [1, 2]
+    snaps.save(snaps.load())
+    freed = room.execute({"kind": "free_table", "table": 2, "why": "broken"}, 3.0)
+    log.append(freed)
+    again = snapshots.Snapshots(Store(tmp_path / "room.db").stream(ROOM_STREAM), fold=Room)
+    assert again.load().free_tables() == [2, 3]
+    assert EventLog(tmp_path / "room.db").stream == "daily"   # the only event
