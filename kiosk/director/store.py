@@ -58,7 +58,13 @@ class Store:
 
     # ------------------------------------------------------------------ schema
     def _migrate(self) -> None:
-        """Create the schema, or bring an older file up to it in one transaction."""
+        """Create the schema, or bring an older file up to it in one transaction. A file
+        already up to date is only read (no write lock, so readers never wait on it)."""
+        cols = {r[1] for r in self.db.execute("PRAGMA table_info(events)")}
+        index = self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' "
+                                "AND name = 'events_stream_seq'").fetchone()
+        if {"stream", "v"} <= cols and index is not None:
+            return
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.execute(_SCHEMA)
