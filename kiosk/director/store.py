@@ -68,7 +68,7 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.execute(_SCHEMA)
-            cols = [r[1] for r in self.db.execute("PRAGMA table_info(events)")]
+            cols = {r[1] for r in self.db.execute("PRAGMA table_info(events)")}
             if "v" not in cols:   # a log from before rows carried their schema version
                 self.db.execute("ALTER TABLE events ADD COLUMN v INTEGER NOT NULL DEFAULT 1")
             if "stream" not in cols:   # a log of one event, from before streams
