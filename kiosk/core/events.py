@@ -1,4 +1,6 @@
 """Every event the tournament folds, declared: one class per kind, tagged by `kind`.
+The room's own events (kiosk.core.room_events) are declared events too: one decoder reads
+every stream of the store.
 
 The event log stores these as JSON and replays them with one typed decoder, so a log
 either decodes to exactly these shapes or is refused with a reason; nothing half-typed
@@ -14,11 +16,12 @@ read through `upcast`, which walks a raw event of an older shape up to today's c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 from msgspec import Meta
 
+from kiosk.core import room_events as room_events  # the room's rows are events too
 from kiosk.core.bounds import (
     Chips,
     Count,
@@ -31,43 +34,11 @@ from kiosk.core.bounds import (
     Seconds,
     TableNo,
     Text,
-    Time,
 )
+from kiosk.core.event_base import Event as Event
+from kiosk.core.event_base import Record as Record
 
 SCHEMA = 2     # version of these shapes; v1 logs (plain dicts, same fields) replay as is
-
-
-class Record(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A declared record that still reads like the dict it replaces (`r["x"]`, `r.get`)."""
-
-    def __getitem__(self, key: str) -> Any:
-        try:
-            return getattr(self, key)
-        except AttributeError:
-            raise KeyError(key) from None
-
-    def get(self, key: str, default: Any = None) -> Any:
-        value = getattr(self, key, default)
-        return default if value is None else value
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.__struct_fields__
-
-    def to_dict(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
-
-
-class Event(Record, tag_field="kind", kw_only=True, gc=False):
-    """Base of every event: when it happened and the table report that caused it."""
-
-    t: Time
-    report: Ident | None = None
-    kind: ClassVar[str] = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **msgspec.to_builtins(self)}
-
-
 
 
 class Created(Event, tag="created", kw_only=True):

@@ -4,6 +4,7 @@ The event log stays the truth. Every SNAPSHOT_EVERY events the director also sto
 folded state (pickled) tagged with a hash of the rules code; a restart loads the newest
 snapshot whose tag matches the running code and replays only the events after it. A
 snapshot written by other code is ignored, so an upgrade simply replays from the start.
+Each stream (an event, the room) has snapshots of its own, kept by a `Snapshots` of its view.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import pickle
 import sqlite3
 from functools import cache
 from pathlib import Path
+from typing import Any, Protocol
 
+from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog
+from kiosk.director.store import SNAPSHOTS_SCHEMA, EventLog
 
 log = logging.getLogger("kiosk.director")
 SNAPSHOT_EVERY = 100_000
@@ -36,42 +39,56 @@ def code_version() -> str:
     return h.hexdigest()[:16]
 
 
-class Snapshots:
-    """Snapshots kept beside the events, in the same SQLite file."""
+class Folded(Protocol):
+    """What a stream folds into: a Tournament, or the Room."""
 
-    def __init__(self, events: EventLog) -> None:
+    def apply(self, ev: Event) -> Any: ...
+
+
+class Snapshots:
+    """Snapshots of one stream, kept beside its events in the same SQLite file.
+
+    `fold` is the aggregate the stream replays into (`fold.replay(events)`): a Tournament
+    by default, the Room for the room's stream."""
+
+    def __init__(self, events: EventLog, fold: Any = Tournament) -> None:
         self.db: sqlite3.Connection = events.db
         self.events = events
-        self.db.execute("CREATE TABLE IF NOT EXISTS snapshots ("
-                        "seq INTEGER PRIMARY KEY, version TEXT NOT NULL, state BLOB NOT NULL)")
-        row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM snapshots").fetchone()
+        self.fold = fold
+        self.db.execute(SNAPSHOTS_SCHEMA)
+        row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE stream = ?",
+                              (events.stream,)).fetchone()
         self.last_seq: int = row[0]
 
     def due(self) -> bool:
+        """SNAPSHOT_EVERY rows written since the last snapshot (counted in the whole file,
+        so a busy room snapshots each of its events a little sooner)."""
         return self.events.last_seq - self.last_seq >= SNAPSHOT_EVERY
 
-    def save(self, tour: Tournament, seq: int | None = None) -> None:
-        """Store `tour`, the state after event `seq` (by default the end of the log)."""
+    def save(self, tour: Folded, seq: int | None = None) -> None:
+        """Store `tour`, the state after event `seq` (by default the end of the stream)."""
         blob = pickle.dumps(tour, protocol=pickle.HIGHEST_PROTOCOL)
         seq = self.events.last_seq if seq is None else seq
-        self.db.execute("INSERT OR REPLACE INTO snapshots(seq, version, state) VALUES (?, ?, ?)",
-                        (seq, code_version(), blob))
-        self.db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+        stream = self.events.stream
+        self.db.execute("INSERT OR REPLACE INTO snapshots(stream, seq, version, state) "
+                        "VALUES (?, ?, ?, ?)", (stream, seq, code_version(), blob))
+        self.db.execute("DELETE FROM snapshots WHERE stream = ? AND seq < ?", (stream, seq))
         self.last_seq = seq
 
-    def load(self) -> Tournament:
-        """The state at the end of the log: newest usable snapshot plus the tail."""
-        row = self.db.execute("SELECT seq, state FROM snapshots WHERE version = ? "
-                              "ORDER BY seq DESC LIMIT 1", (code_version(),)).fetchone()
+    def load(self) -> Any:
+        """The state at the end of the stream: newest usable snapshot plus the tail."""
+        row = self.db.execute("SELECT seq, state FROM snapshots WHERE stream = ? AND "
+                              "version = ? ORDER BY seq DESC LIMIT 1",
+                              (self.events.stream, code_version())).fetchone()
         if row is None or row[0] > self.events.last_seq:
-            return Tournament.replay(self.events.read())
+            return self.fold.replay(self.events.read())
         gc.disable()   # unpickling makes millions of long-lived objects: see Tournament.replay
         try:
-            tour: Tournament = pickle.loads(row[1])
+            tour: Folded = pickle.loads(row[1])
         finally:
             gc.enable()
         for ev in self.events.read(after=row[0]):
             tour.apply(ev)
-        log.info("state from the snapshot at event %d plus %d events", row[0],
-                 self.events.last_seq - row[0])
+        log.info("%s: state from the snapshot at event %d plus the events after it",
+                 self.events.stream or "event", row[0])
         return tour

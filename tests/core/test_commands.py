@@ -7,13 +7,15 @@ from core_kit import Room
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
+from kiosk.core import room_events
 from kiosk.core.tournament import Tournament
 
 
 def test_every_declared_command_report_and_event_has_a_handler() -> None:
     assert set(Tournament.DECIDES) == set(cmd_.COMMANDS.values())
     assert set(Tournament.report_handlers) == set(cmd_.TableReport.__subclasses__())
-    assert set(Tournament.FOLDS) == set(ev_.KINDS.values()) - {ev_.Created}
+    assert set(Tournament.FOLDS) == (set(ev_.KINDS.values()) - {ev_.Created}
+                                     - set(room_events.ROOM_EVENTS))
 
 
 @pytest.mark.parametrize(("raw", "why"), [
