@@ -85,6 +85,7 @@ class Created(Event, tag="created", kw_only=True):
     chip_set: Annotated[list[Chips], Meta(max_length=20)] | None = None
     h4h_at_bubble: bool = False
     chip_race: Literal["dealer", "draw"] = "draw"   # who races: the dealer, or a draw
+    pool: bool = False        # a room's event: it opens only the tables the room granted
 
 
 class Registered(Event, tag="registered", kw_only=True):
@@ -99,6 +100,18 @@ class TableOpened(Event, tag="table_opened", kw_only=True):
     table: TableNo
     seats: SeatNo
     added: bool = False
+
+
+class TablesGranted(Event, tag="tables_granted", kw_only=True):
+    """The room lends these tables to the event (pool mode); they stay idle until opened."""
+
+    tables: Annotated[list[TableNo], Meta(min_length=1, max_length=10_000)]
+
+
+class TableReleased(Event, tag="table_released", kw_only=True):
+    """An idle (empty or broken) table goes back to the room's pool."""
+
+    table: TableNo
 
 
 class Seated(Event, tag="seated", kw_only=True):

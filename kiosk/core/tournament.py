@@ -103,6 +103,7 @@ class Tournament:
         self.max_entries: int | None = created.get("max_entries")
         self.max_tables: int | None = created.get("max_tables")
         self.payout_percent: float = created.get("payout_percent", 15.0)
+        self.pool: bool = created.get("pool", False)   # tables come from a room's pool
         self.n_events = 1
         self.dirty: set[int] = set()       # tables whose plan changed
         self.schedule_dirty = True
@@ -240,6 +241,14 @@ class Tournament:
             return self._out
         finally:
             self._out = None
+
+    def idle_tables(self) -> list[int]:
+        """Tables the room granted this event that nobody plays at (pool mode)."""
+        return self.seating.idle_tables()
+
+    def players_at(self, table: int) -> int:
+        """Players seated at, or walking to, `table` (0 when it is not in play)."""
+        return self.seating.players_at(table)
 
     def _do_tick(self, cmd: cmd_.Tick, t: float) -> None:
         """Time-driven decisions: a level change re-anchors the clock; timed penalties end;
