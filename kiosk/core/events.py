@@ -86,6 +86,7 @@ class Created(Event, tag="created", kw_only=True):
     h4h_at_bubble: bool = False
     chip_race: Literal["dealer", "draw"] = "draw"   # who races: the dealer, or a draw
     pool: bool = False        # a room's event: it opens only the tables the room granted
+    satellite_leftover: Literal["next", "split"] = "next"   # the cash after the last seat
 
 
 class Registered(Event, tag="registered", kw_only=True):
@@ -318,6 +319,13 @@ class EndOfDay(Event, tag="end_of_day", kw_only=True):
 
 class Finished(Event, tag="finished", kw_only=True):
     winner: Ident
+
+
+class SeatsWon(Event, tag="seats_won", kw_only=True):
+    """A satellite is over: these players each won a seat worth `value` in its target."""
+
+    players: Annotated[list[Ident], Meta(max_length=100_000)]
+    value: Money
 
 
 class Undone(Event, tag="undone", kw_only=True):
