@@ -18,3 +18,18 @@ class ConfigError(KioskError):
 
 class RuleError(KioskError):
     """A decision the rules do not allow (seat taken, player not seated, ...)."""
+
+
+class NeedsTable(RuleError):
+    """An event of a room (pool mode) must open more tables than the room has granted it.
+
+    `count` is how many more the refused command needs: the director grants that many
+    free tables from the room's pool and decides the command again."""
+
+    def __init__(self, event: str, count: int) -> None:
+        self.event, self.count = event, count
+        what = "1 more table: grant one" if count == 1 else f"{count} more tables: grant them"
+        super().__init__(f"{event} needs {what} from the room's pool")
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:
+        return (type(self), (self.event, self.count))

@@ -47,8 +47,12 @@ class Balancing(Component):
     final_pending: bool = False
     final_table: int | None = None
 
-    def table_opened(self, tab: Table) -> None:
-        """A new table takes its place in the breaking order and in the balancer."""
+    def table_opened(self, tab: Table, reopened: bool = False) -> None:
+        """A new table takes its place in the breaking order and in the balancer (a broken
+        table opened again leaves its old place first)."""
+        if reopened:
+            self._order = [e for e in self._order if e[1] != tab.id]
+            self._cursor = 0
         rank = break_rank(tab.id, tab.added, self.t.profile.balance.added_tables_break_first)
         at = bisect.bisect(self._order, (rank, tab.id))
         self._order.insert(at, (rank, tab.id))

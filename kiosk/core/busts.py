@@ -65,11 +65,17 @@ class Busts(Component):
         self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                      stack=stack, group=list(group), report=rid)
         self.t.knockouts.after_bust(p, t, by, rebuy, rid)
-        if self.t.registry.alive == 1 or self.t.money.satellite_done():
-            winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
-            self.t._emit("finished", t, winner=winner.id)
-        else:
+        if not self.finish_if_over(t):
             self.t.money.bubble_check(t)
+
+    def finish_if_over(self, t: float) -> bool:
+        """Finish when one player is left, or a satellite's players left all win a seat."""
+        if self.finished_at is not None or not self.t.levels.started:
+            return False
+        if self.t.registry.alive == 1 or self.t.satellites.done(t):
+            self.t.satellites.finish(t)
+            return True
+        return False
 
     def _do_unbust(self, cmd: cmd_.Unbust, t: float) -> None:
         p = self.t.registry.player(cmd.get("player"))

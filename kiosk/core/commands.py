@@ -266,6 +266,18 @@ class Redraw(Command, tag="redraw", kw_only=True):
     pass
 
 
+class GrantTables(Command, tag="grant_tables", kw_only=True):
+    """The room lends tables from its pool to this event (pool mode only)."""
+
+    tables: Annotated[list[TableNo], Meta(min_length=1, max_length=10_000)]
+
+
+class ReleaseTable(Command, tag="release_table", kw_only=True):
+    """Give an empty or broken table back to the room's pool."""
+
+    table: TableNo
+
+
 class Deal(Command, tag="deal", kw_only=True):
     amounts: dict[Ident, Money]
     method: Name = ""

@@ -56,6 +56,8 @@ class Created(Event, tag="created", kw_only=True):
     chip_set: Annotated[list[Chips], Meta(max_length=20)] | None = None
     h4h_at_bubble: bool = False
     chip_race: Literal["dealer", "draw"] = "draw"   # who races: the dealer, or a draw
+    pool: bool = False        # a room's event: it opens only the tables the room granted
+    satellite_leftover: Literal["next", "split"] = "next"   # the cash after the last seat
 
 
 class Registered(Event, tag="registered", kw_only=True):
@@ -70,6 +72,18 @@ class TableOpened(Event, tag="table_opened", kw_only=True):
     table: TableNo
     seats: SeatNo
     added: bool = False
+
+
+class TablesGranted(Event, tag="tables_granted", kw_only=True):
+    """The room lends these tables to the event (pool mode); they stay idle until opened."""
+
+    tables: Annotated[list[TableNo], Meta(min_length=1, max_length=10_000)]
+
+
+class TableReleased(Event, tag="table_released", kw_only=True):
+    """An idle (empty or broken) table goes back to the room's pool."""
+
+    table: TableNo
 
 
 class Seated(Event, tag="seated", kw_only=True):
@@ -276,6 +290,13 @@ class EndOfDay(Event, tag="end_of_day", kw_only=True):
 
 class Finished(Event, tag="finished", kw_only=True):
     winner: Ident
+
+
+class SeatsWon(Event, tag="seats_won", kw_only=True):
+    """A satellite is over: these players each won a seat worth `value` in its target."""
+
+    players: Annotated[list[Ident], Meta(max_length=100_000)]
+    value: Money
 
 
 class Undone(Event, tag="undone", kw_only=True):

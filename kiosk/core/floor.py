@@ -119,9 +119,7 @@ class Floor(Component):
         if d.disqualify:
             self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                          stack=None, group=["dq", p.id], disqualified=True)
-            if self.t.registry.alive == 1:
-                winner = next(q for q in self.t.registry.players.values() if q.status in IN_PLAY)
-                self.t._emit("finished", t, winner=winner.id)
+            self.t.busts.finish_if_over(t)
 
 
 def _named(calls: dict[str, Call], cmd: cmd_.Command, states: tuple[str, ...],

@@ -20,8 +20,6 @@ from kiosk.core.payouts import (
     parse_shares_csv,
     payout_table,
     pool,
-    seats_won,
-    split_ties,
 )
 from kiosk.core.registration import late_reg_open
 from kiosk.core.state import IN_PLAY, Event, Player, Table
@@ -81,9 +79,7 @@ class Money(Component):
     def prizes(self) -> dict[str, int]:
         """Prize of every player placed so far (ties share; an agreed deal replaces the
         places it covers)."""
-        places = self.t.busts.places()
-        paid = self.current_payouts()
-        out = split_ties(paid, places)
+        out = self.t.satellites.prizes(self.current_payouts(), self.t.busts.places())
         if self.deal:
             out.update(self.deal)
         return {pid: v for pid, v in out.items() if v}
@@ -161,11 +157,12 @@ class Money(Component):
     def money_tick(self, t: float) -> None:
         """Lock the payouts once nobody can buy chips any more (late registration,
         rebuys and add-ons over); start hand-for-hand at the bubble when asked to."""
-        if self.locked is None and self.t.levels.started and not self._buying_open(t):
+        if self.locked is None and self.t.levels.started and not self.buying_open(t):
             self.t._emit("payouts_locked", t, payouts=self.current_payouts(),
                          prize_pool=self.money_pool().prize_pool, by=None)
+            self.t.busts.finish_if_over(t)   # a satellite's seats are now fixed
 
-    def _buying_open(self, t: float) -> bool:
+    def buying_open(self, t: float) -> bool:
         period = self.t.levels.period(t)
         return (late_reg_open(self.t.profile.late_reg, self.t.structure, period,
                               self.t.levels.started)
@@ -181,6 +178,7 @@ class Money(Component):
             raise RuleError("the payouts are already locked")
         self.t._emit("payouts_locked", t, payouts=self.current_payouts(),
                      prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
+        self.t.busts.finish_if_over(t)
 
     def _do_payout_rules(self, cmd: cmd_.PayoutRules, t: float) -> None:
         """Choose the payout table (standard, percent, wta, or shares / CSV) and rounding."""
@@ -209,11 +207,6 @@ class Money(Component):
             self.t.levels._do_h4h(cmd_.HandForHand(on=True), t)
         elif self.t.levels.h4h_on and self.t.registry.alive <= paid:
             self.t.levels._do_h4h(cmd_.HandForHand(on=False), t)
-
-    def satellite_done(self) -> bool:
-        """A satellite ends when every seat is won: the players left all take one."""
-        seats = seats_won(self.prize, self.current_payouts())
-        return bool(seats) and 1 < self.t.registry.alive <= seats
 
     def _do_deal(self, cmd: cmd_.Deal, t: float) -> None:
         """Record a deal the players left agreed: their prizes replace the payouts of the

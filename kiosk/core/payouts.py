@@ -202,7 +202,7 @@ def split_ties(payouts: Sequence[int], places: Mapping[str, int]) -> dict[str, i
         by_place.setdefault(place, []).append(pid)
     out: dict[str, int] = {}
     for place, pids in by_place.items():
-        pids.sort(key=_pid_key)
+        pids.sort(key=pid_key)
         money = sum(payouts[place - 1: place - 1 + len(pids)])
         share, odd = divmod(money, len(pids))
         for i, pid in enumerate(pids):
@@ -210,7 +210,8 @@ def split_ties(payouts: Sequence[int], places: Mapping[str, int]) -> dict[str, i
     return out
 
 
-def _pid_key(pid: str) -> tuple[int, str]:
+def pid_key(pid: str) -> tuple[int, str]:
+    """Player ids in the order people read them: p2 before p10."""
     digits = "".join(ch for ch in pid if ch.isdigit())
     return (int(digits) if digits else 0, pid)
 

@@ -78,6 +78,8 @@ class TableReports(Component):
         if not tab.in_hand or d.hand != tab.hand:
             raise RuleError(f"table {tab.id} is not playing hand {d.hand}")
         self.t._add(ev_.HandEnded(t=t, table=tab.id, hand=d.hand, report=rid))
+        if self.t.money.prize.seat_value and self.t.busts.finish_if_over(t):
+            return   # a satellite ends with the hand that decided its last seats
         self.t.balancing.between_hands(tab, t)
 
     def _report_all_in(self, tab: Table, d: AllInData, t: float, rid: str) -> None:

@@ -1,7 +1,13 @@
 """Tables and seating: which tables are open, who sits where, who is walking between two.
 
 Owns the tables and the players in transit; decides the opening draw, seats for newcomers
-(`_seat_new`, which asks `next_table_id` where a new table opens) and floor moves.
+(`seat_new`, which asks `next_table_id` where a new table opens) and floor moves.
+
+An event of a room (`Created.pool`) numbers no tables of its own: it opens only tables the
+room granted it (`TablesGranted`), lowest first, and gives idle ones back
+(`TableReleased`). A broken table is idle: it may be given back, or opened again by this
+event. When a decision needs more tables than are idle it raises `NeedsTable` with how
+many, before anything is decided, so the director can grant them and decide again.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component
 from kiosk.core.state import IN_PLAY, MOVING, SEATED, WAITING, Player, Table
-from kiosk.errors import RuleError
+from kiosk.errors import NeedsTable, RuleError
 
 
 @dataclass(eq=False)
@@ -26,6 +32,7 @@ class Seating(Component):
     # table -> players walking away from it
     movers_from: dict[int, set[str]] = field(default_factory=dict)
     moving: set[str] = field(default_factory=set)  # players between two tables
+    granted: set[int] = field(default_factory=set)  # pool mode: the room's tables lent here
     stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("moves_balance", "moves_break", "moves_final", "moves_floor", "unavoidable"), 0))
 
@@ -36,8 +43,60 @@ class Seating(Component):
         return tab
 
     def _on_table_opened(self, ev: ev_.TableOpened) -> None:
+        reopened = ev.table in self.tables   # a broken table opened again (pool mode)
         tab = self.tables[ev.table] = Table(ev.table, ev.seats, ev.added)
-        self.t.balancing.table_opened(tab)
+        self.t.balancing.table_opened(tab, reopened)
+
+    def _on_tables_granted(self, ev: ev_.TablesGranted) -> None:
+        self.granted.update(ev.tables)
+        self.t.schedule_dirty = True
+
+    def _on_table_released(self, ev: ev_.TableReleased) -> None:
+        self.granted.discard(ev.table)
+        self.t.schedule_dirty = True
+
+    def idle_tables(self) -> list[int]:
+        """Tables granted to this event that nobody plays at: never opened, or broken."""
+        return sorted(n for n in self.granted
+                      if n not in self.tables or self.tables[n].broken)
+
+    def players_at(self, table: int) -> int:
+        """Players seated at (or walking to) `table`; 0 for a table not in play."""
+        tab = self.tables.get(table)
+        return 0 if tab is None or tab.broken else tab.count
+
+    def need_tables(self, n: int) -> None:
+        """Refuse, before anything is decided, a decision that opens `n` tables when the
+        room has not granted that many idle ones (pool mode; otherwise numbers are free)."""
+        if self.t.pool and n > 0:
+            short = n - len(self.idle_tables())
+            if short > 0:
+                raise NeedsTable(self.t.event, short)
+
+    def _do_grant_tables(self, cmd: cmd_.GrantTables, t: float) -> None:
+        if not self.t.pool:
+            raise RuleError(f"{self.t.event} numbers its own tables: it takes none from a pool")
+        again = sorted(set(cmd.tables) & self.granted)
+        if again:
+            raise RuleError(f"table {again[0]} is already granted to {self.t.event}")
+        self.t._emit("tables_granted", t, tables=sorted(set(cmd.tables)))
+
+    def _do_release_table(self, cmd: cmd_.ReleaseTable, t: float) -> None:
+        n = cmd.table
+        if n not in self.granted:
+            raise RuleError(f"table {n} is not granted to {self.t.event}")
+        tab = self.tables.get(n)
+        # once the event is over nobody plays on: its tables go back as they are
+        if tab is not None and not tab.broken and self.t.busts.finished_at is None:
+            if tab.count:
+                who = "1 player sits" if tab.count == 1 else f"{tab.count} players sit"
+                raise RuleError(f"table {n} cannot go back to the pool: {who} there "
+                                "(break the table first)")
+            if self.movers_from.get(n):
+                raise RuleError(f"table {n} cannot go back to the pool: players moving "
+                                "from it have not arrived yet")
+            self.t._emit("table_broken", t, table=n)
+        self.t._emit("table_released", t, table=n)
 
     def _on_seated(self, ev: ev_.Seated) -> None:
         p = self.t.registry.players[ev.player]
@@ -151,6 +210,7 @@ class Seating(Component):
         if len(waiting) < 2:
             raise RuleError("at least two players must be registered to start")
         n_tables = math.ceil(len(waiting) / self.t.seats)
+        self.need_tables(n_tables)
         opened = []
         for _ in range(n_tables):
             tid = self.next_table_id()
@@ -169,8 +229,13 @@ class Seating(Component):
         self.t._emit("started", t)
 
     def next_table_id(self) -> int:
-        """The number of the next table to open. The one place that says so: a room
-        running several events would hand out its own free tables here."""
+        """The number of the next table to open: the next after the highest, or in pool
+        mode the lowest idle table the room granted (NeedsTable when there is none)."""
+        if self.t.pool:
+            idle = self.idle_tables()
+            if not idle:
+                raise NeedsTable(self.t.event, 1)
+            return idle[0]
         return max(self.tables, default=0) + 1
 
     def seat_new(self, pid: str, t: float, reason: str) -> None:
@@ -181,7 +246,7 @@ class Seating(Component):
         if not candidates:
             if self.t.max_tables is not None and len(self.active_tables()) >= self.t.max_tables:
                 return  # an alternate: waits for a seat
-            tid = self.next_table_id()
+            tid = self.next_table_id()   # pool mode: NeedsTable when none is idle
             self.t._emit("table_opened", t, table=tid, seats=self.t.seats, added=True)
             candidates = [tid]
         p = self.t.registry.players[pid]

@@ -33,6 +33,7 @@ from kiosk.core.levels import Levels
 from kiosk.core.money import Money
 from kiosk.core.registry import Registry
 from kiosk.core.reports import TableReports
+from kiosk.core.satellites import Satellites
 from kiosk.core.seating import Seating
 from kiosk.core.state import Event
 from kiosk.errors import RuleError
@@ -48,7 +49,7 @@ QUIET_REPORTS = frozenset({"hand_started", "all_in", "clock_call", "clock_done",
 UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
 
 PARTS: tuple[type[Component], ...] = (Registry, Seating, Levels, Balancing, Busts, Floor,
-                                      TableReports, Knockouts, Money, ChipCounts)
+                                      TableReports, Knockouts, Money, ChipCounts, Satellites)
 Route = tuple[type, Callable[..., None]]   # the owning class, and its unbound handler
 
 
@@ -103,6 +104,7 @@ class Tournament:
         self.max_entries: int | None = created.get("max_entries")
         self.max_tables: int | None = created.get("max_tables")
         self.payout_percent: float = created.get("payout_percent", 15.0)
+        self.pool: bool = created.get("pool", False)   # tables come from a room's pool
         self.n_events = 1
         self.dirty: set[int] = set()       # tables whose plan changed
         self.schedule_dirty = True
@@ -119,9 +121,10 @@ class Tournament:
         self.knockouts = Knockouts(self)
         self.money = Money(self)
         self.chipcount = ChipCounts(self)
+        self.satellites = Satellites(self)
         self.parts: dict[type, Any] = {type(p): p for p in (
             self.registry, self.seating, self.levels, self.balancing, self.busts, self.floor,
-            self.reports, self.knockouts, self.money, self.chipcount)}
+            self.reports, self.knockouts, self.money, self.chipcount, self.satellites)}
         self.parts[Tournament] = self
 
     # ---------------------------------------------------------------- creation
@@ -241,6 +244,14 @@ class Tournament:
         finally:
             self._out = None
 
+    def idle_tables(self) -> list[int]:
+        """Tables the room granted this event that nobody plays at (pool mode)."""
+        return self.seating.idle_tables()
+
+    def players_at(self, table: int) -> int:
+        """Players seated at, or walking to, `table` (0 when it is not in play)."""
+        return self.seating.players_at(table)
+
     def _do_tick(self, cmd: cmd_.Tick, t: float) -> None:
         """Time-driven decisions: a level change re-anchors the clock; timed penalties end;
         payouts lock; a break that removes a denomination races it off."""
@@ -313,6 +324,7 @@ class Tournament:
     day_over = _Part("chipcount")
     bags = _Part("chipcount")
     reconciliation = _Part("chipcount")
+    seat_winners = _Part("satellites")
 
 
 Tournament.DECIDES[cmd_.Tick] = (Tournament, Tournament._do_tick)

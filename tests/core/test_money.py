@@ -220,6 +220,7 @@ def test_satellite_pays_seats_and_ends_when_the_last_seat_is_won() -> None:
     room = Room(10, structure=flat_structure(12), money={"buy_in": 100, "seat_value": 300})
     tour = room.tour
     assert tour.current_payouts() == [300, 300, 300, 100]
+    room.do({"kind": "lock_payouts"})   # the seats are fixed: no more entries count
     while tour.finished_at is None:
         table = next(t for t in room.playing() if len(tour.tables[t].seat_of) > 1)
         room.hand(table, busts=(min(tour.tables[table].seat_of),))
