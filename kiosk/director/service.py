@@ -44,7 +44,7 @@ from kiosk.protocol.messages import (
     parse,
     report_id,
 )
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
 
@@ -57,7 +57,7 @@ class Director:
     def __init__(self, config: EventConfig, clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.clock = clock
-        self.topics = Topics(config.name)
+        self.topics = SingleEventTopics(config.name)
         self.log = EventLog(config.db)
         self.snapshots = Snapshots(self.log)
         self.tour = self._load()
