@@ -164,7 +164,7 @@ class CoreRun:
     def _report(self, table: int, kind: str, **data: Any) -> None:
         self.rid += 1
         self._do({"kind": "report", "table": table,
-                  "report": {"v": 1, "table": table, "id": f"b{self.rid}", "kind": kind,
+                  "report": {"v": 2, "table": table, "id": f"b{self.rid}", "kind": kind,
                              "data": data}})
 
     def tables(self) -> list[int]:

@@ -33,7 +33,7 @@ from kiosk.director.snapshots import SNAPSHOT_EVERY, Snapshots
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import encode
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 from kiosk.sim.engine import Simulator
 
 
@@ -96,7 +96,7 @@ def run_room(tables: int, seconds: float) -> dict[str, Any]:
     cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(work / "event.toml"),
            "--players", str(work / "players.csv"), "--start"] + ([] if web else ["--no-web"])
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    topics = Topics("bench")
+    topics = SingleEventTopics("bench")
     out: dict[str, Any] = {"tables": tables, "dashboard": "websocket /ws" if web else
                            "plan topic (no web app)"}
     try:
@@ -237,7 +237,7 @@ class _Dashboard:
 class _Plans:
     """Every table's retained plan; notes when a plan answers an expected report."""
 
-    def __init__(self, broker: BrokerConfig, topics: Topics, tables: int) -> None:
+    def __init__(self, broker: BrokerConfig, topics: SingleEventTopics, tables: int) -> None:
         self.latest: dict[int, dict[str, Any]] = {}
         self.expect: dict[int, str] = {}
         self.on_rev: Any = None

@@ -24,7 +24,7 @@ from kiosk.broker import Mosquitto
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import encode
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -35,7 +35,7 @@ def pct(xs: list[float], p: float) -> float:
 class Table:
     """A raw table client that times each report until the ack naming it."""
 
-    def __init__(self, broker: Any, topics: Topics, n: int) -> None:
+    def __init__(self, broker: Any, topics: SingleEventTopics, n: int) -> None:
         self.n, self.topics = n, topics
         self.sent: dict[str, float] = {}
         self.lat: list[float] = []
@@ -81,7 +81,7 @@ def main() -> None:
                                  str(work / "event.toml"), "--players",
                                  str(work / "players.csv"), "--start", "--no-web"],
                                 stdout=out, stderr=out)
-    topics = Topics("flood")
+    topics = SingleEventTopics("flood")
     try:
         while "connected to" not in log_path.read_text():
             time.sleep(0.1)

@@ -60,7 +60,7 @@ def bench_press(port: int, workdir: Path, presses: int) -> dict[str, float]:
         with got:
             arrived[body["id"]] = time.perf_counter()
             got.notify_all()
-        client.publish(TOPICS.ack(3), json.dumps({"v": 1, "ids": [body["id"]]}), qos=1)
+        client.publish(TOPICS.ack(3), json.dumps({"v": 2, "ids": [body["id"]]}), qos=1)
 
     sub = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
                       client_id="bench-observer", protocol=mqtt.MQTTv5)
@@ -212,7 +212,7 @@ def main() -> int:
             pub = make_client("bench-director", broker.config)
             pub.connect("127.0.0.1", port)
             pub.loop_start()
-            for topic, msg in ((TOPICS.schedule, schedule(anchor=time.time())),
+            for topic, msg in ((TOPICS.schedule("test"), schedule(anchor=time.time())),
                                (TOPICS.plan(3), plan(rev=1))):
                 pub.publish(topic, json.dumps(msg), qos=1, retain=True).wait_for_publish(5)
             press = bench_press(port, work, args.presses)

@@ -74,7 +74,7 @@ def garbage_reports(table: int, rng: random.Random, prefix: str = "fz") -> Itera
         kind = rng.choice(sorted(REPORTS))
         data, optional = REPORTS[kind]
         rid = f"{prefix}-{table}-{n}"
-        msg: dict[str, Any] = {"v": 1, "table": table, "id": rid, "seq": n, "ts": 1e9,
+        msg: dict[str, Any] = {"v": 2, "table": table, "id": rid, "seq": n, "ts": 1e9,
                                "kind": kind, "data": copy.deepcopy(data)}
         where = rng.choice(["top", "data", "data", "data", "missing", "extra"])
         if where == "top":
@@ -82,7 +82,7 @@ def garbage_reports(table: int, rng: random.Random, prefix: str = "fz") -> Itera
             if key == "table":
                 msg["table"] = rng.choice([table + 1, "1", 0, 10**30, True])
             elif key == "v":
-                msg["v"] = rng.choice([2, "1", None, 0])
+                msg["v"] = rng.choice([1, 3, "2", None, 0])
             elif key == "kind":
                 msg["kind"] = rng.choice(["explode", 5, None, ""])
             elif key == "data":
@@ -136,6 +136,10 @@ def mutated_plans(plan: dict[str, Any], rng: random.Random, count: int) -> Itera
             bad[key] = rng.choice([10**30, "5", None, 1.5])
         elif key == "hand_for_hand":
             bad[key] = rng.choice(["yes", {"on": "yes"}, 5])
+        elif key == "event":                         # None is a free table: valid
+            bad[key] = rng.choice([5, "", "a/b", "#", "x" * 100, ["a"]])
+        elif key in ("title", "room"):               # any name up to 120 is a title
+            bad[key] = rng.choice([5, None, "x" * 200, ["a"]])
         elif key == "hold_reason":                   # any string up to 2,000 is a reason
             bad[key] = rng.choice([5, None, "x" * 3000, ["a"]])
         elif isinstance(value, bool):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from kiosk.appliance.passwords import hash_line
 from kiosk.protocol.messages import MAX_MESSAGE
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import Topics, V1Topics
 
 DIRECTOR_USER = "director"
 
@@ -22,7 +22,12 @@ def password_file(users: Mapping[str, str]) -> str:
 
 
 def table_rules(topics: Topics, n: int) -> list[tuple[str, str]]:
-    """(access, topic) for table n: write its own leaves, read its plan and the director's."""
+    """(access, topic) for table n: write its own leaves; read its plan and acks, the
+    director's status, the events directory and every event's schedule and seating (a
+    table serves whichever event the room assigns it, and card check-in looks across
+    events). Version 1 tables may still write their status and read their plan, so the
+    director's answer (update the kiosk) reaches them."""
+    old = V1Topics
     return [
         ("write", topics.report(n)),
         ("write", topics.live(n)),
@@ -30,18 +35,24 @@ def table_rules(topics: Topics, n: int) -> list[tuple[str, str]]:
         ("read", topics.plan(n)),
         ("read", topics.ack(n)),
         ("read", topics.director_status),
-        ("read", topics.schedule),
-        ("read", topics.seating),            # card check-in looks seats up here
+        ("read", topics.events),
+        ("read", topics.all_schedules),
+        ("read", topics.all_seating),
+        ("write", f"{old.root}/+/table/{n}/status"),
+        ("read", f"{old.root}/+/table/{n}/plan"),
     ]
 
 
-def acl_file(event: str, tables: Iterable[int]) -> str:
-    """Mosquitto ACL: with an acl_file, anything not granted here is denied."""
-    topics = Topics(event)
-    lines = [f"# pokerkiosk broker ACL for event {event!r}; anything not listed is denied.",
+def acl_file(room: str, tables: Iterable[int]) -> str:
+    """Mosquitto ACL: with an acl_file, anything not granted here is denied. One login
+    per table, valid whatever event the table serves."""
+    topics = Topics(room)
+    lines = [f"# pokerkiosk broker ACL for room {room!r}; anything not listed is denied.",
              "",
              f"user {DIRECTOR_USER}",
-             f"topic readwrite {topics.base}/#"]
+             f"topic readwrite {topics.base}/#",
+             "# version 1: the director hears old tables and tells them to update",
+             f"topic readwrite {V1Topics.root}/#"]
     for n in sorted(tables):
         lines += ["", f"user {table_user(n)}"]
         lines += [f"topic {access} {topic}" for access, topic in table_rules(topics, n)]

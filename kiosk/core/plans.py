@@ -15,8 +15,17 @@ from kiosk.core.state import MOVING, Table
 from kiosk.core.tournament import Tournament
 
 
-def plan(tour: Tournament, table: int) -> dict[str, Any]:
-    """The retained plan body for `table` (without version and revision)."""
+def free_plan(table: int, room_title: str = "") -> dict[str, Any]:
+    """The plan body of a table no event holds: no seats, nothing to deal, the room's
+    title for its idle screen."""
+    return {"table": table, "event": None, "title": "", "room": room_title, "seats": {},
+            "moves_out": [], "moves_in": []}
+
+
+def plan(tour: Tournament, table: int, *, event: str | None = None, title: str | None = None,
+         room: str = "") -> dict[str, Any]:
+    """The retained plan body for `table` (without version and revision), naming the event
+    it serves (`tour.event` unless given), the event's title and the room's title."""
     tab = tour.tables[table]
     seats: dict[int, dict[str, Any]] = {}   # by seat number, as the Plan schema has them
     moves_in: list[dict[str, Any]] = []
@@ -51,7 +60,8 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
               for c in tour.clock_calls.values()
               if c.table == table and (c.state != "done" or c.hand == tab.hand)}
     return {
-        "table": table, "seats": seats, "moves_out": moves_out, "moves_in": moves_in,
+        "table": table, **_heading(tour, event, title, room), "seats": seats,
+        "moves_out": moves_out, "moves_in": moves_in,
         "halt": tour.halted(tab), "hold": tour.holding(tab) and not tab.broken,
         "breaking": tab.breaking, "broken": tab.broken, "redraw_button": tab.redraw_button,
         "final_table": tour.final_table == table and not tour.final_pending,
@@ -60,6 +70,13 @@ def plan(tour: Tournament, table: int) -> dict[str, Any]:
         "max_seats": tab.seats, "hand": tab.hand, "hand_for_hand": h4h,
         "floor_calls": floor, "clock_calls": clocks, **money_plan(tour, tab),
     }
+
+
+def _heading(tour: Tournament, event: str | None, title: str | None,
+             room: str) -> dict[str, Any]:
+    """Which event the table serves and the titles its screen shows."""
+    return {"event": event or tour.event, "title": tour.event if title is None else title,
+            "room": room}
 
 
 def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:

@@ -28,6 +28,8 @@ def _type(t: mi.Type) -> str:
         value = getattr(t, name, None)
         if value is not None:
             bounds.append(f"{text} {value:,}" if isinstance(value, int) else f"{text} {value:g}")
+    if getattr(t, "pattern", None):
+        bounds.append(f"matching `{t.pattern}`")     # type: ignore[attr-defined]
     extra = f" ({', '.join(bounds)})" if bounds else ""
     if isinstance(t, mi.UnionType):
         return " \\| ".join(_type(x) for x in t.types)
@@ -87,7 +89,7 @@ def _nested(classes: list[type]) -> list[type]:
 
 def render() -> str:
     out = [BEGIN, "", "### Messages", ""]
-    tops: list[type] = [m.Status, m.Schedule, m.Plan, m.Ack, m.Seating, m.Live]
+    tops: list[type] = [m.Status, m.Events, m.Schedule, m.Plan, m.Ack, m.Seating, m.Live]
     for cls in _nested(tops):
         out += _table(cls, cls.__name__)
     out += ["### Reports (`table/<n>/report`)", ""]

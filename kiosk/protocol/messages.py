@@ -1,4 +1,4 @@
-"""Message schemas (version 1), declared once, and the decoding every receiver runs first.
+"""Message schemas (version 2), declared once, and the decoding every receiver runs first.
 
 Each MQTT message kind is a msgspec Struct with bounded fields (kiosk.core.bounds);
 `parse(kind, payload)` gives the typed message, `decode(kind, payload)` the same as
@@ -38,11 +38,13 @@ from kiosk.core.bounds import (
 from kiosk.core.commands import TABLE_REPORTS, TableReport
 from kiosk.core.report_data import Outcome, Part, RaceWinners
 
-VERSION = 1
+VERSION = 2
 MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB
 MAX_SEATING = 4 * 1024 * 1024  # the seating directory grows with the field (10,000 cards)
 MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_size_limit)
 Epoch = Annotated[float, Meta(ge=0, le=1e11)]
+# room and event names are topic levels (kiosk.protocol.topics): no '/', '+' or '#'
+TopicName = Annotated[str, Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,47}$")]
 
 
 class ProtocolError(ValueError):
@@ -52,7 +54,7 @@ class ProtocolError(ValueError):
 class Message(Part, forbid_unknown_fields=False):
     """Fields every message carries."""
 
-    v: Literal[1] = 1
+    v: Literal[2] = 2
 
 
 # ---------------------------------------------------------------- table reports
@@ -63,6 +65,7 @@ class Report(Message, tag_field="kind", kw_only=True, forbid_unknown_fields=True
     id: Ident
     seq: Count
     ts: Time
+    event: TopicName | None = None   # the event the table served when it wrote the report
     kind: ClassVar[str] = ""
 
 
@@ -241,12 +244,16 @@ class ColourUpPlan(Part, kw_only=True):
 
 
 class Plan(Message, kw_only=True):
-    """A table's desired state (docs/protocol.md): derived from the director's state."""
+    """A table's desired state (docs/protocol.md): derived from the director's state.
+    `event` names the event the table serves; None is a free table of the room."""
 
     table: TableNo
     rev: Rev
     epoch: Epoch = 0.0
     ts: Time = 0.0
+    event: TopicName | None
+    title: Name = ""                   # the event's title
+    room: Name = ""                    # the room's title
     seats: Annotated[dict[SeatNo, PlanSeat], Meta(max_length=10)]
     moves_out: Annotated[list[MoveOut], Meta(max_length=10)]
     moves_in: Annotated[list[MoveIn], Meta(max_length=10)]
@@ -268,6 +275,27 @@ class Plan(Message, kw_only=True):
     day_over: bool = False
     chip_count: ChipCountPlan | None = None
     colour_up: ColourUpPlan | None = None
+
+
+class EventEntry(Part, kw_only=True):
+    """One event of the room, as the events directory lists it."""
+
+    event: TopicName
+    title: Name = ""
+    kind: Literal["event", "satellite", "flight", "day2"] = "event"
+    state: Literal["scheduled", "open", "running", "finished", "archived"] = "scheduled"
+    tables: Annotated[list[TableNo], Meta(max_length=MAX_TABLES)] = []
+
+
+class Events(Message, kw_only=True):
+    """The room's events directory: which events there are and which tables each holds."""
+
+    rev: Rev
+    epoch: Epoch = 0.0
+    ts: Time = 0.0
+    room: TopicName
+    title: Name = ""
+    events: Annotated[list[EventEntry], Meta(max_length=1000)] = []
 
 
 class Ack(Message, kw_only=True):
@@ -317,7 +345,7 @@ class Live(Message, kw_only=True):
 
 SCHEMAS: dict[str, Any] = {
     "report": AnyReport, "status": Status, "schedule": Schedule, "plan": Plan, "ack": Ack,
-    "live": Live, "seating": Seating,
+    "live": Live, "seating": Seating, "events": Events,
 }
 _DECODERS = {kind: msgspec.json.Decoder(t) for kind, t in SCHEMAS.items()}
 _encoder = msgspec.json.Encoder()
@@ -395,6 +423,18 @@ def report_id(payload: bytes | bytearray | str) -> str | None:
 
 
 def report(table: int, rid: str, seq: int, ts: float, kind: str, **data: Any) -> dict[str, Any]:
-    """Build a table report (not yet encoded)."""
+    """Build a table report (not yet encoded); the sender adds `event` when it serves one."""
     return {"v": VERSION, "table": table, "id": rid, "seq": seq, "ts": ts, "kind": kind,
             "data": data}
+
+
+OLD_VERSION_REASON = "this kiosk runs an old version: update the kiosk software (protocol 2)"
+
+
+def v1_refusal(table: int, ts: float, reason: str = OLD_VERSION_REASON) -> dict[str, Any]:
+    """A plan a version 1 table accepts, holding it with `reason` on its screen: the answer
+    the director publishes on an old table's v1 plan topic. A new epoch (`ts`) makes the
+    old table take it over whatever plan it held."""
+    return {"v": 1, "table": table, "rev": 0, "epoch": ts, "ts": ts, "seats": {},
+            "moves_out": [], "moves_in": [], "halt": True, "hold": True,
+            "hold_reason": reason}

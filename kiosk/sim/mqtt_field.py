@@ -21,7 +21,7 @@ from kiosk.core.clock import Clock
 from kiosk.core.commands import AnyTableReport, HandEndedReport
 from kiosk.core.report_data import HandEndedData
 from kiosk.mqttclient import make_client
-from kiosk.protocol.messages import ProtocolError, decode, encode
+from kiosk.protocol.messages import VERSION, ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 
 log = logging.getLogger("kiosk.sim")
@@ -32,7 +32,7 @@ class MqttField:
 
     def __init__(self, broker: BrokerConfig, event: str, client_id: str = "sim-tables",
                  ack_timeout: float = 120.0, resend_every: float = 2.0) -> None:
-        self.topics = Topics(event)
+        self.topics, self.event = Topics(event), event
         self.plans: dict[int, dict[str, Any]] = {}
         self.schedule: dict[str, Any] = {}
         self.ack_timeout = ack_timeout
@@ -63,12 +63,12 @@ class MqttField:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     props: Any = None) -> None:
         base = self.topics.base
-        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.schedule, 1),
+        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.all_schedules, 1),
                           (f"{base}/director/ack/+", 1)])
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
-            if msg.topic == self.topics.schedule:
+            if msg.topic == self.topics.schedule(self.event):
                 self.schedule = decode("schedule", msg.payload)
                 self._ready.set()
             elif "/director/ack/" in msg.topic:
@@ -162,7 +162,8 @@ class MqttField:
         """Publish a report and re-send it until the director acknowledges it, as a
         table's outbox does: a director or broker restart in between loses nothing."""
         self.seq += 1
-        rep: dict[str, Any] = {**msgspec.to_builtins(report), "v": 1, "seq": self.seq, "ts": t}
+        rep: dict[str, Any] = {**msgspec.to_builtins(report), "v": VERSION, "seq": self.seq,
+                               "ts": t}
         done = self._acked[rep["id"]] = threading.Event()
         payload, topic = encode(rep), self.topics.report(rep["table"])
         waited = 0.0

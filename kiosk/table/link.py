@@ -38,7 +38,8 @@ class TableLink:
         self.keepalive = keepalive
         self.topics = Topics(cfg.event)
         n = cfg.table
-        self._routes = {self.topics.schedule: "schedule", self.topics.seating: "seating",
+        self._routes = {self.topics.schedule(cfg.event): "schedule",
+                        self.topics.seating(cfg.event): "seating",
                         self.topics.plan(n): "plan", self.topics.ack(n): "ack"}
         self._connected = threading.Event()
         self._mids: dict[int, str] = {}    # message id -> report id ("" for others)

@@ -75,18 +75,18 @@ def test_messages_above_the_limit_are_refused(room_broker: Broker) -> None:
     director = Watched(room_broker, "director", f"director-{EVENT}")
     table = Watched(room_broker, "table-1", "table-1")
     try:
-        table.client.subscribe(T.seating, qos=1)
+        table.client.subscribe(T.seating(EVENT), qos=1)
         time.sleep(0.3)
         # the seating directory of a 10,000-player field fits, with room to spare
         cards = {f"C{i:06d}": [i // 9 + 1, i % 9 + 1, f"Firstname Lastname-Doublebarrel {i}"]
                  for i in range(10_000)}
         big = encode({"rev": 1, "cards": cards})
         assert len(big) < MAX_MESSAGE // 4
-        director.client.publish(T.seating, big, qos=1).wait_for_publish(5)
+        director.client.publish(T.seating(EVENT), big, qos=1).wait_for_publish(5)
         assert len(table.messages.get(timeout=10).payload) == len(big)
         # above the limit: Mosquitto drops it; what follows still arrives
-        director.client.publish(T.seating, b"x" * (MAX_MESSAGE + 1), qos=0)
-        director.client.publish(T.seating, b'{"rev": 2, "cards": {}}', qos=1)
+        director.client.publish(T.seating(EVENT), b"x" * (MAX_MESSAGE + 1), qos=0)
+        director.client.publish(T.seating(EVENT), b'{"rev": 2, "cards": {}}', qos=1)
         got = table.messages.get(timeout=10)
         assert got.payload == b'{"rev": 2, "cards": {}}', len(got.payload)
         with pytest.raises(queue.Empty):

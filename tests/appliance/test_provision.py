@@ -13,7 +13,7 @@ from kiosk.appliance import tls
 from kiosk.appliance.passwords import check_line, hash_line
 from kiosk.cli import main
 from kiosk.config import load_event_config, load_table_config
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import Topics, V1Topics
 
 T = Topics(EVENT)
 NOT_AUTHORIZED = 135   # MQTT v5 reason code, CONNACK and SUBACK
@@ -81,18 +81,24 @@ def test_broker_enforces_acl(room_broker: Broker, clients) -> None:  # type: ign
     director, rc = clients(b, "director", b.password("director"))
     assert rc == 0
     assert director.subscribe(T.all_reports, T.all_live, T.all_status) == [1, 1, 1]
-    # the director publishes every table's plan retained, and the schedule
+    # the director publishes every table's plan retained, the events directory and each
+    # event's schedule and seating
     for n in (3, 4):
         director.publish(T.plan(n), f"plan-{n}".encode(), retain=True)
-    director.publish(T.schedule, b"schedule", retain=True)
+    director.publish(T.events, b"events", retain=True)
+    for ev in ("daily", "sat"):
+        director.publish(T.schedule(ev), f"schedule-{ev}".encode(), retain=True)
+        director.publish(T.seating(ev), f"seating-{ev}".encode(), retain=True)
 
     t3, rc = clients(b, "table-3", b.password("table-3"))
     assert rc == 0
-    # its own plan and the schedule arrive; table 4's plan does not
-    sub = t3.subscribe(T.plan(3), T.schedule, T.plan(4))
-    assert sub[:2] == [1, 1]
+    # its own plan, the directory and every event's schedule and seating arrive (the one
+    # login serves whichever event the room assigns); table 4's plan does not
+    sub = t3.subscribe(T.plan(3), T.events, T.schedule("daily"), T.seating("sat"), T.plan(4))
+    assert sub[:4] == [1, 1, 1, 1]
     got = dict(t3.drain(1.0))
-    assert got == {T.plan(3): b"plan-3", T.schedule: b"schedule"}
+    assert got == {T.plan(3): b"plan-3", T.events: b"events",
+                   T.schedule("daily"): b"schedule-daily", T.seating("sat"): b"seating-sat"}
 
     # table 3 may not write under table 4: sent first, on the same connection and QoS,
     # so it would reach the director before table 3's own report if it got through
@@ -103,13 +109,26 @@ def test_broker_enforces_acl(room_broker: Broker, clients) -> None:  # type: ign
     assert (T.report(3), b"mine") in seen and (T.live(3), b"live") in seen
     assert all(topic != T.report(4) for topic, _ in seen)
     t3.publish(T.plan(3), b"self-made plan")        # tables cannot write plans either
-    t3.publish(T.schedule, b"self-made schedule")
+    t3.publish(T.schedule("daily"), b"self-made schedule")
+    t3.publish(T.events, b"self-made directory")
     assert t3.drain(0.5) == []                       # nothing new reached its subscription
 
     t4, rc = clients(b, "table-4", b.password("table-4"))
     assert rc == 0
     t4.publish(T.report(4), b"t4")
     assert director.drain(1.0) == [(T.report(4), b"t4")]
+
+    # a table still on version 1 reaches the director with its status and hears the
+    # answer on its old plan topic, and nothing else of the old tree
+    old = V1Topics("spring-open")
+    assert director.subscribe(V1Topics.all_status) == [1]
+    t4.publish(old.table_status(4), b"online")
+    assert director.drain(1.0) == [(old.table_status(4), b"online")]
+    t4.publish(old.table_status(3), b"forged")
+    assert director.drain(0.5) == []
+    assert t4.subscribe(old.plan(4)) == [1]
+    director.publish(old.plan(4), b"update the kiosk", retain=True)
+    assert t4.drain(1.0) == [(old.plan(4), b"update the kiosk")]
 
 
 @pytest.mark.parametrize("room_broker", [False, True], ids=["plain", "tls"], indirect=True)

@@ -67,7 +67,7 @@ class Room:
         if rid is None:
             self.rid += 1
             rid = f"r{self.rid}"
-        rep = {"v": 1, "table": table, "id": rid, "kind": kind, "data": data}
+        rep = {"v": 2, "table": table, "id": rid, "kind": kind, "data": data}
         return self.do({"kind": "report", "table": table, "report": rep})
 
     # ------------------------------------------------------------------ hands

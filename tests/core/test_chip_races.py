@@ -256,12 +256,12 @@ def test_draw_mode_races_at_once_as_before() -> None:
 
 
 def test_the_chip_race_report_crosses_the_wire_as_agreed() -> None:
-    raw = encode({"v": 1, "table": 1, "id": "r9", "seq": 3, "ts": 0, "kind": "chip_race",
+    raw = encode({"v": 2, "table": 1, "id": "r9", "seq": 3, "ts": 0, "kind": "chip_race",
                   "data": {"round": 2, "winners": [3, 1]}})
     assert parse("report", raw).data.winners == [3, 1]
     for bad in ({"round": 2, "winners": [11]}, {"round": 2}, {"winners": [1]}):
         with pytest.raises(ProtocolError, match=r"winners|round"):
-            parse("report", encode({"v": 1, "table": 1, "id": "r9", "seq": 3, "ts": 0,
+            parse("report", encode({"v": 2, "table": 1, "id": "r9", "seq": 3, "ts": 0,
                                   "kind": "chip_race", "data": bad}))
 
 

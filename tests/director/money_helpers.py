@@ -41,7 +41,7 @@ class Reports:
 
     def send(self, table: int, kind: str, **data: Any) -> None:
         self.n += 1
-        rep = {"v": 1, "table": table, "id": f"w{self.n}", "seq": self.n, "ts": 0.0,
+        rep = {"v": 2, "table": table, "id": f"w{self.n}", "seq": self.n, "ts": 0.0,
                "kind": kind, "data": data}
         self.d.act(commands.decode({"kind": "report", "table": table, "report": rep}))
 

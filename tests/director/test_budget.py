@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from kiosk.director.budget import Budget
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 
-T = Topics("ev")
+T = SingleEventTopics("ev")
 
 
 def test_a_flooding_table_is_cut_and_another_table_is_not() -> None:

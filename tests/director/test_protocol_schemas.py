@@ -34,11 +34,11 @@ def test_a_report_field_of_the_wrong_shape_is_refused_with_the_reason(data: dict
 
 
 def test_refusals_name_the_version_size_and_nesting() -> None:
-    with pytest.raises(ProtocolError, match="schema version 2 is not 1"):
-        decode("ack", b'{"v": 2, "ids": []}')
+    with pytest.raises(ProtocolError, match="schema version 1 is not 2"):
+        decode("ack", b'{"v": 1, "ids": []}')
     with pytest.raises(ProtocolError, match="exceeds"):
         decode("plan", b" " * (65 * 1024))
     with pytest.raises(ProtocolError):
-        decode("report", b'{"v": 1, "data": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+        decode("report", b'{"v": 2, "data": ' + b"[" * 5000 + b"]" * 5000 + b"}")
     names = decode("seating", encode({"rev": 1, "cards": {"C1": [1, 2, "Ann"]}}))
     assert list(names["cards"]["C1"]) == [1, 2, "Ann"]

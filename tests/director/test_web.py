@@ -127,7 +127,7 @@ def test_live_feed_sends_a_snapshot_then_only_changed_tables(tmp_path: Path) -> 
         first = await ws.receive_json(timeout=5)
         assert first["type"] == "snapshot" and len(first["tables"]) == 2
         table = 2
-        rep = {"v": 1, "table": table, "id": "t2-1", "seq": 1, "ts": time.time(),
+        rep = {"v": 2, "table": table, "id": "t2-1", "seq": 1, "ts": time.time(),
                "kind": "floor_call", "data": {}}
         d.act(commands.decode({"kind": "report", "table": table, "report": rep}))
         while True:

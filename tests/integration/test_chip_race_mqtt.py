@@ -15,7 +15,7 @@ from waiting import wait_for
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import decode, encode
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 
 BREAK_25_OFF = 6          # the turbo structure's first break: the 25s leave play
 CHIPS = '[money]\nchip_set = [25, 100, 500, 1000, 5000]\n'   # chip_race: the default
@@ -25,7 +25,7 @@ class Table:
     """A raw MQTT client playing table 1's kiosk: reads its plan, sends reports."""
 
     def __init__(self, mosquitto, event: str) -> None:
-        self.topics = Topics(event)
+        self.topics = SingleEventTopics(event)
         self.plan: dict = {}
         self.rejected: dict[str, str] = {}
         self.acked: set[str] = set()

@@ -13,7 +13,7 @@ from kiosk.core.tournament import Tournament
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import decode, encode
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 
@@ -106,7 +106,7 @@ class Probe:
     """A raw MQTT client playing a misbehaving table."""
 
     def __init__(self, mosquitto, event: str) -> None:
-        self.topics = Topics(event)
+        self.topics = SingleEventTopics(event)
         self.acks: list[dict] = []
         self.plans: dict[int, dict] = {}
         self.client = make_client("probe", mosquitto.config)
@@ -147,13 +147,13 @@ def test_bad_input_is_rejected_with_a_reason_and_changes_nothing(mosquitto,
     before = EventLog(director.db).last_seq
 
     probe.send(1, b"{not json")
-    probe.send(1, b'{"v": 2, "table": 1}')
+    probe.send(1, b'{"v": 3, "table": 1}')
     probe.send(1, report(1, "r-h", "all_in", seat=int(seat)))           # no hand number
     probe.send(1, report(2, "r-x", "all_in", seat=int(seat), hand=0))   # table 2's report
     probe.send(1, report(1, "r-u", "bust", seat=int(seat), player="p999"))  # wrong player
     probe.send(1, report(9, "r-9", "floor_call"))                        # no such table
     probe.send(9, report(9, "r-9", "floor_call"))
-    for text in ("not JSON", "schema version 2 is not 1",
+    for text in ("not JSON", "schema version 3 is not 2",
                  "missing required field `hand` - at `$.data`",
                  "names table 2", f"holds {who['player']}, not p999",
                  "table 9 is not in play"):

@@ -11,12 +11,12 @@ from test_director_mqtt import director_places, play_over_mqtt
 from kiosk.core import plans
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import decode
-from kiosk.protocol.topics import Topics
+from kiosk.protocol.topics import SingleEventTopics
 
 
 def retained(mosquitto, event: str, table: int) -> tuple[dict, dict]:
     """The retained plan of `table` and the retained schedule, decoded as a table does."""
-    topics = Topics(event)
+    topics = SingleEventTopics(event)
     got: dict[str, dict] = {}
     client = make_client("final-plan-probe", mosquitto.config)
     client.on_message = lambda c, u, msg: got.__setitem__(

@@ -61,7 +61,7 @@ def test_garbage_and_kill_9_leave_the_tournament_as_without_them(mosquitto,
                 body = rng.choice(LIVE_GARBAGE)
                 probe.client.publish(probe.topics.live(2), json.dumps(body), qos=1,
                                      retain=True)
-                probe.client.publish(probe.topics.table_status(3), b'{"v":1,"state":7}',
+                probe.client.publish(probe.topics.table_status(3), b'{"v":2,"state":7}',
                                      qos=1, retain=True)
             time.sleep(0.004)
         kills.set()
@@ -125,7 +125,7 @@ def test_a_flooding_table_neither_starves_another_nor_fills_the_log(mosquitto,
     def flood() -> None:
         for n in range(5000):
             kind = "absent" if n % 2 else "present"
-            body = {"v": 1, "table": 1, "id": f"fl-{n}", "seq": n, "ts": 1.0, "kind": kind,
+            body = {"v": 2, "table": 1, "id": f"fl-{n}", "seq": n, "ts": 1.0, "kind": kind,
                     "data": {"seat": seat1}}
             probe.client.publish(probe.topics.report(1), json.dumps(body), qos=0)
             if stop.is_set():
@@ -136,7 +136,7 @@ def test_a_flooding_table_neither_starves_another_nor_fills_the_log(mosquitto,
     good = []
     for n in range(40):
         rid = f"ok-{n}"
-        probe.send(2, {"v": 1, "table": 2, "id": rid, "seq": n, "ts": 1.0,
+        probe.send(2, {"v": 2, "table": 2, "id": rid, "seq": n, "ts": 1.0,
                        "kind": "absent" if n % 2 == 0 else "present", "data": {"seat": seat2}})
         good.append(rid)
         time.sleep(0.05)

@@ -66,7 +66,7 @@ class Subscriber:
 
         def hook(topic: str, msg: dict[str, Any]) -> None:
             if topic.endswith("/report") and msg.get("id") not in held:
-                self.client.publish(ack_topic, json.dumps({"v": 1, "ids": [msg["id"]]}), qos=1)
+                self.client.publish(ack_topic, json.dumps({"v": 2, "ids": [msg["id"]]}), qos=1)
 
         self.hook = hook
         return held

@@ -19,7 +19,7 @@ NAMES = ["Anna B", "Bo C", "Cleo D", "Dev E", "Eva F", "Finn G", "Gus H", "Hana 
 def schedule(profile: str = "tda-2017", *, period: int = 0, anchor: float = T0,
              structure: str = "standard", rev: int = 1, paused: float | None = None,
              **extra: Any) -> dict[str, Any]:
-    return {"v": 1, "rev": rev, "event": "test", "profile": profile,
+    return {"v": 2, "rev": rev, "event": "test", "profile": profile,
             "structure": load_structure(structure).to_dict(),
             "clock": {"period": period, "anchor": anchor, "paused_remaining": paused},
             "hand_for_hand": None, "ts": anchor, **extra}
@@ -67,7 +67,7 @@ def plan(seats: dict[int, dict[str, Any]] | list[int] | None = None, *, rev: int
 def seating(table: int = 3, seats: range = range(1, 10)) -> dict[str, Any]:
     cards = {f"CA{n:06X}": [table, n, NAMES[(n - 1) % len(NAMES)]] for n in seats}
     cards["CB000007"] = [7, 2, "Zoe Other"]
-    return {"v": 1, "rev": 1, "cards": cards}
+    return {"v": 2, "rev": 1, "cards": cards}
 
 
 def table_config(state_dir: str, port: int, table: int = 3, **kw: Any) -> TableConfig:
@@ -109,7 +109,7 @@ class Event18:
         tab = self.tour.tables[table]
         pos = btn.first_hand(set(tab.seat_of), min(tab.seat_of), tab.seats)
         self.n += 1
-        self.send({"v": 1, "table": table, "id": f"h{self.n}", "seq": self.n, "ts": T0,
+        self.send({"v": 2, "table": table, "id": f"h{self.n}", "seq": self.n, "ts": T0,
                    "kind": "hand_started", "data": {"hand": tab.hand + 1, "button": pos.button,
                                                     "sb": pos.sb, "bb": pos.bb,
                                                     "dealt": list(pos.dealt)}})

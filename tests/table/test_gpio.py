@@ -33,7 +33,7 @@ def test_floor_button_reaches_the_broker_and_drives_the_light(broker, observer, 
                                                               tmp_path) -> None:
     cfg = table_config(str(tmp_path), broker.port)
     sub = observer(TOPICS.report(3))
-    sub.publish(TOPICS.schedule, schedule(), retain=True)
+    sub.publish(TOPICS.schedule("test"), schedule(), retain=True)
     sub.publish(TOPICS.plan(3), plan(rev=1), retain=True)
     svc = TableService(cfg, rng=random.Random(1))
     gpio = TableGpio(svc, cfg.gpio)

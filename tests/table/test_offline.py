@@ -22,7 +22,7 @@ def test_reports_made_offline_arrive_once_and_unacked_ones_are_resent(broker, ob
     report_topic = TOPICS.report(3)
     sub = observer(report_topic)
     held = sub.ack_reports(TOPICS.ack(3))
-    sub.publish(TOPICS.schedule, schedule(anchor=time.time() - 5), retain=True)
+    sub.publish(TOPICS.schedule("test"), schedule(anchor=time.time() - 5), retain=True)
     sub.publish(TOPICS.plan(3), plan(rev=1), retain=True)
     svc = TableService(table_config(str(tmp_path), broker.port), rng=random.Random(4),
                        resend_s=RESEND_S, reconnect=(1, 1), debounce_s=0.0)

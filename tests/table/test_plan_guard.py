@@ -106,7 +106,7 @@ def test_a_kiosk_on_a_real_broker_survives_retained_garbage_plans(broker, observ
     tour = tournament()
     good = director_plan(tour, 1, rev=50)
     sub = observer(topics.plan(1))
-    sub.publish(topics.schedule, schedule(), retain=True)
+    sub.publish(topics.schedule("test"), schedule(), retain=True)
     sub.publish(topics.plan(1), good, retain=True)
     cfg = table_config(str(tmp_path), broker.port, table=1)
     svc = TableService(cfg, reconnect=(1, 1), debounce_s=0.0)

@@ -61,7 +61,7 @@ def test_kill_minus_nine_with_queued_reports_loses_nothing(broker, observer, tmp
     config = tmp_path / "table.toml"
     config.write_text(table_toml(str(tmp_path / "state"), broker.port))
     sub = observer(TOPICS.report(3))
-    sub.publish(TOPICS.schedule, schedule(anchor=time.time()), retain=True)
+    sub.publish(TOPICS.schedule("test"), schedule(anchor=time.time()), retain=True)
     sub.publish(TOPICS.plan(3), plan(rev=1), retain=True)
     kiosk = Kiosk(config)
     try:
