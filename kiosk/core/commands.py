@@ -9,7 +9,7 @@ seated, is that table in play) stay with the decisions.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -276,6 +276,37 @@ class ReleaseTable(Command, tag="release_table", kw_only=True):
     """Give an empty or broken table back to the room's pool."""
 
     table: TableNo
+
+
+class CarryEntrant(Record, kw_only=True):
+    """A flight's survivor as a Day 2 takes him: the room's player id and his bag."""
+
+    player: Ident
+    name: Name
+    card: Ident | None = None
+    country: Name = ""
+    stack: Annotated[int, Meta(ge=1, le=10**13)]
+    flight: Ident
+
+
+class CarryPool(Record, kw_only=True):
+    """A flight's prize pool carried into the Day 2, and its entries (the field size)."""
+
+    flight: Ident
+    amount: Money
+    entries: Annotated[int, Meta(ge=0, le=10**7)] = 0
+
+
+class CarryIn(Command, tag="carry_in", kw_only=True):
+    """Build a Day 2 from its flights' survivors before it starts: registered with their
+    bagged stacks, pools summed, a player who survived two flights kept once
+    ("largest" stack, or the "first" flight's in the order of `pools`), then the draw
+    ("random" as usual, or "stack": the biggest stacks spread over the tables)."""
+
+    entrants: Annotated[list[CarryEntrant], Meta(min_length=1, max_length=100_000)]
+    pools: Annotated[list[CarryPool], Meta(min_length=1, max_length=100)]
+    keep: Literal["largest", "first"] = "largest"
+    draw: Literal["random", "stack"] = "random"
 
 
 class Deal(Command, tag="deal", kw_only=True):

@@ -299,6 +299,18 @@ class SeatsWon(Event, tag="seats_won", kw_only=True):
     value: Money
 
 
+class PoolCarried(Event, tag="pool_carried", kw_only=True):
+    """A Day 2's share of its flights: their prize pools (added to this event's), the
+    flights' entries (the field its payout table is sized for), how many survivors came
+    in and the chips of duplicate survivors' stacks that left play."""
+
+    amount: Money
+    flights: Annotated[list[Ident], Meta(min_length=1, max_length=100)]
+    entries: Count = 0
+    players: Count = 0
+    chips_left: Chips = 0
+
+
 class Undone(Event, tag="undone", kw_only=True):
     table: TableNo
     target: Ident

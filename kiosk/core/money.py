@@ -49,19 +49,21 @@ class Money(Component):
         self.h4h_at_bubble = bool(created.get("h4h_at_bubble"))
 
     def money_pool(self) -> Pool:
-        return pool(self.prize, self.t.registry.entries, self.addons)
+        flights = self.t.flights
+        return pool(self.prize, self.t.registry.entries - flights.players, self.addons,
+                    flights.carried)
 
     def current_payouts(self) -> list[int]:
         """The payouts now (locked, or for the entries so far); computed once per change
         of the field, since every plan and summary asks."""
         if self.locked is not None:
             return self.locked
-        key = (self.t.registry.entries, self.addons, self.prize)
+        key = (self.t.registry.entries, self.addons, self.prize, self.t.flights.carried)
         cached = getattr(self, "_payouts_for", None)
         if cached is None or cached[0] != key:
             cached = self._payouts_for = (
                 key, payout_table(self.prize, self.money_pool().prize_pool,
-                                  self.t.registry.entries))
+                                  self.t.flights.field_size()))
         return cached[1]
 
     def money_view(self) -> MoneyView:

@@ -122,9 +122,10 @@ class Pool:
         return asdict(self)
 
 
-def pool(rules: PrizeRules, entries: int, addons: int = 0) -> Pool:
-    """The money of `entries` buy-ins (re-entries and rebuys included) and `addons`."""
-    prize = entries * rules.buy_in + addons * rules.addon_prize
+def pool(rules: PrizeRules, entries: int, addons: int = 0, carried: int = 0) -> Pool:
+    """The money of `entries` buy-ins (re-entries and rebuys included) and `addons`, plus
+    prize money `carried` in from other events (a Day 2's flights: collected there)."""
+    prize = entries * rules.buy_in + addons * rules.addon_prize + carried
     overlay = max(0, rules.guarantee - prize)
     return Pool(collected=entries * rules.entry_price + addons * rules.addon_prize,
                 prize_pool=prize + overlay, bounty_pool=entries * rules.bounty,

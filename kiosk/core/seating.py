@@ -13,6 +13,7 @@ many, before anything is decided, so the director can grant them and decide agai
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -207,26 +208,64 @@ class Seating(Component):
         if self.t.levels.started:
             raise RuleError("the tournament has already started")
         waiting = [p.id for p in self.t.registry.players.values() if p.status == WAITING]
-        if len(waiting) < 2:
+        drawn = self.t.registry.alive   # a Day 2's carried players, seated by its draw
+        if len(waiting) + drawn < 2:
             raise RuleError("at least two players must be registered to start")
-        n_tables = math.ceil(len(waiting) / self.t.seats)
+        if drawn:   # the draw is done: newcomers take seats as late entries do
+            if waiting:
+                self.need_tables(self._tables_short(len(waiting)))
+            for pid in waiting:
+                self.seat_new(pid, t, "draw")
+        else:
+            self.random_draw(waiting, t, self.t._rng("start"))
+        clock = self.t.levels.clock.resume(self.t.structure, t)
+        self.t._emit("clock_set", t, clock=clock.to_dict(), why="start")
+        self.t._emit("started", t)
+
+    def open_tables(self, n_players: int, t: float) -> list[int]:
+        """Open the tables an opening draw of `n_players` needs (all refused at once in
+        pool mode when the room has not granted that many)."""
+        n_tables = math.ceil(n_players / self.t.seats)
         self.need_tables(n_tables)
         opened = []
         for _ in range(n_tables):
             tid = self.next_table_id()
             self.t._emit("table_opened", t, table=tid, seats=self.t.seats)
             opened.append(tid)
-        rng = self.t._rng("start")
+        return opened
+
+    def random_draw(self, players: list[str], t: float, rng: random.Random) -> None:
+        """TDA: the opening draw, a random seat for each, the tables' counts balanced."""
+        opened = self.open_tables(len(players), t)
+        n_tables = len(opened)
         pool: list[tuple[int, int]] = []
         for i, tid in enumerate(opened):
-            size = len(waiting) // n_tables + (1 if i < len(waiting) % n_tables else 0)
+            size = len(players) // n_tables + (1 if i < len(players) % n_tables else 0)
             pool += [(tid, s) for s in sorted(rng.sample(range(1, self.t.seats + 1), size))]
-        rng.shuffle(waiting)
-        for pid, (table, seat) in zip(waiting, pool, strict=True):
+        rng.shuffle(players)
+        for pid, (table, seat) in zip(players, pool, strict=True):
             self.t._emit("seated", t, player=pid, table=table, seat=seat, reason="draw")
-        clock = self.t.levels.clock.resume(self.t.structure, t)
-        self.t._emit("clock_set", t, clock=clock.to_dict(), why="start")
-        self.t._emit("started", t)
+
+    def stack_draw(self, players: list[str], t: float, rng: random.Random) -> None:
+        """A draw balanced by stack: biggest first, dealt to the tables in snake order
+        (1..n, n..1, ...) so every table gets its share of the big stacks, each player
+        then at a random seat of his table. `players` come biggest stack first."""
+        opened = self.open_tables(len(players), t)
+        n = len(opened)
+        at: dict[int, list[str]] = {tid: [] for tid in opened}
+        for i, pid in enumerate(players):
+            lap, pos = divmod(i, n)
+            at[opened[pos if lap % 2 == 0 else n - 1 - pos]].append(pid)
+        for tid in opened:
+            seats = rng.sample(range(1, self.t.seats + 1), len(at[tid]))
+            for pid, seat in sorted(zip(at[tid], seats, strict=True), key=lambda x: x[1]):
+                self.t._emit("seated", t, player=pid, table=tid, seat=seat, reason="draw")
+
+    def _tables_short(self, newcomers: int) -> int:
+        """New tables `newcomers` need beyond the open seats (`seat_new` opens one only
+        when every table is full)."""
+        free = sum(tab.seats - tab.count for tab in self.active_tables())
+        return max(0, math.ceil((newcomers - free) / self.t.seats))
 
     def next_table_id(self) -> int:
         """The number of the next table to open: the next after the highest, or in pool

@@ -27,6 +27,7 @@ from kiosk.core.balancing import Balancing
 from kiosk.core.busts import Busts
 from kiosk.core.chip_counts import ChipCounts
 from kiosk.core.component import Component
+from kiosk.core.flights import Flights
 from kiosk.core.floor import Floor
 from kiosk.core.knockouts import Knockouts
 from kiosk.core.levels import Levels
@@ -49,7 +50,8 @@ QUIET_REPORTS = frozenset({"hand_started", "all_in", "clock_call", "clock_done",
 UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
 
 PARTS: tuple[type[Component], ...] = (Registry, Seating, Levels, Balancing, Busts, Floor,
-                                      TableReports, Knockouts, Money, ChipCounts, Satellites)
+                                      TableReports, Knockouts, Money, ChipCounts, Satellites,
+                                      Flights)
 Route = tuple[type, Callable[..., None]]   # the owning class, and its unbound handler
 
 
@@ -122,9 +124,11 @@ class Tournament:
         self.money = Money(self)
         self.chipcount = ChipCounts(self)
         self.satellites = Satellites(self)
+        self.flights = Flights(self)
         self.parts: dict[type, Any] = {type(p): p for p in (
             self.registry, self.seating, self.levels, self.balancing, self.busts, self.floor,
-            self.reports, self.knockouts, self.money, self.chipcount, self.satellites)}
+            self.reports, self.knockouts, self.money, self.chipcount, self.satellites,
+            self.flights)}
         self.parts[Tournament] = self
 
     # ---------------------------------------------------------------- creation
@@ -325,6 +329,7 @@ class Tournament:
     bags = _Part("chipcount")
     reconciliation = _Part("chipcount")
     seat_winners = _Part("satellites")
+    survivors = _Part("flights")
 
 
 Tournament.DECIDES[cmd_.Tick] = (Tournament, Tournament._do_tick)

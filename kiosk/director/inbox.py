@@ -13,7 +13,6 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from kiosk.core import commands
-from kiosk.director.publisher import send
 from kiosk.director.transactions import Batch
 from kiosk.errors import RuleError
 from kiosk.protocol.messages import ProtocolError, decode, parse, report_id, v1_refusal
@@ -111,4 +110,4 @@ def old_table(d: Director, topic: str, payload: bytes) -> None:
         log.error("table %d (event %s) runs protocol v1 and was refused: update its "
                   "kiosk software", table, event)
         d.health[f"table {table}"] = "old kiosk software (protocol v1): update it"
-    send(d, V1Topics(event).plan(table), v1_refusal(table, d.now()))
+    d.send(V1Topics(event).plan(table), v1_refusal(table, d.now()))

@@ -36,7 +36,7 @@ class Publisher:
         self._schedule_at = 0.0
 
     def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
-        send(self.d, topic, body, retain)
+        self.d.send(topic, body, retain)
 
     def plan_msg(self, table: int) -> dict[str, Any]:
         return {"rev": self.d.store.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),

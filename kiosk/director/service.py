@@ -127,6 +127,10 @@ class Director:
     def now(self) -> float:
         return self.clock()
 
+    def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+        """Publish at QoS 1 (the one door every outgoing message takes)."""
+        send(self, topic, body, retain)
+
     def act(self, cmd: Command, user: str | None = None,
             event: str | None = None) -> list[Event]:
         """Decide a command of one event, with whatever it carries into the room, write it
@@ -184,7 +188,7 @@ class Director:
             desk.out.changes()
         for table in batch.freed:
             if self.table_event(table) is None:
-                send(self, self.topics.plan(table), self.free_plan(table))
+                self.send(self.topics.plan(table), self.free_plan(table))
         if ROOM_STREAM in batch.rows:
             self.publish_directory()
             self.hub.publish({"type": "room"})
@@ -194,7 +198,7 @@ class Director:
                 **plans.free_plan(table, self.config.title)}
 
     def publish_directory(self) -> None:
-        send(self, self.topics.events, {"rev": self.store.last_seq, "epoch": self.epoch,
+        self.send(self.topics.events, {"rev": self.store.last_seq, "epoch": self.epoch,
                                         **room_views.directory(self)})
 
     def import_csv(self, text: str, event: str | None = None) -> tuple[int, list[str]]:
@@ -221,12 +225,12 @@ class Director:
 
     def republish_all(self) -> None:
         """Everything retained, again: after a (re)connect the broker may have lost it."""
-        send(self, self.topics.director_status, {"state": "online", "ts": self.now()})
+        self.send(self.topics.director_status, {"state": "online", "ts": self.now()})
         self.publish_directory()
         for desk in self.desks.values():
             desk.out.republish_all()
         for table in self.room.free_tables() if self.config.pool else ():
-            send(self, self.topics.plan(table), self.free_plan(table))
+            self.send(self.topics.plan(table), self.free_plan(table))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         if not self._unreachable:   # once per outage, not every retry
@@ -283,7 +287,7 @@ class Director:
             body: dict[str, Any] = {"ids": ids}
             if rejected.get(table):
                 body["rejected"] = rejected[table]
-            send(self, self.topics.ack(table), body, retain=False)
+            self.send(self.topics.ack(table), body, retain=False)
         if tables_changed:
             self.hub.publish({"type": "tables", "tables": sorted(tables_changed)})
 
@@ -305,7 +309,7 @@ class Director:
     def stop_mqtt(self) -> None:
         if self.client is not None:
             self._stopping = True
-            send(self, self.topics.director_status, {"state": "offline", "ts": self.now()})
+            self.send(self.topics.director_status, {"state": "offline", "ts": self.now()})
             self.client.disconnect()
             self.client.loop_stop()
             self.client = None

@@ -213,11 +213,11 @@ class Transactions:
             self.room_only(rc.SetEventState(event=event, state=state, by=by), batch)
 
     def finished(self, desk: Desk, batch: Batch) -> None:
-        """A finished event gives every table back to the pool."""
+        """A finished event gives every table back to the pool (the room frees them as
+        it marks the event finished; the winner's seat needs no release)."""
+        tables = self.d.room.tables_of(desk.name)
         self.set_state(desk.name, "finished", batch)
-        if self.d.config.pool:
-            for table in self.d.room.tables_of(desk.name):
-                self.free(table, batch, None, why=f"{desk.name} finished")
+        batch.freed.update(tables)
 
     # ----------------------------------------------------------- players
     def room_player(self, name: str, card: str | None, country: str, batch: Batch,
@@ -245,7 +245,11 @@ class Transactions:
     def seats_won(self, desk: Desk, ev: Any, batch: Batch) -> None:
         """A satellite's seat winners: a ticket each, used at once where the target is
         open (held otherwise, and used when it opens)."""
-        target = self.d.room.events[desk.name].target
+        target = self.d.room.events[desk.name].target or desk.tour.prize.target_event
+        if target not in self.d.room.events:   # a target outside this room: the CSV export
+            log.info("%s: %d seats won for %s, which is not an event of this room",
+                     desk.name, len(ev.players), target or "(no target)")
+            return
         for pid in ev.players:
             p = desk.tour.players[pid]
             rid = self.room_player(p.name, p.card, getattr(p, "country", ""), batch, pid)

@@ -36,7 +36,7 @@ class Acks:
     def __init__(self, d: Director) -> None:
         self.acks: dict[int, list[dict[str, Any]]] = {}
         self.d = d
-        d.out.send = self._publish  # type: ignore[method-assign]
+        d.send = self._publish  # type: ignore[method-assign]
 
     def _publish(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
         if "/ack/" in topic:
