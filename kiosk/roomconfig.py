@@ -24,7 +24,6 @@ from kiosk.config import (
     EventConfig,
     EventSection,
     MoneySection,
-    _broker,
     _check_rules,
     _doc,
     _event_name,
@@ -88,12 +87,12 @@ class RoomEvent:
 
     config: EventConfig
     title: str = ""
-    kind: str = "event"
+    kind: EventKind = "event"
     tables: int = 0
     target: str = ""
     flights: tuple[str, ...] = ()
-    keep: str = "largest"
-    draw: str = "random"
+    keep: Literal["largest", "first"] = "largest"
+    draw: Literal["random", "stack"] = "random"
 
     @property
     def name(self) -> str:
@@ -180,10 +179,11 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
                   chip_set=tuple(sorted(ev.money.chip_set)),
                   h4h_at_bubble=ev.money.h4h_at_bubble, chip_race=ev.money.chip_race)
     if ev.kind == "satellite" and not ev.target:
-        raise ConfigError(source, f"{key}.target".lstrip("."), "a satellite names the event its seats "
-                          "are for")
+        raise ConfigError(source, f"{key}.target".lstrip("."),
+                          "a satellite names the event its seats are for")
     if ev.kind == "day2" and not ev.flights:
-        raise ConfigError(source, f"{key}.flights".lstrip("."), "a Day 2 names the flights it is made of")
+        raise ConfigError(source, f"{key}.flights".lstrip("."),
+                          "a Day 2 names the flights it is made of")
     return RoomEvent(config=cfg, title=ev.title or ename, kind=ev.kind, tables=ev.tables,
                      target=ev.target, flights=tuple(ev.flights), keep=ev.keep, draw=ev.draw)
 

@@ -44,6 +44,8 @@ def report(d: Director, table: int, payload: bytes, batch: Batch,
         refuse(msg.id, f"names table {msg.table} but came from table {table}")
         return
     event = getattr(msg, "event", None) or d.table_event(table)
+    if event is None and not d.config.pool and len(d.desks) == 1:
+        event = next(iter(d.desks))   # a room of one: its event says why (as it always did)
     if event is None:
         refuse(msg.id, f"table {table} is free: it serves no event")
         return

@@ -11,6 +11,7 @@ earlier events), so a command leaves all of it or none.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from kiosk.core import events as ev_
 from kiosk.core import room_commands as rc
 from kiosk.core import room_events as rev
 from kiosk.core.events import Event
+from kiosk.core.room_events import EventState
 from kiosk.core.room_players import PlayerRecord
 from kiosk.core.tournament import Tournament
 from kiosk.director.desk import Desk, created_event
@@ -95,7 +97,7 @@ class Transactions:
                                       spec.config if spec else None, info.title)
         for spec in d.config.events:
             if spec.name not in d.room.events:
-                self.atomic(batch, lambda spec=spec: self.open_event(spec, batch))
+                self.atomic(batch, functools.partial(self.open_event, spec, batch))
         d.commit(batch)
 
     def adopt(self, name: str, batch: Batch) -> None:
@@ -208,7 +210,8 @@ class Transactions:
             elif isinstance(ev, ev_.Finished):
                 self.finished(desk, batch)
 
-    def set_state(self, event: str, state: str, batch: Batch, by: str | None = None) -> None:
+    def set_state(self, event: str, state: EventState, batch: Batch,
+                  by: str | None = None) -> None:
         if self.d.room.events[event].state != state:
             self.room_only(rc.SetEventState(event=event, state=state, by=by), batch)
 
@@ -305,13 +308,14 @@ class Transactions:
 
     def carry_in(self, desk: Desk, spec: RoomEvent, batch: Batch) -> None:
         """A Day 2 from its flights: every bagged survivor's stack, the pools summed."""
-        entrants: list[dict[str, Any]] = []
+        entrants: list[cmd_.CarryEntrant] = []
         pools = []
         for flight in spec.flights:
-            fdesk = self.d.desk(flight)
-            for s in fdesk.tour.survivors():
-                entrants.append({"player": s[0], "name": s[1], "card": s[2],
-                                 "country": s[3], "stack": s[4], "flight": flight})
-            pools.append({"flight": flight, "amount": fdesk.tour.prize_pool})
+            tour = self.d.desk(flight).tour
+            entrants += [cmd_.CarryEntrant(player=s.player, name=s.name, card=s.card,
+                                           country=s.country, stack=s.stack, flight=flight)
+                         for s in tour.survivors()]
+            pools.append(cmd_.CarryPool(flight=flight, entries=tour.registry.entries,
+                                        amount=tour.money.money_pool().prize_pool))
         self.event(desk, cmd_.CarryIn(entrants=entrants, pools=pools, keep=spec.keep,
                                       draw=spec.draw), batch)

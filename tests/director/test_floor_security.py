@@ -136,7 +136,8 @@ def test_default_password_is_refused_outside_the_demo(tmp_path: Path) -> None:
 
     error = asyncio.run(go(d, 403))
     assert "anyone could guess" in error and "pokerkiosk floor-user add floor" in error
-    d.config = dataclasses.replace(d.config, allow_default_logins=True)   # the demo
+    d.config = dataclasses.replace(   # the demo
+        d.config, director=dataclasses.replace(d.config.director, allow_default_logins=True))
     asyncio.run(go(d, 200))
 
 
