@@ -63,6 +63,8 @@ class RoomEventSection(EventSection):
                                 "draw needs them)", ge=0, le=MAX_ROOM_TABLES)] = 0
     target: Annotated[str, _doc("satellites: the event its seats are for")] = ""
     flights: Annotated[list[str], _doc("day2: the flights it is made of")] = []
+    scheduled: Annotated[bool, _doc("announced only: it takes entries (and the tickets held "
+                                    "for it) once the floor opens it")] = False
     keep: Annotated[Literal["largest", "first"],
                     _doc("day2: a player who survived two flights keeps this stack")] \
         = "largest"
@@ -93,6 +95,7 @@ class RoomEvent:
     flights: tuple[str, ...] = ()
     keep: Literal["largest", "first"] = "largest"
     draw: Literal["random", "stack"] = "random"
+    scheduled: bool = False
 
     @property
     def name(self) -> str:
@@ -148,6 +151,8 @@ def load_director_config(path: str | Path) -> RoomConfig:
     seen = [e.name for e in events]
     for dup in {n for n in seen if seen.count(n) > 1}:
         raise ConfigError(source, "events", f"two events are named {dup!r}")
+    # the events others name first: a satellite's target and a Day 2's flights
+    events.sort(key=lambda e: {"satellite": 1, "day2": 2}.get(e.kind, 0))
     return RoomConfig(name=name, title=doc.room.title or name, tables=doc.room.tables,
                       events=tuple(events), director=director)
 
@@ -185,7 +190,8 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
         raise ConfigError(source, f"{key}.flights".lstrip("."),
                           "a Day 2 names the flights it is made of")
     return RoomEvent(config=cfg, title=ev.title or ename, kind=ev.kind, tables=ev.tables,
-                     target=ev.target, flights=tuple(ev.flights), keep=ev.keep, draw=ev.draw)
+                     target=ev.target, flights=tuple(ev.flights), keep=ev.keep, draw=ev.draw,
+                     scheduled=ev.scheduled)
 
 
 __all__ = ["RoomConfig", "RoomEvent", "RoomFile", "event_spec", "load_director_config"]

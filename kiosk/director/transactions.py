@@ -156,7 +156,10 @@ class Transactions:
             return self.assign(cmd.table, self.d.desk(cmd.event), batch, cmd.by)
         if isinstance(cmd, rc.FreeTable):
             return self.free(cmd.table, batch, cmd.by, why="freed by the floor")
-        return self.room_only(cmd, batch)
+        events = self.room_only(cmd, batch)
+        if isinstance(cmd, rc.SetEventState) and cmd.state == "open":
+            self.redeem_held(cmd.event, batch)
+        return events
 
     def room_only(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
         events, rows = self.d.roomdesk.decide(cmd, batch.pending(ROOM_STREAM))
@@ -238,6 +241,9 @@ class Transactions:
 
     def register(self, desk: Desk, cmd: cmd_.Register, batch: Batch) -> list[Event]:
         """An entry through the room: one player record across every event."""
+        if self.d.room.events[desk.name].state == "scheduled":
+            raise RuleError(f"{desk.name} is scheduled: it takes entries once the floor "
+                            "opens it")
         rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player)
         p = self.d.room.players[rid]
         reg = cmd_.Register(name=p.name, card=p.card, country=p.country, player=rid,
@@ -296,15 +302,21 @@ class Transactions:
                     spec.title)
         d.desks[spec.name] = desk
         batch.add(spec.name, [created], [(created.kind, ev_.check(created))])
+        if spec.scheduled:
+            return desk
         self.set_state(spec.name, "open", batch, by)
         if spec.tables and d.config.pool:
             self.grant(desk, spec.tables, batch)
         if spec.kind == "day2":
             self.carry_in(desk, spec, batch)
-        for ticket in self.d.room.tickets_for(spec.name):
+        self.redeem_held(spec.name, batch)
+        return desk
+
+    def redeem_held(self, event: str, batch: Batch) -> None:
+        """The tickets held for an event that now takes entries."""
+        for ticket in self.d.room.tickets_for(event):
             if ticket.state == "issued":
                 self.try_redeem(ticket.id, batch)
-        return desk
 
     def carry_in(self, desk: Desk, spec: RoomEvent, batch: Batch) -> None:
         """A Day 2 from its flights: every bagged survivor's stack, the pools summed."""
