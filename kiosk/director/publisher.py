@@ -11,6 +11,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from kiosk.core import plans
+from kiosk.director.room_views import directory
 from kiosk.protocol.messages import MAX_MESSAGE, encode
 
 if TYPE_CHECKING:
@@ -113,3 +114,14 @@ def send(d: Director, topic: str, body: dict[str, Any], retain: bool = True) -> 
                       len(payload), MAX_MESSAGE)
             return
         d.client.publish(topic, payload, qos=1, retain=retain)
+
+
+def free_plan_msg(d: Director, table: int) -> dict[str, Any]:
+    """The retained plan of a table no event holds: its idle screen."""
+    return {"rev": d.store.last_seq, "epoch": d.epoch, "ts": d.now(),
+            **plans.free_plan(table, d.config.title)}
+
+
+def publish_directory(d: Director) -> None:
+    """The room's events directory, retained for every table."""
+    d.send(d.topics.events, {"rev": d.store.last_seq, "epoch": d.epoch, **directory(d)})

@@ -95,10 +95,19 @@ class Transactions:
             spec = specs.get(name)
             d.desks[name] = Desk.load(d, name, d.store.stream(name),
                                       spec.config if spec else None, info.title)
+            self.sync_state(d.desks[name], batch)
         for spec in d.config.events:
             if spec.name not in d.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch))
         d.commit(batch)
+
+    def sync_state(self, desk: Desk, batch: Batch) -> None:
+        """An adopted event's room state as its own log has it (started, finished)."""
+        state = self.d.room.events[desk.name].state
+        if desk.tour.finished_at is not None and state in ("open", "running"):
+            self.set_state(desk.name, "finished", batch)
+        elif desk.tour.started and state == "open":
+            self.set_state(desk.name, "running", batch)
 
     def adopt(self, name: str, batch: Batch) -> None:
         """A stream the room does not list (a single-event log from before rooms)."""
