@@ -130,10 +130,11 @@ class TableSection(_Section):
     """`[table]`: which table this kiosk is."""
 
     number: Annotated[int, _doc("table number", ge=1, le=9999)]
-    room: Annotated[str | None, _doc("room name, as the director's config names it; the "
-                                     "table serves whichever event the room assigns it")] = None
-    event: Annotated[str | None, _doc("before rooms: the event name, now read as the room "
-                                      "name (a single-event director's room is named after "
+    room: Annotated[str | None, _doc("the room's name, as the director names it (needed: "
+                                     "this key or `event`); the table serves whichever event "
+                                     "the room assigns it")] = None
+    event: Annotated[str | None, _doc("the old name of `room`, read as the room's name with a "
+                                      "notice (a single-event director's room is named after "
                                       "its event)")] = None
     state_dir: Annotated[str, _doc("folder for the outbox; relative to this file")] = "."
 
