@@ -8,6 +8,7 @@ configs the services use. docs/config.md is generated from the same Structs.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,10 +19,11 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.errors import ConfigError
-from kiosk.protocol.topics import check_event_name
+from kiosk.protocol.topics import check_event_name, check_room_name
 from kiosk.tomlfile import read_toml
 
 T = TypeVar("T")
+log = logging.getLogger("kiosk.config")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -128,7 +130,12 @@ class TableSection(_Section):
     """`[table]`: which table this kiosk is."""
 
     number: Annotated[int, _doc("table number", ge=1, le=9999)]
-    event: Annotated[str, _doc("event name, as in the director's event.toml")]
+    room: Annotated[str | None, _doc("the room's name, as the director names it (needed: "
+                                     "this key or `event`); the table serves whichever event "
+                                     "the room assigns it")] = None
+    event: Annotated[str | None, _doc("the old name of `room`, read as the room's name with a "
+                                      "notice (a single-event director's room is named after "
+                                      "its event)")] = None
     state_dir: Annotated[str, _doc("folder for the outbox; relative to this file")] = "."
 
 
@@ -271,6 +278,26 @@ def _broker(source: str, b: BrokerSection) -> BrokerConfig:
 def _event_name(source: str, key: str, name: str) -> str:
     try:
         return check_event_name(name)
+    except ValueError as exc:
+        raise ConfigError(source, key, str(exc)) from None
+
+
+def _table_room(source: str, t: TableSection) -> str:
+    """`[table] room`, or a legacy `event` read as the room's name with a notice."""
+    if t.room is not None and t.event is not None:
+        raise ConfigError(source, "table.event", "give only `room` (`event` is its old name)")
+    if t.room is not None:
+        return _room_name(source, "table.room", t.room)
+    if t.event is None:
+        raise ConfigError(source, "table.room", "missing: the room's name")
+    log.warning("%s: [table] event = %r is read as room = %r; rename the key to `room`",
+                source, t.event, t.event)
+    return _room_name(source, "table.event", t.event)
+
+
+def _room_name(source: str, key: str, name: str) -> str:
+    try:
+        return check_room_name(name)
     except ValueError as exc:
         raise ConfigError(source, key, str(exc)) from None
 
@@ -436,10 +463,10 @@ class GpioConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    """One table kiosk."""
+    """One table kiosk, provisioned to a room (never to one event)."""
 
     table: int
-    event: str
+    room: str
     broker: BrokerConfig = field(default_factory=BrokerConfig)
     state_dir: str = "."
     gpio: GpioConfig | None = field(default_factory=GpioConfig)
@@ -460,7 +487,7 @@ def load_table_config(path: str | Path) -> TableConfig:
         raise ConfigError(source, "gpio.allin", "two functions share one GPIO pin")
     gpio = GpioConfig(**pins, bounce_s=g.bounce, hold_to_cancel_s=g.hold_to_cancel)
     return TableConfig(
-        table=doc.table.number, event=_event_name(source, "table.event", doc.table.event),
+        table=doc.table.number, room=_table_room(source, doc.table),
         broker=_broker(source, doc.broker),
         state_dir=_relative(Path(path).parent, doc.table.state_dir),
         gpio=gpio if g.enabled else None, reader_port=doc.reader.port,

@@ -43,7 +43,7 @@ def diagnose(config: str | None, *, timeout: float = 5.0) -> list[Check]:
     try:
         if kind == "table":
             tcfg = load_table_config(path)
-            head = ok("config", f"{path}: table {tcfg.table} of {tcfg.event}")
+            head = ok("config", f"{path}: table {tcfg.table} of room {tcfg.room}")
             return [head, *checks.table_checks(tcfg, timeout)]
         ecfg = load_event_config(path)
         head = ok("config", f"{path}: director of {ecfg.name}")
