@@ -41,8 +41,8 @@ class Publisher:
 
     def plan_msg(self, table: int) -> dict[str, Any]:
         return {"rev": self.d.store.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
-                **plans.plan(self.desk.tour, table), "event": self.desk.name,
-                "title": self.desk.title, "room": self.d.config.title}
+                **plans.plan(self.desk.tour, table, event=self.desk.name,
+                             title=self.desk.title, room=self.d.config.title)}
 
     def owns(self, table: int) -> bool:
         """Whether this event publishes the plan of `table` (a broken table given back to
