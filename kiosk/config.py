@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import typing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -106,6 +107,10 @@ class MoneySection(_Section):
     seat_value: Annotated[int, _doc("satellites: a seat in the target event costs this",
                                     ge=0)] = 0
     target_event: Annotated[str, _doc("satellites: the event the seats are for")] = ""
+    satellite_leftover: Annotated[Literal["next", "split"],
+                                  _doc("satellites: the cash left over after the seats goes "
+                                       "to the next finisher, or is split among the seat "
+                                       "winners")] = "next"
     chip_set: Annotated[list[Annotated[int, Meta(ge=1)]],
                         _doc("denominations in play; with them a break where one leaves "
                              "play races it off at every table")] = []
@@ -215,6 +220,8 @@ def convert(source: str, data: dict[str, Any], cls: type[T]) -> T:
         if missing:
             raise ConfigError(source, f"{path}.{missing.group(1)}".lstrip("."),
                               "missing (required)") from None
+        if msg.startswith("Invalid enum value"):
+            msg += f" (expected one of: {_choices(cls, path)})"
         raise ConfigError(source, path, _readable(msg)) from None
 
 
@@ -225,11 +232,23 @@ def _readable(msg: str) -> str:
     return msg[0].lower() + msg[1:]
 
 
-def _struct_at(cls: type, path: str) -> type:
+def _struct_at(cls: type, path: str) -> Any:
+    """The declared type at a dotted path (list items by number)."""
+    t: Any = cls
     for part in filter(None, path.split(".")):
-        f = next(f for f in msgspec.structs.fields(cls) if f.name == part)
-        cls = f.type
-    return cls
+        while typing.get_origin(t) in (Annotated, list):
+            t = typing.get_args(t)[0]
+        if part.isdigit():
+            continue
+        t = next(f for f in msgspec.structs.fields(t) if f.name == part).type
+    return t
+
+
+def _choices(cls: type, path: str) -> str:
+    t = _struct_at(cls, path)
+    while typing.get_origin(t) is Annotated:
+        t = typing.get_args(t)[0]
+    return ", ".join(repr(c) for c in typing.get_args(t)) or "?"
 
 
 # ------------------------------------------------------------ runtime configs
@@ -337,6 +356,7 @@ class EventConfig:
     chip_set: tuple[int, ...] = ()
     h4h_at_bubble: bool = False
     chip_race: str = "dealer"             # "dealer" | "draw": who races at a colour-up
+    satellite_leftover: str = "next"      # "next" | "split": a satellite's leftover cash
 
     @property
     def https(self) -> bool:
@@ -376,7 +396,8 @@ def load_event_config(path: str | Path) -> EventConfig:
         settings, profile=ev.profile, structure=ev.structure, seats=ev.seats,
         start_stack=ev.start_stack, buy_in=ev.buy_in, payout_percent=ev.payout_percent,
         seed=ev.seed, money=money, chip_set=tuple(sorted(doc.money.chip_set)),
-        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race)
+        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race,
+        satellite_leftover=doc.money.satellite_leftover)
 
 
 def director_settings(source: str, base: Path, name: str, broker: BrokerSection,

@@ -16,7 +16,7 @@ def test_an_old_version_table_is_held_with_a_clear_message(mosquitto, director_f
     arrived = threading.Event()
     client = make_client("old-table-3", mosquitto.config)
 
-    def on_message(c, u, msg) -> None:   # noqa: ANN001
+    def on_message(c, u, msg) -> None:
         got[msg.topic] = json.loads(msg.payload)
         arrived.set()
 
