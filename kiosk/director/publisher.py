@@ -47,7 +47,19 @@ class Publisher:
     def owns(self, table: int) -> bool:
         """Whether this event publishes the plan of `table` (a broken table given back to
         the room is the room's to publish)."""
-        return table in self.desk.tour.tables and self.d.table_event(table) == self.desk.name
+        return self.d.table_event(table) == self.desk.name
+
+    def plan_for(self, table: int) -> dict[str, Any]:
+        """The table's plan; a table lent to the event and not yet opened waits, empty,
+        under the event's name."""
+        if table in self.desk.tour.tables:
+            return self.plan_msg(table)
+        return {**free_plan_msg(self.d, table), "event": self.desk.name,
+                "title": self.desk.title}
+
+    def send_plan(self, table: int) -> None:
+        if self.owns(table):
+            self.send(self.d.topics.plan(table), self.plan_for(table))
 
     def changes(self) -> None:
         """After a decision: the plans it changed, the schedule when due, dashboard notes."""
@@ -55,8 +67,7 @@ class Publisher:
         changed = sorted(tour.dirty)
         tour.dirty.clear()
         for n in changed:
-            if self.owns(n):
-                self.send(self.d.topics.plan(n), self.plan_msg(n))
+            self.send_plan(n)
         key = plans.schedule_key(tour)
         urgent = plans.schedule_urgent_key(tour)
         if urgent != self._schedule_urgent:   # the clock or a state every table must obey
@@ -100,9 +111,8 @@ class Publisher:
         """Everything retained, again: after a (re)connect the broker may have lost it."""
         self.send(self.d.topics.schedule(self.desk.name), self.schedule_msg())
         self.seating(force=True)
-        for n in sorted(self.desk.tour.tables):
-            if self.owns(n):
-                self.send(self.d.topics.plan(n), self.plan_msg(n))
+        for n in sorted(set(self.desk.tour.tables) | self.desk.tour.seating.granted):
+            self.send_plan(n)
 
 
 def send(d: Director, topic: str, body: dict[str, Any], retain: bool = True) -> None:

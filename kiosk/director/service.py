@@ -181,6 +181,10 @@ class Director:
         the events directory."""
         for desk in list(self.desks.values()):
             desk.out.changes()
+        for table in batch.assigned:
+            event = self.table_event(table)
+            if event in self.desks:
+                self.desks[event].out.send_plan(table)
         for table in batch.freed:
             if self.table_event(table) is None:
                 self.send(self.topics.plan(table), free_plan_msg(self, table))

@@ -49,6 +49,7 @@ class Batch:
     rows: dict[str, Rows] = field(default_factory=dict)
     events: dict[str, list[Event]] = field(default_factory=dict)
     freed: set[int] = field(default_factory=set)
+    assigned: set[int] = field(default_factory=set)
 
     def add(self, stream: str, events: list[Event], rows: Rows) -> None:
         if rows:
@@ -122,13 +123,13 @@ class Transactions:
     def atomic(self, batch: Batch, step: Callable[[], T]) -> T:
         """Run `step`; when it is refused, undo everything it added to the batch."""
         mark = batch.mark()
-        freed = set(batch.freed)
+        freed, assigned = set(batch.freed), set(batch.assigned)
         try:
             return step()
         except RuleError:
             for stream in batch.undo_to(mark):
                 self._rebuild(stream, batch.pending(stream))
-            batch.freed = freed
+            batch.freed, batch.assigned = freed, assigned
             raise
 
     def _rebuild(self, stream: str, pending: list[Event]) -> None:
@@ -192,6 +193,7 @@ class Transactions:
         evs, rows = desk.decide(cmd_.GrantTables(tables=[table]), batch.pending(desk.name))
         batch.add(desk.name, evs, rows)
         batch.freed.discard(table)
+        batch.assigned.add(table)
         return events + evs
 
     def free(self, table: int, batch: Batch, by: str | None, why: str) -> list[Event]:
@@ -205,6 +207,7 @@ class Transactions:
         batch.add(desk.name, evs, rows)
         events = self.room_only(rc.FreeTable(table=table, why=why, by=by), batch)
         batch.freed.add(table)
+        batch.assigned.discard(table)
         return evs + events
 
     # ----------------------------------------------- what an event sets off
