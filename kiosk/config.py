@@ -20,6 +20,7 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.errors import ConfigError
+from kiosk.printer.settings import PrinterConfig
 from kiosk.protocol.topics import check_event_name, check_room_name
 from kiosk.tomlfile import read_toml
 
@@ -122,6 +123,25 @@ class MoneySection(_Section):
         = "dealer"
 
 
+class PrinterSection(_Section):
+    """`[printer]`: a receipt printer for seat cards, receipts and payout slips (the
+    director's desk in event.toml or room.toml; a table's own in table.toml)."""
+
+    port: Annotated[str | None, _doc("serial:/dev/ttyUSB0?baud=19200, usb:VID:PID (hex, "
+                                     "the kernel's usblp device), tcp:host:9100, or "
+                                     "file:PATH (appends the raw bytes); unset: no "
+                                     "printer")] = None
+    columns: Annotated[int, _doc("characters per line: 48 on 80 mm paper, 32 on 58 mm",
+                                 ge=24, le=64)] = 42
+    status: Annotated[bool, _doc("ask the printer for paper (DLE EOT) before each slip; "
+                                 "false for printers that never answer")] = True
+    retry: Annotated[float, _doc("seconds between tries while the printer is off, out of "
+                                 "paper or unplugged", ge=0.2, le=600)] = 5.0
+    player_url: Annotated[str, _doc("an event's public player page for the QR code on seat "
+                                    "cards, {event} replaced by its name "
+                                    "(https://poker.example/p/{event}); empty: no QR")] = ""
+
+
 class EventFile(_Section):
     """event.toml"""
 
@@ -129,6 +149,7 @@ class EventFile(_Section):
     broker: BrokerSection = msgspec.field(default_factory=BrokerSection)
     director: DirectorSection = msgspec.field(default_factory=DirectorSection)
     money: MoneySection = msgspec.field(default_factory=MoneySection)
+    printer: PrinterSection = msgspec.field(default_factory=PrinterSection)
 
 
 class TableSection(_Section):
@@ -181,6 +202,7 @@ class TableFile(_Section):
     gpio: GpioSection = msgspec.field(default_factory=GpioSection)
     reader: ReaderSection = msgspec.field(default_factory=ReaderSection)
     ui: UiSection = msgspec.field(default_factory=UiSection)
+    printer: PrinterSection = msgspec.field(default_factory=PrinterSection)
 
 
 def defaults(cls: type) -> dict[str, Any]:
@@ -357,6 +379,7 @@ class EventConfig:
     h4h_at_bubble: bool = False
     chip_race: str = "dealer"             # "dealer" | "draw": who races at a colour-up
     satellite_leftover: str = "next"      # "next" | "split": a satellite's leftover cash
+    printer: PrinterConfig | None = None  # the desk's receipt printer
 
     @property
     def https(self) -> bool:
@@ -389,7 +412,7 @@ def load_event_config(path: str | Path) -> EventConfig:
     ev = doc.event
     base = Path(path).parent
     name = _event_name(source, "event.name", ev.name)
-    settings = director_settings(source, base, name, doc.broker, doc.director)
+    settings = director_settings(source, base, name, doc.broker, doc.director, doc.printer)
     _check_rules(source, ev)
     money = _money(source, base, ev, doc.money)
     return replace(
@@ -401,7 +424,8 @@ def load_event_config(path: str | Path) -> EventConfig:
 
 
 def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
-                      d: DirectorSection) -> EventConfig:
+                      d: DirectorSection, printer: PrinterSection | None = None
+                      ) -> EventConfig:
     """The director's own settings (broker, log, dashboard, logins), checked: shared by an
     event.toml and a room.toml."""
     from kiosk import floor_users
@@ -427,7 +451,25 @@ def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
     return EventConfig(
         name=name, broker=_broker(source, broker), db=_relative(base, d.db), http_host=host,
         http_port=port, tls_cert=cert, tls_key=key, floor_users=floor_users.load(users_file),
-        floor_users_file=users_file, source=source)
+        floor_users_file=users_file, source=source,
+        printer=printer_settings(source, base, printer or PrinterSection()))
+
+
+def printer_settings(source: str, base: Path, p: PrinterSection) -> PrinterConfig | None:
+    """`[printer]` checked; a `file:` path relative to the config file."""
+    if p.port is None:
+        return None
+    port = p.port
+    if port.startswith("file:"):
+        port = "file:" + _relative(base, port[5:])
+    if p.player_url and not urlparse(p.player_url).scheme.startswith("http"):
+        raise ConfigError(source, "printer.player_url",
+                          f"expected an http:// or https:// address, got {p.player_url!r}")
+    try:
+        return PrinterConfig.of(port, columns=p.columns, status=p.status, retry=p.retry,
+                                player_url=p.player_url)
+    except ValueError as exc:
+        raise ConfigError(source, "printer.port", str(exc)) from None
 
 
 def _money(source: str, base: Path, ev: EventSection, m: MoneySection) -> dict[str, Any]:
@@ -496,6 +538,7 @@ class TableConfig:
     ui_size: str = "800x480"
     fullscreen: bool = False
     source: str = ""
+    printer: PrinterConfig | None = None  # prints the seat cards of players moved here
 
 
 def load_table_config(path: str | Path) -> TableConfig:
@@ -513,7 +556,7 @@ def load_table_config(path: str | Path) -> TableConfig:
         state_dir=_relative(Path(path).parent, doc.table.state_dir),
         gpio=gpio if g.enabled else None, reader_port=doc.reader.port,
         reader_baud=doc.reader.baud, ui_size=doc.ui.size, fullscreen=doc.ui.fullscreen,
-        source=source)
+        source=source, printer=printer_settings(source, Path(path).parent, doc.printer))
 
 
 __all__ = ["BrokerConfig", "ConfigError", "EventConfig", "EventFile", "GpioConfig",

@@ -24,6 +24,7 @@ from kiosk.config import (
     EventConfig,
     EventSection,
     MoneySection,
+    PrinterSection,
     _check_rules,
     _doc,
     _event_name,
@@ -80,6 +81,7 @@ class RoomFile(_Section):
     broker: BrokerSection = msgspec.field(default_factory=BrokerSection)
     director: DirectorSection = msgspec.field(
         default_factory=lambda: DirectorSection(db="room.db"))
+    printer: PrinterSection = msgspec.field(default_factory=PrinterSection)
     events: Annotated[list[RoomEventSection], Meta(max_length=200)] = []
 
 
@@ -144,7 +146,7 @@ def load_director_config(path: str | Path) -> RoomConfig:
     doc = convert(source, data, RoomFile)
     name = _event_name(source, "room.name", doc.room.name)
     base = Path(path).parent
-    director = director_settings(source, base, name, doc.broker, doc.director)
+    director = director_settings(source, base, name, doc.broker, doc.director, doc.printer)
     events = []
     for i, ev in enumerate(doc.events):
         events.append(_room_event(source, base, i, ev, director, name))

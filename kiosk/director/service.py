@@ -34,6 +34,7 @@ from kiosk.director.budget import Budget
 from kiosk.director.csv_import import import_players
 from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
+from kiosk.director.printing import attach_printer
 from kiosk.director.publisher import Publisher, free_plan_msg, publish_directory, send
 from kiosk.director.roomdesk import ROOM_STREAM, RoomDesk
 from kiosk.director.store import EventLog, Store
@@ -75,6 +76,7 @@ class Director:
         self.old_tables: set[tuple[str, int]] = set()   # v1 kiosks told to update
         self.store = Store(self.config.db)
         self.desks: dict[str, Desk] = {}
+        self.observers: list[Callable[[Batch], None]] = []   # after each commit (printer)
         self.tx = Transactions(self)
         try:
             self.roomdesk = RoomDesk.load(self, self.store.stream(ROOM_STREAM))
@@ -82,6 +84,7 @@ class Director:
         except BaseException:
             self.store.close()
             raise
+        self.printer = attach_printer(self)
 
     # ----------------------------------------------------------------- state
     def desk(self, event: str | None = None) -> Desk:
@@ -163,7 +166,8 @@ class Director:
         return desk
 
     def commit(self, batch: Batch) -> None:
-        """Write every stream the batch touched in one transaction, then publish."""
+        """Write every stream the batch touched in one transaction, publish, then tell the
+        observers (the printer) what was written."""
         if batch.rows:
             try:
                 self.store.append_many(batch.rows)
@@ -175,6 +179,8 @@ class Director:
                 if name in self.desks:
                     self.desks[name].after_commit()
         self.publish(batch)
+        for observer in self.observers:
+            observer(batch)
 
     def publish(self, batch: Batch) -> None:
         """What the batch changed: each event's plans and schedule, freed tables' plans,
@@ -355,6 +361,8 @@ class Director:
             self.stop_mqtt()
             if runner is not None:
                 await runner.cleanup()
+            if self.printer is not None:
+                self.printer.close()
             self.store.close()
 
 

@@ -1,0 +1,126 @@
+"""The director's receipt printer: an observer of every commit that turns the events just
+written into slips (seat cards, buy-in receipts, payout slips) and hands them to the
+spooler's queue.
+
+It runs after the events are on disk and never raises into the director: a printer that
+is off, out of paper or unplugged costs a queued job, never a registration. The Director
+class stays as it was apart from calling its observers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kiosk.core import events as ev_
+from kiosk.core.events import Event
+from kiosk.core.results import results
+from kiosk.director.desk import Desk
+from kiosk.director.transactions import Batch
+from kiosk.printer import cards
+from kiosk.printer.settings import PrinterConfig
+from kiosk.printer.slip import Slip
+from kiosk.printer.spooler import Spooler
+
+if TYPE_CHECKING:
+    from kiosk.director.service import Director
+
+log = logging.getLogger("kiosk.printer")
+QUEUE_FILE = "printer-queue.db"
+WHY = {"draw": "registration", "late": "registration", "reentry": "re-entry",
+       "rebuy": "rebuy", "alternate": "alternate", "redraw": "redraw for the day",
+       "final": "final table", "unbust": "seat given back by the floor"}
+ENTRY = {"registered": "Buy-in", "reentered": "Re-entry", "rebuy": "Rebuy"}
+
+
+def attach_printer(director: Director) -> DeskPrinter | None:
+    """The room's printer, watching the director's commits; None without `[printer]`."""
+    config: PrinterConfig | None = getattr(director.config, "printer", None)
+    if config is None:
+        return None
+    db = director.config.db
+    queue = ":memory:" if db == ":memory:" else Path(db).parent / QUEUE_FILE
+    printer = DeskPrinter(director, Spooler(config, queue))
+    director.observers.append(printer)
+    return printer
+
+
+class DeskPrinter:
+    """Slips for the director's events; `results` prints an event's sheet on demand."""
+
+    def __init__(self, director: Director, spooler: Spooler) -> None:
+        self.director = director
+        self.spooler = spooler
+
+    def __call__(self, batch: Batch) -> None:
+        for name, events in batch.events.items():
+            desk = self.director.desks.get(name)
+            if desk is None:
+                continue
+            for ev in events:
+                try:
+                    for slip in self.slips(desk, ev):
+                        self.spooler.submit(slip)
+                except Exception:   # a slip must never cost the room its commit
+                    log.exception("%s: no slip for %s", name, ev.kind)
+
+    def heading(self, desk: Desk) -> cards.Heading:
+        c = self.spooler.config
+        return cards.Heading(event=desk.name, title=desk.title, columns=c.columns,
+                             url=c.url_for(desk.name))
+
+    def slips(self, desk: Desk, ev: Event) -> Iterator[Slip]:
+        """The slips one event of `desk` asks for (most ask for none)."""
+        tour, h = desk.tour, self.heading(desk)
+        if isinstance(ev, ev_.Seated) and not ev.same_seat:
+            yield cards.seat_card(h, tour.players[ev.player].name, ev.table, ev.seat, ev.t,
+                                  WHY.get(ev.reason, ev.reason))
+        elif isinstance(ev, ev_.Moved):
+            yield cards.seat_card(h, tour.players[ev.player].name, ev.to_table, ev.to_seat,
+                                  ev.t, f"moved from table {ev.table}"
+                                  + (f" seat {ev.seat}" if ev.seat else ""))
+        elif isinstance(ev, ev_.Registered | ev_.Reentered | ev_.Rebuy | ev_.Addon):
+            yield self.receipt(desk, ev)
+        elif isinstance(ev, ev_.Busted) and not (tour.deal and ev.player in tour.deal):
+            yield from self.payout(desk, ev.player, ev.t)
+        elif isinstance(ev, ev_.Finished) and not (tour.deal and ev.winner in tour.deal):
+            yield from self.payout(desk, ev.winner, ev.t)
+        elif isinstance(ev, ev_.DealAgreed):
+            for pid, amount in sorted(ev.amounts.items(), key=lambda kv: -kv[1]):
+                yield cards.payout(h, tour.players[pid].name, ev.t, None, amount,
+                                   tour.bounty_cash.get(pid, 0), deal=True)
+
+    def receipt(self, desk: Desk, ev: ev_.Registered | ev_.Reentered | ev_.Rebuy | ev_.Addon
+                ) -> Slip:
+        tour, rules = desk.tour, desk.tour.prize
+        p = tour.players[ev.player]
+        if isinstance(ev, ev_.Addon):
+            return cards.receipt(self.heading(desk), p.name, "Add-on",
+                                 [("Prize pool", rules.addon_prize)], ev.t, p.entries)
+        split = [("Prize pool", rules.buy_in), ("Bounty", rules.bounty), ("Fee", rules.fee),
+                 ("Staff", rules.staff)]
+        return cards.receipt(self.heading(desk), p.name, ENTRY[ev.kind], split, ev.t,
+                             p.entries)
+
+    def payout(self, desk: Desk, pid: str, t: float) -> Iterator[Slip]:
+        """A payout slip when the player leaves with money: a prize or bounties won."""
+        tour = desk.tour
+        prize = tour.prizes().get(pid, 0)
+        bounties = tour.bounty_cash.get(pid, 0)
+        if prize or bounties:
+            yield cards.payout(self.heading(desk), tour.players[pid].name, t,
+                               tour.places().get(pid), prize, bounties)
+
+    def results(self, event: str | None = None) -> int:
+        """Print the results sheet of `event` (the room's only one by default); job id."""
+        desk = self.director.desk(event)
+        tour = desk.tour
+        rows = [(r["place"], r["name"], r["prize"]) for r in results(tour) if r["place"]]
+        pool = tour.money_pool().prize_pool if tour.locked is None else sum(tour.locked)
+        return self.spooler.submit(cards.results(self.heading(desk), rows,
+                                                 self.director.now(), pool, tour.entries))
+
+    def close(self) -> None:
+        self.spooler.close()

@@ -1,0 +1,24 @@
+"""A printer's settings as the services run them (from `[printer]`, kiosk.config)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.printer.ports import PortSpec, parse_port
+
+
+@dataclass(frozen=True)
+class PrinterConfig:
+    port: PortSpec
+    columns: int = 42          # characters per line: 48 on 80 mm paper, 32 on 58 mm
+    status: bool = True        # ask for paper (DLE EOT) before each job
+    retry: float = 5.0         # seconds between tries while the printer is away
+    player_url: str = ""       # an event's player page, "{event}" replaced; "": no QR
+
+    @classmethod
+    def of(cls, port: str, **kw: object) -> PrinterConfig:
+        """From a port string (ValueError when it does not parse)."""
+        return cls(port=parse_port(port), **kw)  # type: ignore[arg-type]
+
+    def url_for(self, event: str) -> str:
+        return self.player_url.replace("{event}", event) if self.player_url else ""

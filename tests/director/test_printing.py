@@ -1,0 +1,132 @@
+"""The director's desk printer, end to end in process: every registration, seat, move,
+bust in the money and deal becomes the slip a card room hands out, read back from the
+bytes a `file:` printer received; a printer that is not there never costs a registration."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from money_helpers import MONEY, Reports
+
+from kiosk.config import EventConfig
+from kiosk.core import commands
+from kiosk.director.service import Director
+from kiosk.printer import escpos
+from kiosk.printer.settings import PrinterConfig
+from kiosk.printer.slip import Line
+
+COLUMNS = 42
+
+
+def director(tmp_path: Path, port: str, players: int = 12) -> Director:
+    printer = PrinterConfig.of(port, columns=COLUMNS, retry=0.2,
+                               player_url="https://poker.example/p/{event}")
+    cfg = EventConfig(name="sunday", structure="turbo", seed=5, db=str(tmp_path / "e.db"),
+                      money=MONEY, start_stack=10000, printer=printer)
+    d = Director(cfg)
+    for i in range(players):
+        d.act(commands.Register(name=f"Player {i + 1}"))
+    d.act(commands.Start())
+    return d
+
+
+def printed(d: Director, path: Path) -> list[list[Line]]:
+    assert d.printer is not None and d.printer.spooler.wait_idle(10)
+    return escpos.decode(path.read_bytes(), COLUMNS)
+
+
+def texts(slip: list[Line]) -> list[str]:
+    return [ln.text for ln in slip]
+
+
+def kind(slips: list[list[Line]], label: str) -> list[list[Line]]:
+    return [s for s in slips if texts(s)[1] == label]
+
+
+def value(slip: list[Line], label: str) -> str:
+    line = next(t for t in texts(slip) if t.startswith(label))
+    return line[len(label):].strip()
+
+
+def test_receipts_seat_cards_and_payouts_as_the_event_runs(tmp_path: Path) -> None:
+    out = tmp_path / "paper.bin"
+    d = director(tmp_path, f"file:{out}")
+    try:
+        slips = printed(d, out)
+        receipts, cards = kind(slips, "RECEIPT"), kind(slips, "SEAT CARD")
+        assert len(receipts) == 12 and len(cards) == 12
+        first = receipts[0]
+        assert "Player 1" in texts(first)
+        assert (value(first, "Prize pool"), value(first, "Bounty"), value(first, "Fee"),
+                value(first, "Paid")) == ("100", "50", "10", "160")
+        for i, card in enumerate(cards):
+            p = d.tour.players[next(pid for pid, pl in d.tour.players.items()
+                                    if pl.name == texts(card)[3])]
+            assert f"TABLE {p.table}" in texts(card) and f"SEAT {p.seat}" in texts(card), i
+            assert [ln.qr for ln in card if ln.qr] == ["https://poker.example/p/sunday"]
+
+        Reports(d).play_down(1)
+        slips = printed(d, out)
+        moved = [c for c in kind(slips, "SEAT CARD") if any("moved from table" in t
+                                                            for t in texts(c))]
+        assert moved, "balancing moved players: each got a new seat card"
+        payouts = {texts(s)[3]: s for s in kind(slips, "PAYOUT")}
+        prizes = {p.name: d.tour.prizes().get(pid, 0) for pid, p in d.tour.players.items()}
+        paid = {name for name, prize in prizes.items() if prize}
+        assert len(paid) == 3 and paid <= set(payouts)
+        for name in paid:
+            bounty = d.tour.bounty_cash.get(next(pid for pid, p in d.tour.players.items()
+                                                 if p.name == name), 0)
+            assert value(payouts[name], "Prize") == f"{prizes[name]:,}"
+            assert value(payouts[name], "To pay") == f"{prizes[name] + bounty:,}"
+        winner = next(iter(d.tour.places().items()))
+        assert any(value(s, "Place") == "1st" for s in payouts.values()), winner
+
+        job = d.printer.results("sunday")
+        sheet = printed(d, out)[-1]
+        assert texts(sheet)[1] == "RESULTS" and job
+        assert value(sheet, "Entries") == "12"
+    finally:
+        d.printer.close()
+        d.store.close()
+
+
+def test_a_deal_prints_one_slip_per_player(tmp_path: Path) -> None:
+    out = tmp_path / "paper.bin"
+    d = director(tmp_path, f"file:{out}", players=6)
+    try:
+        Reports(d).play_down(3)
+        alive = [pid for pid, p in d.tour.players.items() if p.status in ("seated", "moving")]
+        before = len(kind(printed(d, out), "PAYOUT"))
+        pool = sum(d.tour.current_payouts()[:3])
+        amounts = dict(zip(alive, [pool - 2 * (pool // 3), pool // 3, pool // 3], strict=True))
+        d.act(commands.Deal(amounts=amounts, method="chip_chop"), "floor")
+        deal = kind(printed(d, out), "PAYOUT")[before:]
+        assert len(deal) == 3
+        for slip in deal:
+            assert "By the deal agreed at the final table" in texts(slip)
+        assert sorted(int(value(s, "Prize").replace(",", "")) for s in deal) == \
+            sorted(amounts.values())
+    finally:
+        d.printer.close()
+        d.store.close()
+
+
+def test_no_printer_never_blocks_registration(tmp_path: Path) -> None:
+    d = director(tmp_path, f"serial:{tmp_path / 'nothing-here'}", players=2)
+    try:
+        started = time.monotonic()
+        for i in range(20):
+            d.act(commands.Register(name=f"Late {i}"))
+        assert time.monotonic() - started < 2
+        assert len(d.tour.players) == 22 and all(p.seat for p in d.tour.players.values())
+        status = d.printer.spooler.status()
+        assert status["waiting"] >= 44       # a receipt and a seat card each, kept
+        time.sleep(0.3)
+        status = d.printer.spooler.status()
+        assert status["online"] is False and "nothing-here" in status["error"]
+        assert (tmp_path / "printer-queue.db").exists()
+    finally:
+        d.printer.close()
+        d.store.close()

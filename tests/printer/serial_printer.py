@@ -1,0 +1,78 @@
+"""A receipt printer at the far end of a pseudo-terminal, standing in for one on a serial
+line: it answers the paper question (DLE EOT 4) as a real printer does, keeps every other
+byte, and can be unplugged (the pty closed) and plugged back in (a new pty behind the
+same device link, as udev's /dev/serial/by-id links do)."""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+from pathlib import Path
+
+from kiosk.printer import escpos
+
+PAPER_OK, PAPER_OUT = 0x12, 0x72
+
+
+class SerialPrinter:
+    def __init__(self, link: Path, unplug_after: int | None = None) -> None:
+        self.link = link
+        self.paper = True
+        self.unplug_after = unplug_after    # bytes of jobs read before the cable is pulled
+        self.data = bytearray()
+        self.plugged = False
+        self._lock = threading.Lock()
+        self.plug()
+
+    def plug(self) -> None:
+        self.master, self.slave = os.openpty()
+        self.link.unlink(missing_ok=True)
+        self.link.symlink_to(os.ttyname(self.slave))
+        self.data = bytearray()
+        self.plugged = True
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def unplug(self) -> None:
+        with self._lock:
+            if self.plugged:
+                self.plugged = False
+                os.close(self.master)
+                os.close(self.slave)
+
+    def received(self) -> bytes:
+        with self._lock:
+            return bytes(self.data)
+
+    def wait_for(self, n_cuts: int, timeout: float = 15) -> bytes:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            data = self.received()
+            if data.count(escpos.CUT) >= n_cuts:
+                return data
+            time.sleep(0.02)
+        raise AssertionError(f"the printer got {self.received()!r}")
+
+    def _run(self) -> None:
+        scanned = 0
+        while self.plugged:
+            try:
+                ready = select.select([self.master], [], [], 0.05)[0]
+                chunk = os.read(self.master, 4096) if ready else b""
+            except OSError:
+                return
+            with self._lock:
+                self.data += chunk
+                asked = self.data.count(escpos.STATUS_PAPER, max(0, scanned - 2))
+                scanned = len(self.data)
+                pulled = self.unplug_after is not None and len(self.data) >= self.unplug_after
+                if pulled:      # what was still on the wire never arrives
+                    del self.data[self.unplug_after or 0:]
+            if pulled:
+                self.unplug_after = None
+                self.unplug()
+                return
+            for _ in range(asked):
+                os.write(self.master, bytes([PAPER_OK if self.paper else PAPER_OUT]))
