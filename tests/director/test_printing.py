@@ -4,14 +4,17 @@ bytes a `file:` printer received; a printer that is not there never costs a regi
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
-from money_helpers import MONEY, Reports
+from aiohttp.test_utils import TestClient, TestServer
+from money_helpers import HASH, MONEY, Reports, money_director
 
 from kiosk.config import EventConfig
 from kiosk.core import commands
 from kiosk.director.service import Director
+from kiosk.director.web.app import make_app
 from kiosk.printer import escpos
 from kiosk.printer.settings import PrinterConfig
 from kiosk.printer.slip import Line
@@ -23,7 +26,8 @@ def director(tmp_path: Path, port: str, players: int = 12) -> Director:
     printer = PrinterConfig.of(port, columns=COLUMNS, retry=0.2,
                                player_url="https://poker.example/p/{event}")
     cfg = EventConfig(name="sunday", structure="turbo", seed=5, db=str(tmp_path / "e.db"),
-                      money=MONEY, start_stack=10000, printer=printer)
+                      money=MONEY, start_stack=10000, printer=printer,
+                      floor_users={"floor": HASH})
     d = Director(cfg)
     for i in range(players):
         d.act(commands.Register(name=f"Player {i + 1}"))
@@ -129,4 +133,64 @@ def test_no_printer_never_blocks_registration(tmp_path: Path) -> None:
         assert (tmp_path / "printer-queue.db").exists()
     finally:
         d.printer.close()
+        d.store.close()
+
+
+def test_the_dashboard_lists_previews_and_reprints(tmp_path: Path) -> None:
+    out = tmp_path / "paper.bin"
+    d = director(tmp_path, f"file:{out}", players=3)
+
+    async def go() -> None:
+        client = TestClient(TestServer(make_app(d)))
+        await client.start_server()
+        assert d.printer is not None and d.printer.spooler.wait_idle(10)
+        page = await client.get("/printer")
+        assert page.status == 200 and "/static/printer.js" in await page.text()
+        status = await (await client.get("/api/printer")).json()
+        assert status["configured"] and status["online"] and status["waiting"] == 0
+        assert status["events"] == ["sunday"] and len(status["jobs"]) == 6
+        card = next(j for j in status["jobs"] if j["kind"] == "seat")
+        png = await client.get(f"/api/printer/jobs/{card['id']}.png")
+        body = await png.read()
+        assert png.content_type == "image/png" and body.startswith(b"\x89PNG")
+        assert (await client.get("/api/printer/jobs/999.png")).status == 404
+
+        refused = await client.post("/api/printer/reprint", json={"job": card["id"]})
+        assert refused.status == 401 and len(printed(d, out)) == 6
+        login = await client.post("/api/login", json={"user": "floor", "password": "s3cret"})
+        token = {"X-CSRF-Token": (await login.json())["csrf"]}
+        again = await (await client.post("/api/printer/reprint", headers=token,
+                                         json={"job": card["id"]})).json()
+        assert again["ok"] and again["job"] > card["id"]
+        sheet = await (await client.post("/api/printer/results", headers=token,
+                                         json={"event": "sunday"})).json()
+        assert sheet["ok"]
+        missing = await client.post("/api/printer/reprint", headers=token, json={"job": 999})
+        assert missing.status == 404
+        slips = printed(d, out)
+        assert slips[-2] == slips[[j["id"] for j in reversed(status["jobs"])].index(
+            card["id"])]
+        assert texts(slips[-1])[1] == "RESULTS"
+        await client.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        d.printer.close()
+        d.store.close()
+
+
+def test_without_a_printer_the_page_says_so(tmp_path: Path) -> None:
+    d = money_director(tmp_path, players=2)
+
+    async def go() -> None:
+        client = TestClient(TestServer(make_app(d)))
+        await client.start_server()
+        assert (await (await client.get("/api/printer")).json())["configured"] is False
+        await client.close()
+
+    try:
+        assert d.printer is None
+        asyncio.run(go())
+    finally:
         d.store.close()

@@ -49,5 +49,12 @@ def _render(route: str, mtimes: tuple[float, ...]) -> str:
     return _template("page.html").substitute(title=page.title, styles=styles, body=body)
 
 
+def render_plain(file: str, title: str) -> str:
+    """A page of its own (static/`file`) in the shared head, outside PAGES and the money
+    pages' navigation (the printer page)."""
+    return _template("page.html").substitute(
+        title=title, styles="", body=(STATIC / file).read_text(encoding="utf-8"))
+
+
 def _template(name: str) -> Template:
     return Template((STATIC / name).read_text(encoding="utf-8"))

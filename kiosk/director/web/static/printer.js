@@ -1,0 +1,52 @@
+// The printer page: the queue, a preview of any job, reprint and results. No build step.
+"use strict";
+const $ = (s) => document.querySelector(s);
+const esc = (s) => String(s == null ? "" : s).replace(/[&<>"]/g,
+  (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+async function post(what, body) {
+  const { csrf } = await (await fetch("/api/snapshot")).json();
+  const headers = { "Content-Type": "application/json" };
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  const r = await fetch(`/api/printer/${what}`, { method: "POST", headers, body: JSON.stringify(body || {}) });
+  const res = await r.json();
+  $("#msg").textContent = res.ok ? (res.job ? `job ${res.job} queued` : "trying") : res.error;
+  refresh();
+}
+
+function show(id, title) {
+  $("#preview").src = `/api/printer/jobs/${id}.png`;
+  $("#preview").alt = title;
+  $("#preview").hidden = false;
+  $("#caption").textContent = title;
+}
+
+async function refresh() {
+  const s = await (await fetch("/api/printer")).json();
+  const state = $("#state");
+  if (!s.configured) {
+    state.textContent = "No printer: set [printer] port in the director's config.";
+    return;
+  }
+  const away = s.online === false;
+  state.className = away ? "away" : "";
+  state.textContent = `${s.port}: ${away ? `not printing (${s.error})` : "ready"}; ` +
+    `${s.waiting} slip${s.waiting === 1 ? "" : "s"} waiting`;
+  const ev = $("#event");
+  if (ev.options.length !== s.events.length)
+    ev.innerHTML = s.events.map((e) => `<option>${esc(e)}</option>`).join("");
+  $("#jobs tbody").innerHTML = s.jobs.map((j) =>
+    `<tr class="${j.state}"><td>${j.id}</td><td><a href="#" data-show="${j.id}">${esc(j.title)}</a></td>` +
+    `<td>${j.state === "queued" ? `waiting${j.error ? ": " + esc(j.error) : ""}` : "printed"}</td>` +
+    `<td>${j.tries}</td><td><button type="button" data-reprint="${j.id}">Reprint</button></td></tr>`).join("");
+}
+
+document.addEventListener("click", (e) => {
+  const t = e.target;
+  if (t.dataset.show) { e.preventDefault(); show(t.dataset.show, t.textContent); }
+  if (t.dataset.reprint) post("reprint", { job: Number(t.dataset.reprint) });
+});
+$("#results").addEventListener("click", () => post("results", { event: $("#event").value }));
+$("#retry").addEventListener("click", () => post("retry"));
+refresh();
+setInterval(refresh, 2000);
