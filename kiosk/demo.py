@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import shutil
@@ -34,6 +35,7 @@ from kiosk.config import load_event_config, parse_http
 from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
+from kiosk.printer.ports import parse_port
 from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
@@ -61,6 +63,15 @@ def _positive(kind: type[float]) -> Callable[[str], float]:
     return check
 
 
+def _printer_port(text: str) -> str:
+    """A `[printer] port`; a relative file: path is taken from the current folder."""
+    try:
+        spec = parse_port(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return f"file:{Path(spec.target).resolve()}" if spec.kind == "file" else text
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=_positive(int), default=45, help="entrants (default 45)")
     p.add_argument("--profile", default="tda-2017")
@@ -76,6 +87,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                  "removed at the end)")
     p.add_argument("--keep", action="store_true", help="keep the temporary folder")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--printer", type=_printer_port, metavar="PORT",
+                   help="a receipt printer at the desk: serial:/dev/ttyUSB0?baud=19200, "
+                        "usb:VID:PID, tcp:host:9100, or file:PATH (appends the raw ESC/POS)")
     p.add_argument("--kiosk", choices=("auto", "yes", "no"), default="auto",
                    help="leave table 1 to a real `pokerkiosk table`; auto (the default): "
                         "yes when a display is present and Kivy is installed (the window "
@@ -87,11 +101,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _write_config(folder: Path, args: argparse.Namespace, broker_url: str,
                   host: str, port: int) -> Path:
     path = folder / "event.toml"
+    printer = getattr(args, "printer", None)
     path.write_text(
         f'[event]\nname = "demo"\nprofile = "{args.profile}"\nstructure = "{args.structure}"\n'
         f"seats = 9\nseed = {args.seed}\nbuy_in = 100\n\n"
         f'[broker]\nurl = "{broker_url}"\n\n'
-        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n')
+        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n'
+        + (f"\n[printer]\nport = {json.dumps(printer)}\n"
+           f'player_url = "http://{host}:{port}/p/{{event}}"\n' if printer else ""))
     users = folder / floor_users.FILE
     if not users.exists():
         floor_users.save(users, {floor_users.DEMO_USER:
@@ -169,6 +186,9 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
                   f"TV clock    {director.dashboard_url}clock",
                   f"event log   {config.db}" + ("" if args.dir or args.keep else
                                                  " (removed at the end; --keep keeps it)")]
+        if config.printer is not None:
+            banner.append(f"printer     {args.printer}   (queue and reprints: "
+                          f"{director.dashboard_url}printer)")
         if args.kiosk:
             table_toml = _write_table_config(folder, url)
             banner.append(f"table 1     pokerkiosk table --config {table_toml}")

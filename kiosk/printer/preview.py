@@ -34,7 +34,8 @@ def _height(line: Line) -> int:
     if line.qr:
         import segno
 
-        return (segno.make(line.qr, error="m").symbol_size(scale=QR_MODULE, border=0)[1]) + CELL_H // 2
+        side = segno.make(line.qr, error="m").symbol_size(scale=QR_MODULE, border=0)[1]
+        return int(side) + CELL_H // 2
     return CELL_H * 2 if line.style == "big" else CELL_H
 
 

@@ -19,6 +19,7 @@ from kiosk.config import TableConfig
 from kiosk.table.controller import DEBOUNCE_S, Result, TableController
 from kiosk.table.link import TableLink
 from kiosk.table.outbox import Outbox
+from kiosk.table.printing import TablePrinter
 from kiosk.table.view import TableView
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ class TableService:
         self.ctl = TableController(cfg.table, rng=rng, seq=self.outbox.last_seq(),
                                    debounce_s=debounce_s)
         self._restore()
+        self.printer = TablePrinter.of(cfg, self.outbox)   # seat cards of players moved here
         self.link = TableLink(cfg, self.outbox, self._on_message, self._on_state,
                               resend_s=resend_s, reconnect=reconnect)
         self.link.follow(self.ctl.event)
@@ -70,6 +72,8 @@ class TableService:
     def stop(self) -> None:
         if self._connect:
             self.link.stop()
+        if self.printer is not None:
+            self.printer.close()
         self.outbox.close()
 
     # ---------------------------------------------------------------- actions
@@ -120,6 +124,8 @@ class TableService:
         if not self.ctl.apply_plan(msg, self.now()):
             return
         self.outbox.put("plan", msg)
+        if self.printer is not None:
+            self.printer.plan(msg, self.now())
         if self.ctl.event != before:
             self.outbox.put("schedule", None)
             self.link.follow(self.ctl.event)

@@ -1,0 +1,35 @@
+"""`pokerkiosk demo --printer file:PATH`: the desk's slips as the room runs, in raw ESC/POS
+bytes that decode back to seat cards, receipts and, as the field shrinks, moves."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from test_demo import start_demo, stop
+from waiting import wait_for
+
+from kiosk.printer import escpos
+
+
+def labels(paper: Path) -> list[str]:
+    data = paper.read_bytes() if paper.exists() else b""
+    cut = data.rfind(escpos.CUT)
+    slips = escpos.decode(data[:cut + len(escpos.CUT)], 42) if cut >= 0 else []
+    return [s[1].text for s in slips]
+
+
+def test_the_demo_prints_at_the_desk(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.bin"
+    proc, found = start_demo(tmp_path, "--printer", f"file:{paper}")
+    try:
+        assert found["printer"] == f"file:{paper}"
+        wait_for(lambda: labels(paper).count("RECEIPT") == 27
+                 and labels(paper).count("SEAT CARD") >= 27, timeout=60)
+        with urllib.request.urlopen(found["dashboard"] + "api/printer", timeout=5) as r:
+            status = json.load(r)
+        assert status["configured"] and status["online"] and status["port"] == f"file:{paper}"
+    finally:
+        assert stop(proc) == 0
+    assert escpos.decode(paper.read_bytes(), 42)      # every job whole after the stop

@@ -1,0 +1,56 @@
+"""A table with a receipt printer prints the seat card of each player the plan moves to
+it: once per move, whatever the plan's revisions, and not again after a restart."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from table_helpers import T0, plan, schedule, table_config
+
+from kiosk.printer import escpos
+from kiosk.printer.settings import PrinterConfig
+from kiosk.table.service import TableService
+
+COLUMNS = 32     # a 58 mm printer at the table
+
+
+def service(tmp: Path, paper: Path) -> TableService:
+    printer = PrinterConfig.of(f"file:{paper}", columns=COLUMNS,
+                               player_url="https://poker.example/p/{event}")
+    svc = TableService(table_config(str(tmp), 1, table=3, printer=printer),
+                       now=lambda: T0 + 60, rng=random.Random(4), connect=False, debounce_s=0)
+    svc._on_message("schedule", schedule())
+    return svc
+
+
+def arriving(rev: int) -> dict:
+    return plan([1, 2, 3, 5], rev=rev, moves_in=[
+        {"player": "p40", "name": "Zoë Mover", "seat": 4, "from_table": 7, "from_seat": 2}])
+
+
+def test_a_player_moved_here_gets_a_seat_card(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.bin"
+    svc = service(tmp_path, paper)
+    try:
+        svc._on_message("plan", plan([1, 2, 3, 5], rev=1))
+        svc._on_message("plan", arriving(2))
+        svc._on_message("plan", arriving(3))          # the same move, a later revision
+        assert svc.printer is not None and svc.printer.spooler.wait_idle(10)
+        slips = escpos.decode(paper.read_bytes(), COLUMNS)
+        assert len(slips) == 1
+        texts = [ln.text for ln in slips[0]]
+        assert texts[1] == "SEAT CARD" and "Zoë Mover" in texts
+        assert "TABLE 3" in texts and "SEAT 4" in texts
+        assert "moved from table 7 seat 2" in texts
+        assert [ln.qr for ln in slips[0] if ln.qr] == ["https://poker.example/p/test"]
+    finally:
+        svc.stop()
+
+    again = service(tmp_path, paper)                  # a restart, the move still listed
+    try:
+        again._on_message("plan", arriving(4))
+        assert again.printer is not None and again.printer.spooler.wait_idle(10)
+        assert len(escpos.decode(paper.read_bytes(), COLUMNS)) == 1
+    finally:
+        again.stop()
