@@ -33,11 +33,12 @@ def _head(h: Heading, label: str) -> list[Line]:
             *text(label, h.columns, "normal", "center"), rule()]
 
 
-def _foot(h: Heading, t: float, qr: bool = False) -> list[Line]:
+def _foot(h: Heading, t: float, qr: str = "") -> list[Line]:
+    """The rule, a QR code to the player page captioned `qr` (when there is a page), the
+    time printed."""
     lines = [rule()]
     if qr and h.url:
-        lines += [*text("Your table, the clock and the prizes:", h.columns, align="center"),
-                  Line(qr=h.url)]
+        lines += [*text(qr, h.columns, align="center"), Line(qr=h.url)]
     return [*lines, *text(_stamp(t), h.columns, align="center")]
 
 
@@ -49,7 +50,8 @@ def seat_card(h: Heading, name: str, table: int, seat: int, t: float,
     lines = [*_head(h, "SEAT CARD"), *text(name, c, "bold", "center"),
              Line(text=f"TABLE {table}", style="big", align="center"),
              Line(text=f"SEAT {seat}", style="big", align="center"),
-             *text(why, c, align="center"), *_foot(h, t, qr=True)]
+             *text(why, c, align="center"),
+             *_foot(h, t, "Your table, the clock and the prizes:")]
     return Slip("seat", f"Seat card: {name} (T{table} S{seat})", lines, h.event)
 
 
@@ -96,8 +98,8 @@ def results(h: Heading, rows: Sequence[tuple[int, str, int]], t: float,
         lines += pair(f"{place:>3}. {name}", money(prize) if prize else "", c)
     if not rows:
         lines += text("No places yet", c, align="center")
-    return Slip("results", f"Results: {len(rows)} places", [*lines, *_foot(h, t, qr=True)],
-                h.event)
+    lines += _foot(h, t, "Live results and prizes:")
+    return Slip("results", f"Results: {len(rows)} places", lines, h.event)
 
 
 def _ordinal(n: int) -> str:
