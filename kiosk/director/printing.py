@@ -53,6 +53,24 @@ class DeskPrinter:
     def __init__(self, director: Director, spooler: Spooler) -> None:
         self.director = director
         self.spooler = spooler
+        spooler.on_change = self._changed
+
+    def _changed(self) -> None:
+        """From the printing thread: the dashboard's health line says when the printer is
+        not printing (set on the loop thread, where the dashboard reads it)."""
+        loop = self.director.loop
+        if loop is not None and loop.is_running():
+            loop.call_soon_threadsafe(self.health)
+        else:
+            self.health()
+
+    def health(self) -> None:
+        s = self.spooler
+        if s.online is False:
+            self.director.health["printer"] = (f"not printing ({s.error}); "
+                                               f"{s.jobs.waiting()} slips wait at /printer")
+        else:
+            self.director.health.pop("printer", None)
 
     def __call__(self, batch: Batch) -> None:
         for name, events in batch.events.items():

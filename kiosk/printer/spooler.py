@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ class Spooler:
         self.online: bool | None = None      # None: nothing tried yet
         self.error = ""
         self._port: Port | None = None
+        self.on_change: Callable[[], None] | None = None   # online or error changed (thread)
         self._wake = threading.Event()
         self._idle = threading.Event()
         self._stop = False
@@ -102,7 +104,7 @@ class Spooler:
                 self._wake.wait(self.config.retry)
                 continue
             self.jobs.printed(job.id)
-            self.online, self.error = True, ""
+            self._state(True, "")
 
     def _print(self, data: bytes) -> None:
         """The job's bytes, between two status questions when the printer answers them:
@@ -135,9 +137,18 @@ class Spooler:
         if error != self.error:
             log.warning("printer %s:%s: %s; job %d waits", self.config.port.kind,
                         self.config.port.target, error, job)
-        self.online, self.error = False, error
         self.jobs.failed(job, error)
+        self._state(False, error)
         self._disconnect()
+
+    def _state(self, online: bool, error: str) -> None:
+        changed = (online, error) != (self.online, self.error)
+        self.online, self.error = online, error
+        if changed and self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:
+                log.exception("printer state listener failed")
 
     def _disconnect(self) -> None:
         if self._port is not None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 from money_helpers import HASH, MONEY, Reports, money_director
+from serial_printer import SerialPrinter
 
 from kiosk.config import EventConfig
 from kiosk.core import commands
@@ -130,6 +131,7 @@ def test_no_printer_never_blocks_registration(tmp_path: Path) -> None:
         time.sleep(0.3)
         status = d.printer.spooler.status()
         assert status["online"] is False and "nothing-here" in status["error"]
+        assert "slips wait at /printer" in d.health["printer"]    # the dashboard's line
         assert (tmp_path / "printer-queue.db").exists()
     finally:
         d.printer.close()
@@ -194,3 +196,28 @@ def test_without_a_printer_the_page_says_so(tmp_path: Path) -> None:
         asyncio.run(go())
     finally:
         d.store.close()
+
+
+def test_a_serial_printer_plugged_in_late_prints_every_slip_in_order(tmp_path: Path) -> None:
+    link = tmp_path / "ttyPRINTER"
+    printer = SerialPrinter(link)
+    printer.unplug()
+    d = director(tmp_path, f"serial:{link}?baud=19200", players=2)
+    try:
+        d.act(commands.Register(name="Late Lou"))
+        wait = time.monotonic() + 10
+        while "printer" not in d.health:
+            assert time.monotonic() < wait
+            time.sleep(0.02)
+        printer.plug()
+        d.printer.spooler.retry_now()
+        data = printer.wait_for(6)      # 2 receipts, 2 seat cards at the start, Lou's two
+        assert d.printer.spooler.wait_idle(10)
+        slips = escpos.decode(data, COLUMNS)
+        assert [texts(s)[1] for s in slips] == ["RECEIPT", "RECEIPT", "SEAT CARD",
+                                                "SEAT CARD", "RECEIPT", "SEAT CARD"]
+        assert "Late Lou" in texts(slips[-1]) and "printer" not in d.health
+    finally:
+        d.printer.close()
+        d.store.close()
+        printer.unplug()
