@@ -36,11 +36,16 @@ class SerialPrinter:
         self._thread.start()
 
     def unplug(self) -> None:
+        """Pull the cable: the reader stops first, so it never reads from a descriptor
+        number the next pseudo-terminal reuses."""
         with self._lock:
-            if self.plugged:
-                self.plugged = False
-                os.close(self.master)
-                os.close(self.slave)
+            if not self.plugged:
+                return
+            self.plugged = False
+        if self._thread is not threading.current_thread():
+            self._thread.join(5)
+        os.close(self.master)
+        os.close(self.slave)
 
     def received(self) -> bytes:
         with self._lock:

@@ -77,11 +77,12 @@ class JobStore:
             return int(self.db.execute(
                 "SELECT count(*) FROM jobs WHERE state = 'queued'").fetchone()[0])
 
-    def printed(self, job: int, now: float | None = None) -> None:
+    def printed(self, job: int, now: float | None = None, error: str = "") -> None:
+        """Done with `job` (printed; or, with `error`, given up: the slip was unprintable)."""
         with self._lock:
-            self.db.execute("UPDATE jobs SET state = 'printed', printed = ?, error = '', "
+            self.db.execute("UPDATE jobs SET state = 'printed', printed = ?, error = ?, "
                             "tries = tries + 1 WHERE id = ?",
-                            (time.time() if now is None else now, job))
+                            (time.time() if now is None else now, error, job))
             self.db.execute("DELETE FROM jobs WHERE state = 'printed' AND id <= "
                             "(SELECT id FROM jobs WHERE state = 'printed' ORDER BY id DESC "
                             "LIMIT 1 OFFSET ?)", (KEEP,))

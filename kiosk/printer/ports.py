@@ -11,6 +11,7 @@ import contextlib
 import os
 import select
 import socket
+import termios
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
@@ -81,12 +82,18 @@ class SerialPort:
                                  write_timeout=timeout, exclusive=True)
 
     def write(self, data: bytes) -> None:
-        self.dev.write(data)
-        self.dev.flush()
+        try:
+            self.dev.write(data)
+            self.dev.flush()
+        except termios.error as exc:   # tcdrain on a line that went away
+            raise OSError(f"serial line lost: {exc}") from None
 
     def read(self, n: int, timeout: float) -> bytes:
-        self.dev.timeout = timeout
-        return bytes(self.dev.read(n))
+        try:
+            self.dev.timeout = timeout
+            return bytes(self.dev.read(n))
+        except termios.error as exc:
+            raise OSError(f"serial line lost: {exc}") from None
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -94,24 +101,36 @@ class SerialPort:
 
 
 class FdPort:
-    """A device or file opened as a file descriptor: usblp (/dev/usb/lpN) or `file:`."""
+    """A device or file opened as a file descriptor: usblp (/dev/usb/lpN) or `file:`.
+    A device is non-blocking: usblp would hold a write for as long as the printer is out
+    of paper, so a write that makes no progress for `timeout` seconds is an error."""
 
-    def __init__(self, path: str, append: bool = False) -> None:
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT if append else os.O_RDWR
+    def __init__(self, path: str, append: bool = False, timeout: float = 2.0) -> None:
+        flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT if append
+                 else os.O_RDWR | os.O_NONBLOCK)
         self.fd = os.open(path, flags | os.O_CLOEXEC, 0o644)
         self.append = append
+        self.timeout = timeout
 
     def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            view = view[os.write(self.fd, view):]
+            if not self.append and not select.select([], [self.fd], [], self.timeout)[1]:
+                raise TimeoutError("the printer takes no data (out of paper? cover open?)")
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                continue
         if self.append:
             os.fsync(self.fd)
 
     def read(self, n: int, timeout: float) -> bytes:
         if self.append or not select.select([self.fd], [], [], timeout)[0]:
             return b""
-        return os.read(self.fd, n)
+        try:
+            return os.read(self.fd, n)
+        except BlockingIOError:
+            return b""
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -159,7 +178,7 @@ def open_port(spec: PortSpec, timeout: float = 2.0) -> Port:
     if spec.kind == "serial":
         return SerialPort(spec, timeout)
     if spec.kind == "usb":
-        return FdPort(usb_device(spec.target))
+        return FdPort(usb_device(spec.target), timeout=timeout)
     if spec.kind == "tcp":
         return TcpPort(spec.target, timeout)
     Path(spec.target).parent.mkdir(parents=True, exist_ok=True)

@@ -98,9 +98,15 @@ class Spooler:
                 self._wake.wait()
                 continue
             try:
-                self._print(escpos.render(job.slip, self.config.columns))
-            except OSError as exc:
-                self._failed(job.id, exc)
+                data = escpos.render(job.slip, self.config.columns)
+            except Exception as exc:   # a slip that cannot be rendered: never blocks the rest
+                log.exception("print job %d cannot be rendered", job.id)
+                self.jobs.printed(job.id, error=f"not printed: {exc}")
+                continue
+            try:
+                self._print(data)
+            except Exception as exc:   # the port's errors (OSError, termios.error...): the
+                self._failed(job.id, exc)   # thread lives on, the job waits
                 self._wake.wait(self.config.retry)
                 continue
             self.jobs.printed(job.id)
@@ -132,7 +138,7 @@ class Spooler:
         if problem:
             raise PrinterAway(problem)
 
-    def _failed(self, job: int, exc: OSError) -> None:
+    def _failed(self, job: int, exc: Exception) -> None:
         error = str(exc) or type(exc).__name__
         if error != self.error:
             log.warning("printer %s:%s: %s; job %d waits", self.config.port.kind,
