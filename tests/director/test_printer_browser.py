@@ -1,0 +1,63 @@
+"""The printer page in Debian's Chromium against a real director with a `file:` printer:
+the queue, a slip's preview, and reprint and results for the floor only."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from money_helpers import Served
+from playwright.sync_api import expect, sync_playwright
+from test_printing import COLUMNS, director
+
+from kiosk.printer import escpos
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def test_the_printer_page_previews_and_reprints(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.bin"
+    d = director(tmp_path, f"file:{paper}", players=4)
+    assert d.printer is not None and d.printer.spooler.wait_idle(10)
+    served = Served(d)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
+                                         "/usr/bin/chromium", args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(served.url + "/printer")
+            expect(page.locator("#state")).to_contain_text("ready; 0 slips waiting")
+            rows = page.locator("#jobs tbody tr")
+            expect(rows).to_have_count(8)
+            page.locator("#jobs a", has_text="Seat card").first.click()
+            preview = page.locator("#preview")
+            expect(preview).to_be_visible()
+            for _ in range(100):
+                if preview.evaluate("img => img.complete && img.naturalWidth") > 500:
+                    break
+                page.wait_for_timeout(50)
+            assert preview.evaluate("img => img.naturalWidth") > 500     # a slip 80 mm wide
+            box = preview.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390 + 1   # fits the phone
+
+            page.locator("#jobs button", has_text="Reprint").first.click()
+            expect(page.locator("#msg")).to_contain_text("log in as floor staff")
+            page.request.post(served.url + "/api/login",
+                              data={"user": "floor", "password": "s3cret"})
+            page.locator("#jobs button", has_text="Reprint").first.click()
+            expect(page.locator("#msg")).to_contain_text("queued")
+            page.click("#results")
+            expect(rows).to_have_count(10)
+            assert not errors
+            browser.close()
+        assert d.printer.spooler.wait_idle(10)
+        slips = escpos.decode(paper.read_bytes(), COLUMNS)
+        assert len(slips) == 10 and slips[-1][1].text == "RESULTS"
+        assert slips[-2] == slips[-3]         # the newest job (the last seat card), again
+    finally:
+        served.close()
+        d.printer.close()
+        d.store.close()
