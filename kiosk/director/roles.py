@@ -28,7 +28,12 @@ ALLOWED: dict[str, frozenset[str]] = {
 }
 # what a refusal calls an action, for the person refused
 WORDS = {"add_event": "open events", "set_event_state": "open, finish or archive events",
-         "start": "start events", "import": "import players"}
+         "start": "start events", "import": "import players", "clock": "run the clock",
+         "h4h": "run hand-for-hand", "assign_table": "assign tables",
+         "free_table": "free tables", "refund_ticket": "refund tickets",
+         "return_ticket": "give tickets back", "rebuy": "sell rebuys",
+         "reenter": "sell re-entries", "addon": "sell add-ons", "penalty": "give penalties",
+         "register": "register players", "deal": "record deals"}
 
 
 def may(role: str, kind: str) -> bool:
