@@ -43,15 +43,22 @@ def directory(d: Director) -> dict[str, Any]:
     return {"room": d.config.name, "title": d.config.title, "events": events}
 
 
+def _tables_of(d: Director, name: str) -> list[int]:
+    """The tables an event holds: granted from the pool (in play or idle), or in a room of
+    one event, its own tables still in play."""
+    if d.config.pool:
+        return d.room.tables_of(name)
+    desk = d.desks.get(name)
+    return sorted(n for n, tab in (desk.tour.tables.items() if desk else ()) if not tab.broken)
+
+
 def _event_row(d: Director, name: str, t: float) -> dict[str, Any]:
     info = d.room.events[name]
     desk = d.desks.get(name)
     row: dict[str, Any] = {"event": name, "title": info.title, "kind": info.kind,
                            "state": info.state, "target": info.target,
                            "flights": list(info.flights),
-                           "tables": [n for n, tab in sorted(desk.tour.tables.items()
-                                                             if desk else ())
-                                      if not tab.broken and d.table_event(n) == name]}
+                           "tables": _tables_of(d, name)}
     if desk is not None and info.state != "archived":
         s = views.summary(EventView(desk.tour, d.live, d.online), t)
         row.update({k: s[k] for k in ("players_left", "entries", "level", "is_break",
