@@ -118,6 +118,12 @@ def test_every_event_api_takes_its_event_and_an_unknown_one_is_a_404(tmp_path: P
             "/api/room/act", json={"kind": "assign_table", "table": 8, "event": "nowhere"},
             headers=hdr))
         assert status == 404 and "nowhere" in body["error"]
+        page = await client.get("/event/sat")
+        assert page.status == 200 and "dashboard.js" in await page.text()
+        moved = await client.get("/?event=sat", allow_redirects=False)
+        assert moved.status == 302 and moved.headers["Location"] == "/event/sat"
+        status, body = await answer(await client.get("/event/nowhere"))
+        assert status == 404 and "no event 'nowhere'" in body["error"]
         ws = await client.ws_connect("/ws?event=sat")
         first = await ws.receive_json()
         assert first["summary"]["event"] == "sat" and first["summary"]["title"] == \

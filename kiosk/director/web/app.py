@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -165,6 +166,10 @@ def make_app(director: ServedDirector) -> web.Application:
 
     async def page(request: web.Request) -> web.Response:
         path = request.path.rstrip("/")
+        if path == "" and request.query.get("event"):     # the one-event dashboard's
+            raise web.HTTPFound("/event/" + quote(request.query["event"], safe=""))
+        if path.startswith("/event"):
+            desk_for(director, request)     # an event the room does not know: 404, why
         html = pages.render("/clock" if path == "/clock" else
                             "/event" if path.startswith("/event") else "/")
         return web.Response(text=html, content_type="text/html", headers={
