@@ -14,6 +14,7 @@ from test_room_director import ROOM, register
 
 from kiosk import floor_users
 from kiosk.core import commands
+from kiosk.core import room_commands as rc
 from kiosk.core import room_events as re_
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
@@ -62,7 +63,8 @@ def test_the_room_snapshot_shows_every_event_table_call_and_ticket(tmp_path: Pat
     d = room_director(tmp_path)
     register(d, "daily", 12)
     d.act(commands.Start(), event="daily")
-    d.room_act(re_and_issue(d), user="td")
+    p0 = d.room.find_player(card="p0").id  # type: ignore[union-attr]
+    d.room_act(rc.IssueTicket(player=p0, target="sunday", value=300), user="td")
 
     async def go(client: TestClient) -> None:
         status, room = await answer(await client.get("/api/room"))
@@ -83,12 +85,6 @@ def test_the_room_snapshot_shows_every_event_table_call_and_ticket(tmp_path: Pat
             [("P0", "sunday", "held")]
 
     served(d, go)
-
-
-def re_and_issue(d: Director) -> Any:
-    from kiosk.core import room_commands as rc
-    pid = d.room.find_player(card="p0").id  # type: ignore[union-attr]
-    return rc.IssueTicket(player=pid, target="sunday", value=300)
 
 
 def test_every_event_api_takes_its_event_and_an_unknown_one_is_a_404(tmp_path: Path) -> None:
@@ -267,3 +263,39 @@ def test_each_role_may_do_its_part_and_is_told_what_it_may_not(tmp_path: Path) -
         assert status == 200 and d.desks["sat"].tour.started
 
     served(d, go)
+
+
+def test_the_cashier_gives_a_ticket_back_or_refunds_it_once_audited(tmp_path: Path) -> None:
+    d = room_director(tmp_path)
+    register(d, "daily", 2)
+    players = [d.room.find_player(card=f"p{i}").id for i in range(2)]  # type: ignore[union-attr]
+    for pid in players:
+        d.room_act(rc.IssueTicket(player=pid, target="sunday", value=300), user="td")
+    first, second = sorted(d.room.tickets)
+
+    async def go(client: TestClient) -> None:
+        cash = await login(client, "cash")
+        room = await (await client.get("/api/room")).json()
+        assert [t["state"] for t in room["tickets"]] == ["held", "held"]
+        status, body = await answer(await client.post("/api/room/act", json={
+            "kind": "return_ticket", "ticket": first, "note": "cannot play Sunday"},
+            headers=cash))
+        assert status == 200, body
+        status, body = await answer(await client.post("/api/room/act", json={
+            "kind": "refund_ticket", "ticket": second, "amount": 250, "note": "cash"},
+            headers=cash))
+        assert status == 200, body
+        before = d.store.last_seq
+        for ticket in (first, second):
+            status, body = await answer(await client.post("/api/room/act", json={
+                "kind": "refund_ticket", "ticket": ticket}, headers=cash))
+            assert status == 400 and ticket in body["error"], body
+        assert d.store.last_seq == before
+        room = await (await client.get("/api/room")).json()
+        assert [(t["state"], t["amount"], t["note"]) for t in room["tickets"]] == [
+            ("returned", 0, "cannot play Sunday"), ("refunded", 250, "cash")]
+
+    served(d, go)
+    audit = [(type(e).__name__, e.by) for e in d.store.stream("room").read()
+             if isinstance(e, (re_.TicketReturned, re_.TicketRefunded))]
+    assert audit == [("TicketReturned", "cash"), ("TicketRefunded", "cash")]
