@@ -64,13 +64,15 @@ def add_printer_routes(app: web.Application, director: Any, acting_user: UserOf)
             body = await request.json()
         except ValueError:
             body = {}
+        if not isinstance(body, dict):
+            body = {}
         what = request.match_info["what"]
         try:
             if what == "reprint":
                 return web.json_response({"ok": True,
                                           "job": p.spooler.reprint(int(body.get("job")))})
             if what == "results":
-                event = body.get("event")
+                event = body.get("event") or request.query.get("event")
                 return web.json_response({"ok": True, "job": p.results(
                     event if isinstance(event, str) and event else None)})
             p.spooler.retry_now()
