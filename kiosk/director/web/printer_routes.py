@@ -61,16 +61,15 @@ def add_printer_routes(app: web.Application, director: Any, acting_user: UserOf)
         if p is None:
             return _error(409, "no printer: set [printer] port in the director's config")
         try:
-            body = await request.json()
+            sent = await request.json()
         except ValueError:
-            body = {}
-        if not isinstance(body, dict):
-            body = {}
+            sent = None
+        body: dict[str, Any] = sent if isinstance(sent, dict) else {}
         what = request.match_info["what"]
         try:
             if what == "reprint":
                 return web.json_response({"ok": True,
-                                          "job": p.spooler.reprint(int(body.get("job")))})
+                                          "job": p.spooler.reprint(int(body["job"]))})
             if what == "results":
                 event = body.get("event") or request.query.get("event")
                 return web.json_response({"ok": True, "job": p.results(
