@@ -28,12 +28,16 @@ log = logging.getLogger("kiosk.sim")
 
 
 class MqttField:
-    """A Field (see kiosk.sim.engine) backed by a broker and a director."""
+    """A Field (see kiosk.sim.engine) backed by a broker and a director: the virtual tables
+    of one event of a room. A table belongs to the event while its plan names it, as a
+    kiosk does; the room's other tables (free, or another event's) are not dealt here."""
 
     def __init__(self, broker: BrokerConfig, event: str, client_id: str = "sim-tables",
-                 ack_timeout: float = 120.0, resend_every: float = 2.0) -> None:
-        self.topics, self.event = Topics(event), event
-        self.plans: dict[int, dict[str, Any]] = {}
+                 ack_timeout: float = 120.0, resend_every: float = 2.0, *,
+                 room: str | None = None) -> None:
+        self.topics, self.event = Topics(room or event), event
+        self.plans: dict[int, dict[str, Any]] = {}   # the tables serving this event
+        self._revs: dict[int, tuple[float, int]] = {}   # every table's latest plan
         self.schedule: dict[str, Any] = {}
         self.ack_timeout = ack_timeout
         self.resend_every = resend_every
@@ -63,7 +67,7 @@ class MqttField:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     props: Any = None) -> None:
         base = self.topics.base
-        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.all_schedules, 1),
+        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.schedule(self.event), 1),
                           (f"{base}/director/ack/+", 1)])
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
@@ -79,12 +83,20 @@ class MqttField:
                     if ev:
                         ev.set()
             else:
-                body = decode("plan", msg.payload)
-                old = self.plans.get(body["table"])
-                if old is None or body["rev"] >= old["rev"]:
-                    self.plans[body["table"]] = body
+                self._take_plan(decode("plan", msg.payload))
         except ProtocolError as exc:
             log.warning("dropped %s: %s", msg.topic, exc)
+
+    def _take_plan(self, body: dict[str, Any]) -> None:
+        """The newest plan of each table decides whether it deals for this event."""
+        table, order = body["table"], (float(body.get("epoch", 0.0)), body["rev"])
+        if order < self._revs.get(table, (-1.0, -1)):
+            return
+        self._revs[table] = order
+        if body.get("event") == self.event:
+            self.plans[table] = body
+        else:
+            self.plans.pop(table, None)
 
     # ------------------------------------------------------------- the Field
     def _plan(self, table: int) -> dict[str, Any]:
@@ -163,7 +175,7 @@ class MqttField:
         table's outbox does: a director or broker restart in between loses nothing."""
         self.seq += 1
         rep: dict[str, Any] = {**msgspec.to_builtins(report), "v": VERSION, "seq": self.seq,
-                               "ts": t}
+                               "ts": t, "event": self.event}
         done = self._acked[rep["id"]] = threading.Event()
         payload, topic = encode(rep), self.topics.report(rep["table"])
         waited = 0.0

@@ -18,7 +18,7 @@ from waiting import wait_for
 
 from kiosk import floor_users
 from kiosk.config import load_table_config
-from kiosk.director.store import EventLog
+from kiosk.director.store import Store
 from kiosk.table.service import TableService
 
 
@@ -47,6 +47,16 @@ def snapshot(url: str) -> dict:
 
 
 
+def hands(db: Path) -> dict[str, int]:
+    """Hands dealt in each event of the demo's room log."""
+    store = Store(db)
+    try:
+        return {name: sum(1 for e in store.read(name) if e["kind"] == "hand_started")
+                for name in store.event_streams()}
+    finally:
+        store.close()
+
+
 def stop(proc: subprocess.Popen[bytes]) -> int:
     proc.send_signal(signal.SIGINT)
     return proc.wait(20)
@@ -54,7 +64,14 @@ def stop(proc: subprocess.Popen[bytes]) -> int:
 
 @pytest.mark.parametrize("broker", ["mosquitto", "embedded"])
 def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
+    """Two events at once, a daily and a satellite to Sunday's main event (announced,
+    not open), on the room's tables with two left free."""
     proc, found = start_demo(tmp_path, "--broker", broker)
+    banner = (tmp_path / "demo.out").read_text()
+    assert re.search(r"^room\s+Demo Room: 6 tables, free 5, 6$", banner, re.M), banner
+    assert re.search(r"^event\s+Daily 100 \(daily\): tables 1, 2, 3$", banner, re.M)
+    assert re.search(r"^event\s+Satellite to Sunday \(sunday-sat\): tables 4$", banner, re.M)
+    assert re.search(r"^event\s+Sunday Main \(sunday\): tables none$", banner, re.M)
     try:
         url = found["dashboard"]
         snap = wait_for(lambda: (s := snapshot(url)) and len(s["tables"]) == 3
@@ -67,6 +84,8 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
             assert b"/static/live.js" in r.read()
     finally:
         assert stop(proc) == 0
+    dealt = hands(tmp_path / "demo" / "demo.db")
+    assert dealt["daily"] >= 9 and dealt["sunday-sat"] >= 3 and dealt["sunday"] == 0
 
 
 def test_a_real_kiosk_plays_table_1_of_the_demo(tmp_path: Path) -> None:
@@ -99,7 +118,7 @@ class Floor(FloorClient):
     def busted(self, players: int) -> str | None:
         """A player who is out (and did not buy back in at the table)."""
         for i in range(1, players + 1):
-            found = self.get(f"api/players?q=p{i}")["players"]
+            found = self.get(f"api/players?q=D{i:04d}")["players"]
             if found and found[0]["status"] == "busted":
                 return found[0]["player"]
         return None
@@ -140,7 +159,9 @@ def test_the_floor_sells_seats_while_the_demo_deals(tmp_path: Path, profile: str
         assert proc.poll() is None
     finally:
         assert stop(proc) == 0
-    events = list(EventLog(tmp_path / "demo" / "demo.db").read())
+    store = Store(tmp_path / "demo" / "demo.db")
+    events = list(store.stream("daily").read())
+    store.close()
     newcomer = next(e for e in events if e["kind"] == "registered" and e["name"] ==
                     "Nia Newcomer")
     bought = next(i for i, e in enumerate(events) if e["kind"] == buy_back.replace(
