@@ -41,6 +41,10 @@ from kiosk.sim.fields import LocalField
 T0 = 1_000_000.0          # the room's clock at the start, in seconds
 SEATS = 9
 RUNNING = ("sat", "d1a", "d1b", "daily")
+FLIGHTS = ("d1a", "d1b")
+DEALT = (*RUNNING, "day2")      # the events the dealers play, each with its own seed
+DAY2 = {"name": "day2", "title": "Day 2", "kind": "day2", "flights": list(FLIGHTS),
+        "structure": "turbo", "seats": SEATS, "seed": 16}
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -48,20 +52,51 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else float("nan")
 
 
-def room_toml(entrants: int) -> str:
-    per_event = math.ceil(entrants / SEATS)
-    tables = min(500, 4 * per_event + 8)
+def room_toml(entrants: int, tables: int = 0, head: str = '[director]\ndb = "room.db"\n') -> str:
+    """The room: `tables` (default: the four events' draws and eight more), the
+    director's sections in `head`, the five events."""
+    tables = tables or min(500, 4 * math.ceil(entrants / SEATS) + 8)
     seat_value = 10 * 100   # satellite: one seat for every ten entrants
     events = [("sat", "satellite", 11, f'target = "main"\n[events.money]\nseat_value = '
                                        f'{seat_value}\n'),
               ("main", "event", 12, "buy_in = 1000\nscheduled = true\n"),
               ("d1a", "flight", 13, ""), ("d1b", "flight", 14, ""), ("daily", "event", 15, "")]
     return f'[room]\nname = "bench-room"\ntitle = "Bench Room"\ntables = {tables}\n\n' \
-           '[director]\ndb = "room.db"\n' + "".join(
+           + head + "".join(
                f'\n[[events]]\nname = "{name}"\nkind = "{kind}"\nstructure = "turbo"\n'
                f"seats = {SEATS}\nseed = {seed}\n" + ("buy_in = 100\n" if "buy_in" not in extra
                                                      else "") + extra
                for name, kind, seed, extra in events)
+
+
+def sim_seed(event: str, seed: int = 1) -> int:
+    """The dealers' seed for `event` (the same in a run over a broker)."""
+    return seed + 7 * DEALT.index(event)
+
+
+def survivors(entrants: int) -> int:
+    """A flight ends its day when this many are left."""
+    return max(4, entrants // 8)
+
+
+def open_events(d: Director, entrants: int) -> None:
+    """Every running event's field registered, each started; the satellite's payouts
+    locked (a satellite plays for its seats)."""
+    for event in RUNNING:
+        for i in range(entrants):
+            d.act(commands.Register(name=f"{event} {i + 1}", card=f"{event}-{i + 1}"),
+                  event=event)
+        d.act(commands.Start(), event=event)
+    d.act(commands.LockPayouts(), user="floor", event="sat")
+
+
+def places(d: Director) -> dict[str, list[tuple[int, str]]]:
+    """Every event's places (place, player), best first."""
+    from kiosk.core.results import results
+
+    return {name: sorted((r["place"], r["player"]) for r in results(desk.tour)
+                         if r["place"] is not None)
+            for name, desk in d.desks.items()}
 
 
 class Loopback:
@@ -86,8 +121,9 @@ class Loopback:
 class BenchRoom:
     """The room under test: a director, its loopback, the clock, the kill."""
 
-    def __init__(self, folder: Path, entrants: int, kill_at: int | None) -> None:
-        (folder / "room.toml").write_text(room_toml(entrants))
+    def __init__(self, folder: Path, entrants: int, kill_at: int | None,
+                 tables: int = 0) -> None:
+        (folder / "room.toml").write_text(room_toml(entrants, tables))
         self.config: RoomConfig = load_director_config(folder / "room.toml")
         self.now = T0
         self.net = Loopback()
@@ -207,10 +243,10 @@ class Floor:
 
     def __init__(self, room: BenchRoom, turns: Turns, entrants: int, seed: int) -> None:
         self.room, self.turns, self.entrants, self.seed = room, turns, entrants, seed
-        self.flights = ("d1a", "d1b")
+        self.flights = FLIGHTS
         self.ended: set[str] = set()
         self.bagged: set[str] = set()
-        self.survive = max(4, entrants // 8)
+        self.survive = survivors(entrants)
         self.results: dict[str, Any] = {}
         self.threads: list[threading.Thread] = []
         self.reassigned: list[tuple[int, str]] = []
@@ -220,12 +256,7 @@ class Floor:
         return self.room.d
 
     def start(self) -> None:
-        for event in RUNNING:
-            for i in range(self.entrants):
-                self.d.act(commands.Register(name=f"{event} {i + 1}", card=f"{event}-{i + 1}"),
-                           event=event)
-            self.d.act(commands.Start(), event=event)
-        self.d.act(commands.LockPayouts(), user="floor", event="sat")
+        open_events(self.d, self.entrants)
         for event in RUNNING:
             self.play(event)
 
@@ -233,7 +264,7 @@ class Floor:
         field = DirectorField(self.room, event, self)
         tour = self.d.desks[event].tour
         sim = Simulator(tour.alive, seats=SEATS, profile=tour.profile,
-                        structure=tour.structure, seed=self.seed + len(self.results) * 7,
+                        structure=tour.structure, seed=sim_seed(event, self.seed),
                         field=field, pace=lambda t: self.step(event, t),
                         start=self.room.now, report_prefix=f"{event}-", idle_timeout=5.0)
         self.results[event] = None
@@ -277,18 +308,17 @@ class Floor:
                 self.reassigned.append((free[0], "main"))
         if event in self.flights and set(self.flights) <= self.bagged \
                 and "day2" not in d.desks:
-            d.open_event({"name": "day2", "title": "Day 2", "kind": "day2",
-                          "flights": list(self.flights), "structure": "turbo",
-                          "seats": SEATS, "seed": 16}, user="td")
+            d.open_event(DAY2, user="td")
             d.act(commands.Start(), event="day2")
             self.play("day2")
 
 
-def run(entrants: int, kill: bool, seed: int = 1) -> dict[str, Any]:
+def run(entrants: int, kill: bool, seed: int = 1, tables: int = 0) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="pk-roombench-"))
     try:
         # the kill comes about halfway through the reports (about 12 per entrant)
-        room = BenchRoom(folder, entrants, kill_at=6 * entrants * 4 if kill else None)
+        room = BenchRoom(folder, entrants, kill_at=6 * entrants * 4 if kill else None,
+                         tables=tables)
         turns = Turns()
         floor = Floor(room, turns, entrants, seed)
         wall = time.perf_counter()
@@ -305,9 +335,6 @@ def run(entrants: int, kill: bool, seed: int = 1) -> dict[str, Any]:
 
 def _summary(room: BenchRoom, floor: Floor, wall: float) -> dict[str, Any]:
     d = room.d
-    places = {name: sorted((r["place"], r["player"]) for r in _results(desk.tour)
-                           if r["place"] is not None)
-              for name, desk in d.desks.items()}
     served: dict[int, set[str]] = {}
     tickets = 0
     for ev in d.store.read("room"):
@@ -318,7 +345,7 @@ def _summary(room: BenchRoom, floor: Floor, wall: float) -> dict[str, Any]:
     lost = sum(1 for table, rid in room.net.acked
                if not any((table, rid) in desk.tour.seen_reports for desk in d.desks.values()))
     day2 = d.desks.get("day2")
-    return {"places": places, "lost_acked": lost,
+    return {"places": places(d), "lost_acked": lost,
             "tables_reassigned": sum(1 for evs in served.values() if len(evs) > 1),
             "satellite_seats_issued": tickets,
             "main_entrants": len(d.desks["main"].tour.players),
@@ -326,12 +353,6 @@ def _summary(room: BenchRoom, floor: Floor, wall: float) -> dict[str, Any]:
             "reports": room.reports, "director_kills": room.kills,
             "log_events": d.store.last_seq, "wall_s": round(wall, 1),
             "latency": room.latency}
-
-
-def _results(tour: Tournament) -> list[dict[str, Any]]:
-    from kiosk.core.results import results
-
-    return results(tour)
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ from kiosk.director.hub import Hub
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.money_routes import add_money_routes
+from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError, RuleError
 
 STATIC = Path(__file__).with_name("static")
@@ -47,7 +48,8 @@ class ServedDirector(views.DirectorLike, Protocol):
     health: dict[str, str]       # background task -> how it failed
 
     def now(self) -> float: ...
-    def act(self, cmd: commands.Command, user: str | None = None) -> list[Any]: ...
+    def act(self, cmd: commands.Command, user: str | None = None,
+            event: str | None = None) -> list[Any]: ...
     def import_csv(self, text: str) -> tuple[int, list[str]]: ...
 
 
@@ -207,7 +209,8 @@ def make_app(director: ServedDirector) -> web.Application:
         if not isinstance(kind, str) or not kind or kind in INTERNAL:
             return _error(400, f"not a floor command: {kind!r}")
         try:   # decoded here, once: a command that does not fit never reaches the core
-            events = director.act(commands.decode(cmd), user)
+            events = director.act(commands.decode(cmd), user,
+                                  event=request.query.get("event") or None)
         except (RuleError, KioskError) as exc:
             return _error(400, str(exc))
         except (TypeError, ValueError, KeyError) as exc:
@@ -253,6 +256,7 @@ def make_app(director: ServedDirector) -> web.Application:
     app.router.add_post("/api/import", import_csv)
     app.router.add_get("/ws", ws)
     add_money_routes(app, director)
+    add_room_routes(app, director, acting_user)
     app.router.add_static("/static/", STATIC)
     return app
 
