@@ -8,7 +8,9 @@ configs the services use. docs/config.md is generated from the same Structs.
 
 from __future__ import annotations
 
+import logging
 import re
+import typing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -18,10 +20,11 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.errors import ConfigError
-from kiosk.protocol.topics import check_event_name
+from kiosk.protocol.topics import check_event_name, check_room_name
 from kiosk.tomlfile import read_toml
 
 T = TypeVar("T")
+log = logging.getLogger("kiosk.config")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -104,6 +107,10 @@ class MoneySection(_Section):
     seat_value: Annotated[int, _doc("satellites: a seat in the target event costs this",
                                     ge=0)] = 0
     target_event: Annotated[str, _doc("satellites: the event the seats are for")] = ""
+    satellite_leftover: Annotated[Literal["next", "split"],
+                                  _doc("satellites: the cash left over after the seats goes "
+                                       "to the next finisher, or is split among the seat "
+                                       "winners")] = "next"
     chip_set: Annotated[list[Annotated[int, Meta(ge=1)]],
                         _doc("denominations in play; with them a break where one leaves "
                              "play races it off at every table")] = []
@@ -128,7 +135,12 @@ class TableSection(_Section):
     """`[table]`: which table this kiosk is."""
 
     number: Annotated[int, _doc("table number", ge=1, le=9999)]
-    event: Annotated[str, _doc("event name, as in the director's event.toml")]
+    room: Annotated[str | None, _doc("the room's name, as the director names it (needed: "
+                                     "this key or `event`); the table serves whichever event "
+                                     "the room assigns it")] = None
+    event: Annotated[str | None, _doc("the old name of `room`, read as the room's name with a "
+                                      "notice (a single-event director's room is named after "
+                                      "its event)")] = None
     state_dir: Annotated[str, _doc("folder for the outbox; relative to this file")] = "."
 
 
@@ -208,6 +220,8 @@ def convert(source: str, data: dict[str, Any], cls: type[T]) -> T:
         if missing:
             raise ConfigError(source, f"{path}.{missing.group(1)}".lstrip("."),
                               "missing (required)") from None
+        if msg.startswith("Invalid enum value"):
+            msg += f" (expected one of: {_choices(cls, path)})"
         raise ConfigError(source, path, _readable(msg)) from None
 
 
@@ -218,11 +232,23 @@ def _readable(msg: str) -> str:
     return msg[0].lower() + msg[1:]
 
 
-def _struct_at(cls: type, path: str) -> type:
+def _struct_at(cls: type, path: str) -> Any:
+    """The declared type at a dotted path (list items by number)."""
+    t: Any = cls
     for part in filter(None, path.split(".")):
-        f = next(f for f in msgspec.structs.fields(cls) if f.name == part)
-        cls = f.type
-    return cls
+        while typing.get_origin(t) in (Annotated, list):
+            t = typing.get_args(t)[0]
+        if part.isdigit():
+            continue
+        t = next(f for f in msgspec.structs.fields(t) if f.name == part).type
+    return t
+
+
+def _choices(cls: type, path: str) -> str:
+    t = _struct_at(cls, path)
+    while typing.get_origin(t) is Annotated:
+        t = typing.get_args(t)[0]
+    return ", ".join(repr(c) for c in typing.get_args(t)) or "?"
 
 
 # ------------------------------------------------------------ runtime configs
@@ -275,6 +301,26 @@ def _event_name(source: str, key: str, name: str) -> str:
         raise ConfigError(source, key, str(exc)) from None
 
 
+def _table_room(source: str, t: TableSection) -> str:
+    """`[table] room`, or a legacy `event` read as the room's name with a notice."""
+    if t.room is not None and t.event is not None:
+        raise ConfigError(source, "table.event", "give only `room` (`event` is its old name)")
+    if t.room is not None:
+        return _room_name(source, "table.room", t.room)
+    if t.event is None:
+        raise ConfigError(source, "table.room", "missing: the room's name")
+    log.warning("%s: [table] event = %r is read as room = %r; rename the key to `room`",
+                source, t.event, t.event)
+    return _room_name(source, "table.event", t.event)
+
+
+def _room_name(source: str, key: str, name: str) -> str:
+    try:
+        return check_room_name(name)
+    except ValueError as exc:
+        raise ConfigError(source, key, str(exc)) from None
+
+
 def parse_http(text: str) -> tuple[str, int]:
     """`host:port` with a port in 0..65535; ValueError with a readable message."""
     host, _, port = text.rpartition(":")
@@ -310,6 +356,7 @@ class EventConfig:
     chip_set: tuple[int, ...] = ()
     h4h_at_bubble: bool = False
     chip_race: str = "dealer"             # "dealer" | "draw": who races at a colour-up
+    satellite_leftover: str = "next"      # "next" | "split": a satellite's leftover cash
 
     @property
     def https(self) -> bool:
@@ -349,7 +396,8 @@ def load_event_config(path: str | Path) -> EventConfig:
         settings, profile=ev.profile, structure=ev.structure, seats=ev.seats,
         start_stack=ev.start_stack, buy_in=ev.buy_in, payout_percent=ev.payout_percent,
         seed=ev.seed, money=money, chip_set=tuple(sorted(doc.money.chip_set)),
-        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race)
+        h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race,
+        satellite_leftover=doc.money.satellite_leftover)
 
 
 def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
@@ -436,10 +484,10 @@ class GpioConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    """One table kiosk."""
+    """One table kiosk, provisioned to a room (never to one event)."""
 
     table: int
-    event: str
+    room: str
     broker: BrokerConfig = field(default_factory=BrokerConfig)
     state_dir: str = "."
     gpio: GpioConfig | None = field(default_factory=GpioConfig)
@@ -460,7 +508,7 @@ def load_table_config(path: str | Path) -> TableConfig:
         raise ConfigError(source, "gpio.allin", "two functions share one GPIO pin")
     gpio = GpioConfig(**pins, bounce_s=g.bounce, hold_to_cancel_s=g.hold_to_cancel)
     return TableConfig(
-        table=doc.table.number, event=_event_name(source, "table.event", doc.table.event),
+        table=doc.table.number, room=_table_room(source, doc.table),
         broker=_broker(source, doc.broker),
         state_dir=_relative(Path(path).parent, doc.table.state_dir),
         gpio=gpio if g.enabled else None, reader_port=doc.reader.port,

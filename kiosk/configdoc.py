@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from kiosk.config import EventFile, TableFile
+from kiosk.roomconfig import RoomFile
 
 INTRO = """\
 # Configuration reference
@@ -23,7 +24,9 @@ Every key is optional unless marked *required*. A misspelt key, a wrong type or 
 out of bounds stops the program with one line naming the file, the key and what was
 expected. Relative paths are relative to the file they are written in.
 
-`pokerkiosk provision` writes both files for a room; `pokerkiosk demo` writes its own.
+`pokerkiosk provision` writes the files for a room; `pokerkiosk demo` writes its own.
+A room.toml's `[director] db` defaults to `room.db`. Each `[[events]]` entry takes every
+`[event]` key plus the room's own, and its money as `[events.money]` (the `[money]` keys).
 
 ## Changing settings after the event exists
 
@@ -90,9 +93,15 @@ def _default(f: msgspec.structs.FieldInfo) -> str:
 
 
 def section_table(name: str, cls: type) -> list[str]:
+    if typing.get_origin(cls) is typing.Annotated:
+        cls = typing.get_args(cls)[0]
+    many = typing.get_origin(cls) is list
+    if many:   # an array of tables: [[events]]
+        cls = typing.get_args(cls)[0]
     hints = typing.get_type_hints(cls, include_extras=True)
     about = (cls.__doc__ or "").strip().split(": ", 1)[-1]
-    lines = [f"### `[{name}]`", "", about[:1].upper() + about[1:], "",
+    head = f"[[{name}]]" if many else f"[{name}]"
+    lines = [f"### `{head}`", "", about[:1].upper() + about[1:], "",
              "| key | type | default | meaning |", "|---|---|---|---|"]
     for f in msgspec.structs.fields(cls):
         t = hints[f.name]
@@ -106,7 +115,8 @@ def section_table(name: str, cls: type) -> list[str]:
 
 def render() -> str:
     out = [INTRO]
-    for title, top in (("event.toml (the director)", EventFile),
+    for title, top in (("room.toml (the director of a room)", RoomFile),
+                       ("event.toml (the director of one event: a room of one)", EventFile),
                        ("table.toml (one table kiosk)", TableFile)):
         out += [f"## {title}", ""]
         hints = typing.get_type_hints(top, include_extras=True)

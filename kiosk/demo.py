@@ -242,7 +242,7 @@ def _has_kivy() -> bool:
 
 def _write_table_config(folder: Path, broker_url: str) -> Path:
     path = folder / "table-1.toml"
-    path.write_text(f'[table]\nnumber = 1\nevent = "demo"\nstate_dir = "table-1"\n\n'
+    path.write_text(f'[table]\nnumber = 1\nroom = "{ROOM}"\nstate_dir = "table-1"\n\n'
                     f'[broker]\nurl = "{broker_url}"\n\n[gpio]\nenabled = false\n\n'
                     f'[ui]\nsize = "1280x720"\n')
     return path

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from kiosk.appliance import checks
 from kiosk.appliance.checks import Check, fail, ok
-from kiosk.config import load_event_config, load_table_config
+from kiosk.config import load_table_config
 from kiosk.errors import ConfigError
+from kiosk.roomconfig import load_director_config
 
 DEFAULTS = (Path("/etc/pokerkiosk/table.toml"), Path("/etc/pokerkiosk/event.toml"))
 
@@ -43,11 +44,13 @@ def diagnose(config: str | None, *, timeout: float = 5.0) -> list[Check]:
     try:
         if kind == "table":
             tcfg = load_table_config(path)
-            head = ok("config", f"{path}: table {tcfg.table} of {tcfg.event}")
+            head = ok("config", f"{path}: table {tcfg.table} of room {tcfg.room}")
             return [head, *checks.table_checks(tcfg, timeout)]
-        ecfg = load_event_config(path)
-        head = ok("config", f"{path}: director of {ecfg.name}")
-        return [head, *checks.director_checks(ecfg, timeout)]
+        rcfg = load_director_config(path)
+        what = f"event {rcfg.name}" if rcfg.legacy else \
+            f"room {rcfg.name} ({rcfg.tables} tables, {len(rcfg.events)} events configured)"
+        head = ok("config", f"{path}: director of {what}")
+        return [head, *checks.director_checks(rcfg, timeout)]  # type: ignore[arg-type]
     except ConfigError as exc:
         fix = ("copy it from the provision output (tables/table-N.toml or "
                "director/event.toml)" if exc.problem == "file not found"

@@ -180,13 +180,13 @@ def _table_toml(s: credentials.RoomSecrets, n: int, url: str, ca_file: str | Non
                 reader_port: str | None, state_dir: str) -> str:
     user = broker_files.table_user(n)
     doc: dict[str, dict[str, object]] = {
-        "table": {"number": n, "event": s.event, "state_dir": state_dir},
+        "table": {"number": n, "room": s.event, "state_dir": state_dir},
         "broker": {"url": url, "username": user, "password": s.users[user], "ca_file": ca_file},
         "ui": {"size": "800x480", "fullscreen": True},
     }
     if reader_port:
         doc["reader"] = {"port": reader_port, "baud": 9600}
-    return tomlwrite.dumps(doc, f"Table {n} of {s.event} (pokerkiosk provision). "
+    return tomlwrite.dumps(doc, f"Table {n} of room {s.event} (pokerkiosk provision). "
                                 "Contains its broker password: mode 0600.")
 
 

@@ -34,14 +34,19 @@ Rows = list[tuple[str, bytes]]
 
 
 def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Created:
-    """The first event of an event's stream, from its settings."""
+    """The first event of an event's stream, from its settings (a setting at its default
+    is left out, so a room of one writes exactly what the single-event director did)."""
+    if pool:
+        extra["pool"] = True
+    if c.satellite_leftover != "next":
+        extra["satellite_leftover"] = c.satellite_leftover
     return Tournament.create(
         event=c.name, profile=load_profile(c.profile), structure=load_structure(c.structure),
         seats=c.seats, start_stack=c.start_stack, buy_in=c.buy_in,
         seed=c.seed if c.seed is not None else int.from_bytes(os.urandom(4), "big"), t=t,
         payout_percent=c.payout_percent, money=c.money or None,
         chip_set=list(c.chip_set) or None, h4h_at_bubble=c.h4h_at_bubble,
-        chip_race=c.chip_race, **({"pool": True} if pool else {}), **extra).config
+        chip_race=c.chip_race, **extra).config
 
 
 class Desk:

@@ -11,6 +11,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from kiosk.core import plans
+from kiosk.director.room_views import directory
 from kiosk.protocol.messages import MAX_MESSAGE, encode
 
 if TYPE_CHECKING:
@@ -40,13 +41,25 @@ class Publisher:
 
     def plan_msg(self, table: int) -> dict[str, Any]:
         return {"rev": self.d.store.last_seq, "epoch": self.d.epoch, "ts": self.d.now(),
-                **plans.plan(self.desk.tour, table), "event": self.desk.name,
-                "title": self.desk.title, "room": self.d.config.title}
+                **plans.plan(self.desk.tour, table, event=self.desk.name,
+                             title=self.desk.title, room=self.d.config.title)}
 
     def owns(self, table: int) -> bool:
         """Whether this event publishes the plan of `table` (a broken table given back to
         the room is the room's to publish)."""
-        return table in self.desk.tour.tables and self.d.table_event(table) == self.desk.name
+        return self.d.table_event(table) == self.desk.name
+
+    def plan_for(self, table: int) -> dict[str, Any]:
+        """The table's plan; a table lent to the event and not yet opened waits, empty,
+        under the event's name."""
+        if table in self.desk.tour.tables:
+            return self.plan_msg(table)
+        return {**free_plan_msg(self.d, table), "event": self.desk.name,
+                "title": self.desk.title}
+
+    def send_plan(self, table: int) -> None:
+        if self.owns(table):
+            self.send(self.d.topics.plan(table), self.plan_for(table))
 
     def changes(self) -> None:
         """After a decision: the plans it changed, the schedule when due, dashboard notes."""
@@ -54,8 +67,7 @@ class Publisher:
         changed = sorted(tour.dirty)
         tour.dirty.clear()
         for n in changed:
-            if self.owns(n):
-                self.send(self.d.topics.plan(n), self.plan_msg(n))
+            self.send_plan(n)
         key = plans.schedule_key(tour)
         urgent = plans.schedule_urgent_key(tour)
         if urgent != self._schedule_urgent:   # the clock or a state every table must obey
@@ -99,9 +111,8 @@ class Publisher:
         """Everything retained, again: after a (re)connect the broker may have lost it."""
         self.send(self.d.topics.schedule(self.desk.name), self.schedule_msg())
         self.seating(force=True)
-        for n in sorted(self.desk.tour.tables):
-            if self.owns(n):
-                self.send(self.d.topics.plan(n), self.plan_msg(n))
+        for n in sorted(set(self.desk.tour.tables) | self.desk.tour.seating.granted):
+            self.send_plan(n)
 
 
 def send(d: Director, topic: str, body: dict[str, Any], retain: bool = True) -> None:
@@ -113,3 +124,14 @@ def send(d: Director, topic: str, body: dict[str, Any], retain: bool = True) -> 
                       len(payload), MAX_MESSAGE)
             return
         d.client.publish(topic, payload, qos=1, retain=retain)
+
+
+def free_plan_msg(d: Director, table: int) -> dict[str, Any]:
+    """The retained plan of a table no event holds: its idle screen."""
+    return {"rev": d.store.last_seq, "epoch": d.epoch, "ts": d.now(),
+            **plans.free_plan(table, d.config.title)}
+
+
+def publish_directory(d: Director) -> None:
+    """The room's events directory, retained for every table."""
+    d.send(d.topics.events, {"rev": d.store.last_seq, "epoch": d.epoch, **directory(d)})

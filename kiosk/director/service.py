@@ -23,18 +23,18 @@ import paho.mqtt.client as mqtt
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
-from kiosk.core import commands, plans
+from kiosk.core import commands
 from kiosk.core.commands import Command
 from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
 from kiosk.core.tournament import Tournament
-from kiosk.director import inbox, room_views
+from kiosk.director import inbox
 from kiosk.director.budget import Budget
 from kiosk.director.csv_import import import_players
 from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
-from kiosk.director.publisher import Publisher, send
+from kiosk.director.publisher import Publisher, free_plan_msg, publish_directory, send
 from kiosk.director.roomdesk import ROOM_STREAM, RoomDesk
 from kiosk.director.store import EventLog, Store
 from kiosk.director.transactions import Batch, Transactions
@@ -162,11 +162,6 @@ class Director:
         self.commit(batch)
         return desk
 
-    def decide(self, cmd: Command,
-               pending: list[Event]) -> tuple[list[Event], list[tuple[str, bytes]]]:
-        """The default event's decision, unwritten (see Desk.decide)."""
-        return self.desk().decide(cmd, pending)
-
     def commit(self, batch: Batch) -> None:
         """Write every stream the batch touched in one transaction, then publish."""
         if batch.rows:
@@ -186,20 +181,16 @@ class Director:
         the events directory."""
         for desk in list(self.desks.values()):
             desk.out.changes()
+        for table in batch.assigned:
+            event = self.table_event(table)
+            if event in self.desks:
+                self.desks[event].out.send_plan(table)
         for table in batch.freed:
             if self.table_event(table) is None:
-                self.send(self.topics.plan(table), self.free_plan(table))
+                self.send(self.topics.plan(table), free_plan_msg(self, table))
         if ROOM_STREAM in batch.rows:
-            self.publish_directory()
+            publish_directory(self)
             self.hub.publish({"type": "room"})
-
-    def free_plan(self, table: int) -> dict[str, Any]:
-        return {"rev": self.store.last_seq, "epoch": self.epoch, "ts": self.now(),
-                **plans.free_plan(table, self.config.title)}
-
-    def publish_directory(self) -> None:
-        self.send(self.topics.events, {"rev": self.store.last_seq, "epoch": self.epoch,
-                                        **room_views.directory(self)})
 
     def import_csv(self, text: str, event: str | None = None) -> tuple[int, list[str]]:
         """Register players from CSV with a `name` column (optional `card`, `id`)."""
@@ -226,11 +217,11 @@ class Director:
     def republish_all(self) -> None:
         """Everything retained, again: after a (re)connect the broker may have lost it."""
         self.send(self.topics.director_status, {"state": "online", "ts": self.now()})
-        self.publish_directory()
+        publish_directory(self)
         for desk in self.desks.values():
             desk.out.republish_all()
         for table in self.room.free_tables() if self.config.pool else ():
-            self.send(self.topics.plan(table), self.free_plan(table))
+            self.send(self.topics.plan(table), free_plan_msg(self, table))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         if not self._unreachable:   # once per outage, not every retry

@@ -49,6 +49,7 @@ class Batch:
     rows: dict[str, Rows] = field(default_factory=dict)
     events: dict[str, list[Event]] = field(default_factory=dict)
     freed: set[int] = field(default_factory=set)
+    assigned: set[int] = field(default_factory=set)
 
     def add(self, stream: str, events: list[Event], rows: Rows) -> None:
         if rows:
@@ -95,10 +96,19 @@ class Transactions:
             spec = specs.get(name)
             d.desks[name] = Desk.load(d, name, d.store.stream(name),
                                       spec.config if spec else None, info.title)
+            self.sync_state(d.desks[name], batch)
         for spec in d.config.events:
             if spec.name not in d.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch))
         d.commit(batch)
+
+    def sync_state(self, desk: Desk, batch: Batch) -> None:
+        """An adopted event's room state as its own log has it (started, finished)."""
+        state = self.d.room.events[desk.name].state
+        if desk.tour.finished_at is not None and state in ("open", "running"):
+            self.set_state(desk.name, "finished", batch)
+        elif desk.tour.started and state == "open":
+            self.set_state(desk.name, "running", batch)
 
     def adopt(self, name: str, batch: Batch) -> None:
         """A stream the room does not list (a single-event log from before rooms)."""
@@ -113,13 +123,13 @@ class Transactions:
     def atomic(self, batch: Batch, step: Callable[[], T]) -> T:
         """Run `step`; when it is refused, undo everything it added to the batch."""
         mark = batch.mark()
-        freed = set(batch.freed)
+        freed, assigned = set(batch.freed), set(batch.assigned)
         try:
             return step()
         except RuleError:
             for stream in batch.undo_to(mark):
                 self._rebuild(stream, batch.pending(stream))
-            batch.freed = freed
+            batch.freed, batch.assigned = freed, assigned
             raise
 
     def _rebuild(self, stream: str, pending: list[Event]) -> None:
@@ -183,6 +193,7 @@ class Transactions:
         evs, rows = desk.decide(cmd_.GrantTables(tables=[table]), batch.pending(desk.name))
         batch.add(desk.name, evs, rows)
         batch.freed.discard(table)
+        batch.assigned.add(table)
         return events + evs
 
     def free(self, table: int, batch: Batch, by: str | None, why: str) -> list[Event]:
@@ -196,6 +207,7 @@ class Transactions:
         batch.add(desk.name, evs, rows)
         events = self.room_only(rc.FreeTable(table=table, why=why, by=by), batch)
         batch.freed.add(table)
+        batch.assigned.discard(table)
         return evs + events
 
     # ----------------------------------------------- what an event sets off

@@ -304,8 +304,11 @@ class Ack(Message, kw_only=True):
 
 
 class Seating(Message, kw_only=True):
+    """Card -> (table, seat, name) of one event; `event` is the one its topic names."""
+
     rev: Rev
     epoch: Epoch = 0.0
+    event: TopicName | None = None
     cards: Annotated[dict[Ident, tuple[TableNo, SeatNo, Name]], Meta(max_length=100_000)]
 
 

@@ -89,11 +89,11 @@ class MqttField:
 
     def _take_plan(self, body: dict[str, Any]) -> None:
         """The newest plan of each table decides whether it deals for this event."""
-        table, order = body["table"], (float(body.get("epoch", 0.0)), body["rev"])
+        table, order = body["table"], (body["epoch"], body["rev"])
         if order < self._revs.get(table, (-1.0, -1)):
             return
         self._revs[table] = order
-        if body.get("event") == self.event:
+        if body["event"] == self.event:
             self.plans[table] = body
         else:
             self.plans.pop(table, None)

@@ -37,7 +37,9 @@ class TableContext:
         self.structure: Structure | None = None
         self.clock: Clock | None = None
         self.plan: dict[str, Any] = {"rev": -1, "seats": {}, "moves_out": [], "moves_in": []}
-        self.seating: dict[str, Any] = {"rev": -1, "cards": {}}
+        self.seatings: dict[str, dict[str, Any]] = {}   # event -> its seating directory
+        self.directory: dict[str, Any] | None = None     # the room's events directory
+        self.director_online: bool | None = None
         self.local = Local()
         self.pending: str | None = None     # the armed prompt: a seat action or a bust step
         self.pending_by = "dealer"
@@ -57,6 +59,8 @@ class TableContext:
         self.seq += 1
         rep = report(self.table, f"{self.table}-{self.boot}-{self.seq}", self.seq, t, kind,
                      **data)
+        if self.event is not None:   # the director routes it to this event, even if the
+            rep["event"] = self.event   # table serves another one by the time it arrives
         if undo:
             self.undo_stack = [*self.undo_stack[-(UNDO_DEPTH - 1):], (rep["id"], undo, undo_from)]
         self.message = (message, t, False)
@@ -72,6 +76,42 @@ class TableContext:
         self.last_press[name] = t
         if last is not None and 0 <= t - last < (self.debounce_s if window is None else window):
             return Result(message="Pressed twice - ignored", refused=True)
+        return None
+
+    # ---------------------------------------------------------------- the room, read
+    @property
+    def event(self) -> str | None:
+        """The event this table serves, as its plan names it (None: free, or no plan yet)."""
+        event = self.plan.get("event")
+        return str(event) if event is not None else None
+
+    @property
+    def free(self) -> bool:
+        """The room holds this table free: a plan arrived and names no event."""
+        return self.plan.get("rev", -1) >= 0 and self.event is None
+
+    def event_title(self, event: str) -> str:
+        """An event's title: from this table's plan, else the events directory."""
+        if event == self.event and self.plan.get("title"):
+            return str(self.plan["title"])
+        for entry in (self.directory or {}).get("events", ()):
+            if entry.get("event") == event and entry.get("title"):
+                return str(entry["title"])
+        return event
+
+    def room_title(self) -> str:
+        return str(self.plan.get("room") or (self.directory or {}).get("title") or "")
+
+    def find_card(self, card: str) -> tuple[str | None, list[Any]] | None:
+        """(event, [table, seat, name]) for a card in any event's seating this table has,
+        the event it serves first; event None for a directory that named none."""
+        here = self.event or ""
+        order = sorted(self.seatings, key=lambda e: (e not in (here, ""), e))
+        for event in order:
+            cards = self.seatings[event].get("cards", {})
+            where = cards.get(card) or cards.get(card.lower())
+            if where:
+                return (event or self.event), list(where)
         return None
 
     # ---------------------------------------------------------------- the plan, read

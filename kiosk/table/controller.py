@@ -45,6 +45,8 @@ SEAT_ACTIONS = ("all_in", "clock", "bust", "absent", "present")
 PROMPTS = {"all_in": "ALL-IN: tap the seat", "clock": "CLOCK: tap the seat",
            "absent": "ABSENT / BACK: tap the seat", "present": "PRESENT: tap the seat"}
 WINNER_FIRST = "Tap the pot's winner, or SKIP"
+FREE = "This table is free"
+WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers"})   # harmless on a free table
 
 # Dealer actions by name (what `TableService.act` and the UI call): the flow that
 # runs each, and its method there.
@@ -71,11 +73,22 @@ class TableController:
 
     def __init__(self, table: int, *, rng: random.Random | None = None, seq: int = 0,
                  boot: str | None = None, debounce_s: float = DEBOUNCE_S) -> None:
-        self.ctx = ctx = TableContext(table, rng=rng, seq=seq, boot=boot,
-                                      debounce_s=debounce_s)
+        self.ctx = TableContext(table, rng=rng, seq=seq, boot=boot, debounce_s=debounce_s)
+        self._flows()
+
+    def _flows(self) -> None:
+        ctx = self.ctx
         self.hand, self.busts, self.count = HandFlow(ctx), BustFlow(ctx), CountFlow(ctx)
         self.colour, self.clock, self.floor = ColourUpFlow(ctx), ClockFlow(ctx), FloorFlow(ctx)
         self.moves = MovesFlow(ctx)
+
+    def act(self, name: str, t: float, *args: Any, **kw: Any) -> Result:
+        """Run a dealer action by name (what the service, the screen and the buttons call);
+        on a free table every press is answered with why nothing happens."""
+        if self.ctx.free and name not in WHEN_FREE:
+            return self.ctx.refuse(t, FREE)
+        action: Callable[..., Result] = getattr(self, name)
+        return action(t, *args, **kw)
 
     def __getattr__(self, name: str) -> Callable[..., Result]:
         """A dealer action from `ACTIONS`, run by the flow that owns it."""
@@ -96,6 +109,10 @@ class TableController:
     @property
     def local(self) -> Local:
         return self.ctx.local
+
+    @property
+    def event(self) -> str | None:
+        return self.ctx.event
 
     @property
     def pending(self) -> str | None:
@@ -128,6 +145,8 @@ class TableController:
         ctx = self.ctx
         if msg.get("table", ctx.table) != ctx.table or not _valid(ctx.table, "plan", msg, ctx.plan):
             return False
+        if ctx.plan.get("rev", -1) >= 0 and msg["event"] != ctx.event:
+            self._switch(ctx.event, msg["event"])
         ctx.plan = msg
         when = float(t if t is not None else msg.get("ts", 0.0))
         ctx.local.settle(ctx.plan_seats())
@@ -138,12 +157,37 @@ class TableController:
         self.floor.reconcile(msg.get("floor_calls") or {}, when)
         return True
 
+    def _switch(self, old: str | None, new: str | None) -> None:
+        """The room moved this table (freed it, or gave it to another event): nothing of
+        the old event's hand, clock or prompts carries over; reports already queued keep
+        the event they were made for."""
+        log.info("table %s: now %s (was %s)", self.ctx.table,
+                 f"serving {new}" if new else "free", old or "free")
+        ctx = self.ctx
+        ctx.schedule = ctx.structure = ctx.clock = None
+        ctx.profile = load_profile(DEFAULT_PROFILE)
+        ctx.local, ctx.pending, ctx.undo_stack = Local(), None, []
+        ctx.closed_calls, ctx.last_press = set(), {}
+        self._flows()
+
     def apply_seating(self, msg: dict[str, Any]) -> bool:
-        """Take the seating directory used for card check-ins."""
-        if not _valid(self.ctx.table, "seating", msg, self.ctx.seating):
+        """Take one event's seating directory (card check-ins look across all of them)."""
+        ctx = self.ctx
+        event = msg.get("event") or ctx.event or ""
+        if not _valid(ctx.table, "seating", msg, ctx.seatings.get(event)):
             return False
-        self.ctx.seating = msg
+        ctx.seatings[event] = msg
         return True
+
+    def apply_directory(self, msg: dict[str, Any]) -> bool:
+        """Take the room's events directory (event titles for check-ins, the room's title)."""
+        if not _valid(self.ctx.table, "events", msg, self.ctx.directory):
+            return False
+        self.ctx.directory = msg
+        return True
+
+    def set_director(self, online: bool) -> None:
+        self.ctx.director_online = online
 
     def set_link(self, online: bool, queued: int = 0) -> None:
         """The link tells the controller whether it is connected and how much is queued."""
@@ -235,6 +279,10 @@ class TableController:
         return self.ctx.refuse(t, "Choose an action first")
 
     # ---------------------------------------------------------------- buttons
+    def free_tap(self, t: float) -> Result:
+        """A tap on the free table's screen: nothing to deal, and it says so."""
+        return self.ctx.refuse(t, FREE)
+
     def press_allin(self, t: float) -> Result:
         """Physical ALL-IN: the dealer then taps the seat."""
         if r := self.ctx.debounced("allin_button", t):
@@ -334,7 +382,10 @@ class TableController:
             movers_pages=pages,
             bust_panel=self.busts.panel() or self.colour.panel() or self.count.panel(),
             bust_results=bust_results(ctx.plan), colour_up_title=cu_title,
-            colour_up=cu_rows, **clock_fields(ctx, t, self.moves.moving_out()))
+            colour_up=cu_rows, free=ctx.free, room_title=ctx.room_title(),
+            event_title=ctx.event_title(ctx.event) if ctx.event else "",
+            director_offline=ctx.director_online is False,
+            **clock_fields(ctx, t, self.moves.moving_out()))
 
     def _prompt(self) -> str:
         pending = self.ctx.pending

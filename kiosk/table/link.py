@@ -36,11 +36,14 @@ class TableLink:
         self.cfg, self.outbox, self.on_message, self.on_state = cfg, outbox, on_message, on_state
         self.resend_s = resend_s
         self.keepalive = keepalive
-        self.topics = Topics(cfg.event)
+        self.topics = t = Topics(cfg.room)
         n = cfg.table
-        self._routes = {self.topics.schedule(cfg.event): "schedule",
-                        self.topics.seating(cfg.event): "seating",
-                        self.topics.plan(n): "plan", self.topics.ack(n): "ack"}
+        # fixed subscriptions; every event's seating (card check-in looks across events)
+        # and the schedule of the event the plan names come on top (`follow`)
+        self._routes = {t.plan(n): "plan", t.ack(n): "ack", t.director_status: "director",
+                        t.events: "events"}
+        self._event: str | None = None
+        self._follow_lock = threading.Lock()
         self._connected = threading.Event()
         self._mids: dict[int, str] = {}    # message id -> report id ("" for others)
         self._early: set[int] = set()      # PUBACKs that beat the bookkeeping
@@ -50,7 +53,7 @@ class TableLink:
         self._live: bytes | None = None
         self._stopping = threading.Event()
         self._resender: threading.Thread | None = None
-        c = make_client(f"table-{n}-{cfg.event}", cfg.broker,
+        c = make_client(f"table-{n}-{cfg.room}", cfg.broker,
                         will_topic=self.topics.table_status(n),
                         will_payload=encode({"state": "offline"}), reconnect=reconnect)
         c.on_connect, c.on_disconnect = self._on_connect, self._on_disconnect
@@ -94,6 +97,39 @@ class TableLink:
 
     def wait_connected(self, timeout: float) -> bool:
         return self._connected.wait(timeout)
+
+    def follow(self, event: str | None) -> None:
+        """Listen to the schedule of `event` (the one the plan names; None: a free table)
+        instead of the last one's: the room moves tables between events live."""
+        with self._follow_lock:
+            old, self._event = self._event, event
+            if old == event or not self.connected:
+                return
+            if old is not None:
+                self.client.unsubscribe(self.topics.schedule(old))
+            if event is not None:
+                self.client.subscribe(self.topics.schedule(event), qos=1)
+        log.info("table %s: following %s", self.cfg.table, event or "no event (free)")
+
+    def _subscriptions(self) -> list[str]:
+        with self._follow_lock:
+            event = self._event
+        extra = [self.topics.schedule(event)] if event is not None else []
+        return [*self._routes, self.topics.all_seating, *extra]
+
+    def _route(self, topic: str) -> tuple[str, str | None] | None:
+        """(kind, event) of a message on `topic`, or None when it is not for us (an
+        old event's schedule still in flight after a switch)."""
+        kind = self._routes.get(topic)
+        if kind is not None:
+            return kind, None
+        parsed = self.topics.parse_event_topic(topic)
+        if parsed is None:
+            return None
+        event, leaf = parsed
+        if leaf == "seating" or (leaf == "schedule" and event == self._event):
+            return leaf, event
+        return None
 
     # ---------------------------------------------------------------- publishing
     def send(self, rid: str, payload: bytes, *, again: bool = False) -> bool:
@@ -149,7 +185,7 @@ class TableLink:
             log.warning("table %s: broker refused the connection: %s", self.cfg.table, reason)
             return
         n = self.cfg.table
-        client.subscribe([(t, mqtt.SubscribeOptions(qos=1)) for t in self._routes])
+        client.subscribe([(t, mqtt.SubscribeOptions(qos=1)) for t in self._subscriptions()])
         with self._send_lock:
             client.drop_out_messages()   # the outbox re-sends what the broker has not taken
             with self._mid_lock:
@@ -186,14 +222,17 @@ class TableLink:
             self.outbox.mark_delivered(rid)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        kind = self._routes.get(msg.topic)
-        if kind is None:
+        route = self._route(msg.topic)
+        if route is None:
             return
+        kind, event = route
         try:
-            data = decode(kind, msg.payload)
+            data = decode("status" if kind == "director" else kind, msg.payload)
         except ProtocolError as exc:
             log.warning("table %s: dropped %s on %s: %s", self.cfg.table, kind, msg.topic, exc)
             return
+        if kind == "seating":
+            data["event"] = event       # the topic says whose seats these are
         if kind == "ack":
             n = self.outbox.ack(data["ids"])
             log.debug("table %s: ack for %d report(s)", self.cfg.table, n)

@@ -48,11 +48,15 @@ class MovesFlow:
         for seat, who in ctx.plan_seats().items():
             if str(who.get("card", "")).upper() == card:
                 return self._checkin(t, card, seat, str(who.get("name", "")))
-        cards = ctx.seating.get("cards", {})
-        where = cards.get(card) or cards.get(card.lower())
-        if not where:
+        found = ctx.find_card(card)
+        if not found:
             return self._check_text(t, "Unknown card — ask the floor", error=True)
-        table, seat, name = where
+        event, (table, seat, name) = found
+        if event != ctx.event:     # another event's player (or this table is free)
+            named = f"{name}: " if name else ""
+            return self._check_text(t, f"{'' if ctx.free else 'Other event — '}{named}"
+                                       f"{ctx.event_title(event or '')} table {table} "
+                                       f"seat {seat}", error=not ctx.free)
         if int(table) != ctx.table:
             return self._check_text(t, f"Wrong seat — table {table} seat {seat}"
                                        f"{' (' + name + ')' if name else ''}", error=True)

@@ -115,6 +115,13 @@ class Outbox:
             self._db.execute("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) "
                              "DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
 
+    def values(self, prefix: str) -> list[Any]:
+        """Every stored value whose key starts with `prefix` (one per event, say)."""
+        with self._lock:
+            rows = self._db.execute("SELECT value FROM state WHERE substr(key, 1, ?) = ? "
+                                    "ORDER BY key", (len(prefix), prefix)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
     def get(self, key: str, default: Any = None) -> Any:
         with self._lock:
             row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()

@@ -22,6 +22,7 @@ from kiosk.table.outbox import Outbox
 from kiosk.table.view import TableView
 
 log = logging.getLogger(__name__)
+SEATING = "seating:"    # the state key of each event's seating directory, by event
 
 
 class TableService:
@@ -39,21 +40,24 @@ class TableService:
         self._restore()
         self.link = TableLink(cfg, self.outbox, self._on_message, self._on_state,
                               resend_s=resend_s, reconnect=reconnect)
+        self.link.follow(self.ctl.event)
         self._connect = connect
         self._last_live: dict[str, Any] | None = None
         self.listeners: list[Callable[[], None]] = []   # told after every change
 
     def _restore(self) -> None:
-        """Last schedule, plan, seating and hand state from disk: the clock runs offline."""
-        t = self.now()
+        """Last plan, schedule, seating directories and hand state from disk: the clock
+        runs offline."""
+        plan = self.outbox.get("plan")
+        if plan:
+            self.ctl.apply_plan(plan, self.now())
         for kind, apply in (("schedule", self.ctl.apply_schedule),
-                            ("seating", self.ctl.apply_seating)):
+                            ("events", self.ctl.apply_directory)):
             msg = self.outbox.get(kind)
             if msg:
                 apply(msg)
-        plan = self.outbox.get("plan")
-        if plan:
-            self.ctl.apply_plan(plan, t)
+        for msg in self.outbox.values(SEATING):
+            self.ctl.apply_seating(msg)
         state = self.outbox.get("controller")
         if state:
             self.ctl.import_state(state)
@@ -72,7 +76,7 @@ class TableService:
     def act(self, name: str, *args: Any, **kw: Any) -> Result:
         """Run controller action `name` at the current time; queue and send its report."""
         with self.lock:
-            res: Result = getattr(self.ctl, name)(self.now(), *args, **kw)
+            res = self.ctl.act(name, self.now(), *args, **kw)
             for rep in res.reports:
                 payload = self.outbox.add(rep, state=self.ctl.export_state())
                 self.link.send(rep["id"], payload)
@@ -96,15 +100,29 @@ class TableService:
     # ---------------------------------------------------------------- link callbacks
     def _on_message(self, kind: str, msg: dict[str, Any]) -> None:
         with self.lock:
-            t = self.now()
-            if kind == "schedule" and self.ctl.apply_schedule(msg):
+            if kind == "plan":
+                self._plan(msg)
+            elif kind == "schedule" and self.ctl.apply_schedule(msg):
                 self.outbox.put("schedule", msg)
-            elif kind == "plan" and self.ctl.apply_plan(msg, t):
-                self.outbox.put("plan", msg)
             elif kind == "seating" and self.ctl.apply_seating(msg):
-                self.outbox.put("seating", msg)
+                self.outbox.put(SEATING + str(msg.get("event") or ""), msg)
+            elif kind == "events" and self.ctl.apply_directory(msg):
+                self.outbox.put("events", msg)
+            elif kind == "director":
+                self.ctl.set_director(msg["state"] == "online")
             self.ctl.set_link(self.link.connected, self.outbox.pending_count())
             self._after_change()
+
+    def _plan(self, msg: dict[str, Any]) -> None:
+        """Take a plan; when it names another event than the last, drop the old event's
+        schedule and listen to the new one's."""
+        before = self.ctl.event
+        if not self.ctl.apply_plan(msg, self.now()):
+            return
+        self.outbox.put("plan", msg)
+        if self.ctl.event != before:
+            self.outbox.put("schedule", None)
+            self.link.follow(self.ctl.event)
 
     def _on_state(self, online: bool) -> None:
         with self.lock:

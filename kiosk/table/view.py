@@ -139,4 +139,8 @@ class TableView:
     bust_results: tuple[str, ...] = ()   # "Seat 4: 18th, wins 1,234, bounty 50"
     colour_up_title: str = ""            # the colour-up walk-through ("" = not shown)
     colour_up: tuple[tuple[str, str, str], ...] = ()   # (seat, cards and chips won, change)
+    free: bool = False                   # the room holds this table free: the idle screen
+    event_title: str = ""                # the event this table serves
+    room_title: str = ""
+    director_offline: bool = False       # the director's last will: it is not running
     extra: dict = field(default_factory=dict)

@@ -101,7 +101,7 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
     code, lines = doctor(room.out / "tables" / "table-3.toml")
     scheme = "mqtts" if room.room.tls else "mqtt"
     assert lines == [
-        f"OK   config: {room.out}/tables/table-3.toml: table 3 of spring-open",
+        f"OK   config: {room.out}/tables/table-3.toml: table 3 of room spring-open",
         f"OK   broker: connected to {scheme}://127.0.0.1:{room.port} as table-3",
         f"OK   anonymous: {scheme}://127.0.0.1:{room.port} refuses clients without a login",
         "OK   clock: synchronised, offset -0.1 ms",

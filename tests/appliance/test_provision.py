@@ -32,7 +32,7 @@ def test_files_modes_and_configs_load(tmp_path: Path) -> None:
         assert mode(out / secret) == 0o600, secret
     assert mode(out) == 0o700
     t3 = load_table_config(out / "tables" / "table-3.toml")
-    assert (t3.table, t3.event, t3.broker.url) == (3, EVENT, "mqtt://10.0.0.2:1883")
+    assert (t3.table, t3.room, t3.broker.url) == (3, EVENT, "mqtt://10.0.0.2:1883")
     assert t3.broker.username == "table-3" and t3.broker.password
     assert t3.broker.ca_file is None and t3.reader_port == "/dev/ttyAMA0"
     ev = load_event_config(out / "director" / "event.toml")

@@ -23,7 +23,7 @@ def chromium(pw: Any) -> Any:
 
 def table_one(tmp_path: Path, mosquitto: Any, director: Any) -> TableService:
     """A real kiosk at table 1, started, with its nine players seated from the plan."""
-    cfg = TableConfig(table=1, event=director.name, broker=mosquitto.config,
+    cfg = TableConfig(table=1, room=director.name, broker=mosquitto.config,
                       state_dir=str(tmp_path / "table-1"), gpio=None)
     Path(cfg.state_dir).mkdir()
     kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)

@@ -62,6 +62,24 @@ def test_table_file_errors_name_file_key_and_type(tmp_path: Path) -> None:
     assert load_table_config(path).state_dir == str(tmp_path / "s")
 
 
+def test_a_table_belongs_to_a_room_and_the_old_event_key_still_reads(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nnumber = 3\nroom = "main-room"\n')
+    assert load_table_config(path).room == "main-room"
+    assert not caplog.records
+    path.write_text('[table]\nnumber = 3\nevent = "spring-open"\n')
+    assert load_table_config(path).room == "spring-open"
+    notice = [r.getMessage() for r in caplog.records]
+    assert len(notice) == 1 and "read as room = 'spring-open'" in notice[0]
+    for text, problem in (('room = "a"\nevent = "b"', "give only `room`"),
+                          ("", "table.room: missing"),
+                          ('room = "Main Room"', "room name 'Main Room' must be")):
+        path.write_text(f"[table]\nnumber = 3\n{text}\n")
+        with pytest.raises(ConfigError, match=problem):
+            load_table_config(path)
+
+
 def test_the_reference_is_generated_from_the_schema() -> None:
     assert DOCS.read_text() == configdoc.render(), \
         "docs/config.md is stale: python -m kiosk.configdoc > docs/config.md"

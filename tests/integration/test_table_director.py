@@ -13,7 +13,7 @@ from kiosk.table.service import TableService
 
 
 def kiosk(tmp_path: Path, mosquitto, event: str, table: int = 1) -> TableService:
-    cfg = TableConfig(table=table, event=event, broker=mosquitto.config,
+    cfg = TableConfig(table=table, room=event, broker=mosquitto.config,
                       state_dir=str(tmp_path / f"table-{table}"), gpio=None)
     Path(cfg.state_dir).mkdir(exist_ok=True)
     svc = TableService(cfg, resend_s=1.0, reconnect=(1, 2), debounce_s=0.0)

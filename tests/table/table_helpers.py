@@ -71,14 +71,14 @@ def seating(table: int = 3, seats: range = range(1, 10)) -> dict[str, Any]:
 
 
 def table_config(state_dir: str, port: int, table: int = 3, **kw: Any) -> TableConfig:
-    return TableConfig(table=table, event="test",
+    return TableConfig(table=table, room="test",
                        broker=BrokerConfig(host="127.0.0.1", port=port), state_dir=state_dir,
                        gpio=kw.pop("gpio", GpioConfig(bounce_s=0.01, hold_to_cancel_s=0.3)),
                        **kw)
 
 
 def table_toml(state_dir: str, port: int, table: int = 3) -> str:
-    return (f'[table]\nnumber = {table}\nevent = "test"\nstate_dir = "{state_dir}"\n\n'
+    return (f'[table]\nnumber = {table}\nroom = "test"\nstate_dir = "{state_dir}"\n\n'
             f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n\n[gpio]\nenabled = false\n')
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from flow_helpers import make
-from table_helpers import T0, plan, schedule, seat
+from table_helpers import T0, plan, schedule, seat, seating
 
 from kiosk.table.controller import TableController
 
@@ -90,3 +90,25 @@ def test_ids_unique_seq_increasing_and_state_survives_restart() -> None:
     assert res.report["seq"] == 4 and res.report["data"]["hand"] == 2
     live = again.live(T0 + 11)
     assert live["hand"] == 2 and live["in_hand"] and live["table"] == 3
+
+
+def test_a_moved_table_starts_clean_and_cards_are_found_in_every_event() -> None:
+    c = TableController(3, rng=random.Random(1), debounce_s=0)
+    assert c.apply_plan(plan(rev=1, event="daily", title="Daily"), T0)
+    assert c.apply_schedule(schedule(event="daily"))
+    assert c.apply_seating({**seating(3), "event": "daily"})
+    assert c.apply_seating({"v": 2, "rev": 1, "event": "sat",
+                            "cards": {"CB000001": [6, 2, "Zed Other"]}})
+    dealt = c.act("new_hand", T0 + 1)
+    assert dealt.report["event"] == "daily" and c.view(T0 + 2).in_hand
+    other = c.act("card", T0 + 3, "CB000001")                 # a satellite player, here
+    assert other.refused and other.message == "Other event — Zed Other: sat table 6 seat 2"
+    assert other.report is None
+    # the floor gives the table to the satellite: the daily's hand and clock stay behind
+    assert c.apply_plan(plan(rev=2, event="sat", title="Sat"), T0 + 4)
+    v = c.view(T0 + 5)
+    assert not v.in_hand and v.hand == 0 and v.level == "-" and v.event_title == "Sat"
+    assert c.undo_label() == ""                               # no undo of the daily's hand
+    assert c.act("card", T0 + 6, "CB000001").message == "Wrong seat — table 6 seat 2 (Zed Other)"
+    c.set_director(False)
+    assert c.view(T0 + 7).director_offline

@@ -31,6 +31,7 @@ ARRIVAL = {"player": "p20", "name": "Anna K", "seat": 6, "from_table": 5, "from_
 LONG = "Maximilian-Alexander Oppenheimer-Wittgenstein"
 MARKUP = "[b]x[/b][color=ff0000]red"
 SHORTEN = frozenset({"name", "who"})
+TITLE, ROOM = "Sunday Main Event", "Main Room"
 
 
 class Harness:
@@ -54,7 +55,7 @@ class Harness:
     def act(self, name: str, *args: Any) -> Any:
         self.taps += 1
         self.t += 1
-        res = getattr(self.ctl, name)(self.t, *args)
+        res = self.ctl.act(name, self.t, *args)
         self.sent += res.reports
         return res
 
@@ -97,6 +98,7 @@ class Harness:
         assert old.ctx.schedule is not None
         self.ctl.apply_schedule(old.ctx.schedule)
         self.ctl.set_link(True, 0)
+        kw = {"title": TITLE, "room": ROOM, **kw}
         self.ctl.apply_plan(plan(seats or nine(), rev=rev, **kw), self.t)
 
     def close(self) -> None:
@@ -152,6 +154,7 @@ def test_main_screen_reads_at_arms_length(ui: Harness, size: tuple[int, int]) ->
     assert got["targets"] == 16                                   # 9 seats + 7 buttons
     ui.ctl.set_link(True, 0)
     ids = ui.draw(size)
+    assert TITLE in [w.text for w in ui.screen.lines]            # which event this table deals
     ui.shot("main", size)
 
 
@@ -243,7 +246,7 @@ def test_final_table_draw_holds_the_table(ui: Harness, size: tuple[int, int]) ->
     ids = ui.draw(size)
     assert ids.btn_new.disabled                         # not refused after the tap: disabled
     lines = [w.text for w in ui.screen.lines if w.text]
-    assert lines == ["FINAL TABLE DRAW", "Final draw: do not deal"]
+    assert lines == ["FINAL TABLE DRAW", TITLE, "Final draw: do not deal"]
     assert ui.ctl.new_hand(ui.t).refused
     ui.check(size)
     ui.shot("final_hold", size)

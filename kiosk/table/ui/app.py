@@ -50,6 +50,7 @@ class TableScreen(FloatLayout):
         self.act = act or (lambda *a, **k: Result())
         self.ids.oval.on_seat = self.seat_tapped
         self.ids.oval.on_layout = self._place_centre
+        self.ids.idle_screen.on_tap = lambda: self.tap("free_tap")
         self.view: TableView | None = None
         self.lines = [Factory.CentreLine(font_size=0) for _ in range(CENTRE_LINES)]
         for line in self.lines:
@@ -149,6 +150,19 @@ class TableScreen(FloatLayout):
         self._render_bust_panel(v)
         self._render_colour_up(v)
         self._render_clock_call(v)
+        self._render_idle(v)
+
+    def _render_idle(self, v: TableView) -> None:
+        """A free table: the room's name, "FREE TABLE n", and what a press or a card got."""
+        ids = self.ids
+        ids.idle_screen.shown = v.free
+        if not v.free:
+            return
+        ids.idle_room.text = v.room_title
+        ids.idle_message.text = v.checkin or v.message
+        status = "OFFLINE" if v.offline else ("Director offline" if v.director_offline
+                                              else "")
+        ids.idle_status.text = status
 
     def _render_header(self, v: TableView) -> None:
         ids = self.ids

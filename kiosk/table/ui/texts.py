@@ -12,12 +12,13 @@ PANEL_TINT = {"bust": (0.7, 0.12, 0.14, 1), "winner": (0.1, 0.45, 0.22, 1),
               "count": (0.16, 0.2, 0.26, 1), "race": (0.1, 0.35, 0.8, 1)}
 OK_TINT = (0.1, 0.45, 0.22, 1)
 NAME_CHARS = 12    # a name on the bust panel's two-line seat buttons
+TITLE_CHARS = 24   # the event's title in the middle of the table
 LINE_BG = {"state": (0.45, 0.2, 0.6, 1), "final": (0.1, 0.35, 0.8, 1),
            "warn": (0.8, 0.4, 0.05, 1), "error": (0.7, 0.1, 0.1, 1), "info": (0.2, 0.2, 0.2, 1),
            "guide": (0, 0, 0, 0), "floor_open": (0.85, 0.1, 0.1, 1),
            "floor_acked": (0.8, 0.55, 0.05, 1), "floor_resolved": (0.15, 0.5, 0.2, 1),
            "move": (0.85, 0.42, 0.05, 1), "arrive": (0.1, 0.35, 0.8, 1),
-           "result": (0.25, 0.25, 0.3, 1)}
+           "result": (0.25, 0.25, 0.3, 1), "title": (0.1, 0.2, 0.3, 1)}
 
 
 def centre_lines(v: TableView) -> list[tuple[str, str]]:
@@ -34,6 +35,10 @@ def centre_lines(v: TableView) -> list[tuple[str, str]]:
     lines += [(r, "result") for r in v.bust_results]
     if v.message and v.message != v.guidance:
         lines.append((v.message, "error" if v.message_is_error else "info"))
+    if v.event_title:                 # the least urgent: the first to give way
+        title = v.event_title
+        lines.append((title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 1] + "…",
+                       "title"))
     lines.append((v.guidance, "guide"))
     if len(lines) > CENTRE_LINES:   # keep the guidance; drop the least urgent above it
         lines = lines[:CENTRE_LINES - 1] + lines[-1:]

@@ -76,6 +76,21 @@ class Overlay(FloatLayout):
         return super().on_touch_up(touch) if self.shown else False
 
 
+class IdleOverlay(Overlay):
+    """The free table's screen: a tap anywhere is answered (`on_tap`), never dealt on."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.on_tap: Callable[[], Any] = lambda: None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.shown:
+            return False
+        if self.collide_point(*touch.pos):
+            self.on_tap()
+        return True
+
+
 def seat_slots(n: int) -> list[tuple[float, float]]:
     """Seat centres as fractions of the table area (x right, y up): seat 1 on the
     dealer's left at the bottom, then clockwise (bottom-left, left end, top row, right
