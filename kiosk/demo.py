@@ -34,6 +34,7 @@ from kiosk.config import parse_http
 from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
+from kiosk.protocol.messages import encode
 from kiosk.roomconfig import load_director_config
 from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
@@ -321,6 +322,8 @@ def _deal(director: Director, args: argparse.Namespace, event: str, stop: thread
     name = f"{TABLES} ({event})"
     try:
         field.wait_ready()
+        if event == DAILY:
+            _power_on(director, args, field)
         presser = ButtonPresser(field, args.seed)
         for attempt in range(RESTARTS + 1):
             try:
@@ -340,6 +343,16 @@ def _deal(director: Director, args: argparse.Namespace, event: str, stop: thread
         done(exc)
     finally:
         field.close()
+
+
+def _power_on(director: Director, args: argparse.Namespace, field: MqttField) -> None:
+    """Every simulated kiosk of the room is switched on, the free ones too (they show the
+    idle screen): the dashboard shows them online, as in a room whose tables are all up."""
+    for table in sorted(director.room.pool):
+        if not (args.kiosk and table == 1):   # a real kiosk says so itself
+            field.client.publish(field.topics.table_status(table),
+                                 encode({"state": "online", "ts": director.now()}), qos=1,
+                                 retain=True)
 
 
 def _play(director: Director, args: argparse.Namespace, event: str, stop: threading.Event,

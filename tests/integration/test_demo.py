@@ -8,10 +8,12 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
 from floor_client import FloorClient
 from waiting import wait_for
@@ -57,6 +59,30 @@ def hands(db: Path) -> dict[str, int]:
         store.close()
 
 
+class Statuses:
+    """The room's tables' retained statuses, as the broker keeps them."""
+
+    def __init__(self, broker_url: str) -> None:
+        self.online: dict[int, bool] = {}
+        self.client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=f"demo-watch-{time.monotonic_ns()}")
+        self.client.on_connect = lambda c, *_: c.subscribe("pk/v2/demo/table/+/status", 1)
+        self.client.on_message = self._status
+        self.client.connect("127.0.0.1", int(broker_url.split(":")[-1].split("?")[0]))
+        self.client.loop_start()
+
+    def _status(self, c: mqtt.Client, u: object, m: mqtt.MQTTMessage) -> None:
+        if m.topic.endswith("/status"):    # the embedded broker sends more than asked
+            self.online[int(m.topic.split("/")[4])] = json.loads(m.payload)["state"] == "online"
+
+    def up(self) -> set[int]:
+        return {n for n, up in self.online.items() if up}
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
 def stop(proc: subprocess.Popen[bytes]) -> int:
     proc.send_signal(signal.SIGINT)
     return proc.wait(20)
@@ -74,6 +100,10 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
     assert re.search(r"^event\s+Sunday Main \(sunday\): tables none$", banner, re.M)
     try:
         url = found["dashboard"]
+        # every kiosk of the room is up, the two free ones showing their idle screen
+        statuses = Statuses(found["broker"])
+        wait_for(lambda: statuses.up() == set(range(1, 7)), timeout=20)
+        statuses.close()
         snap = wait_for(lambda: (s := snapshot(url)) and len(s["tables"]) == 3
                         and all(t["online"] and t["hand"] >= 3 for t in s["tables"]) and s)
         assert snap["summary"]["started"] and snap["summary"]["players_left"] <= 27
