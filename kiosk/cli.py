@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "provision": ("kiosk.appliance.provision", "broker users, ACL, TLS and configs for a room"),
     "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
     "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
+    "room": ("kiosk.director.room_cli", "events, tables and tickets of a running director's "
+                                        "room"),
     "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
     "profiles": ("kiosk.profiles_cli", "list rule profiles and blind structures, or check a file"),
     "results": ("kiosk.director.results_cli", "results from the director's log: an event, or one "

@@ -45,7 +45,11 @@ provision` and changed with `pokerkiosk floor-user add NAME --config event.toml`
 for the password), `remove NAME` and `list`. The director re-reads the file when it
 changes; removing a user ends that user's sessions. Passwords anyone could guess (the
 user's own name, `floor`, `password`, `changeme`, ...) are refused, except by
-`pokerkiosk demo`.
+`pokerkiosk demo`. Each login has a role, in the file's `[roles]` table and set with
+`floor-user add NAME --role director|floor|cashier`: a `director` may do everything; the
+`floor` calls, moves, busts, tables, the clock, penalties and registration; a `cashier`
+registration, money (rebuys, re-entries, add-ons, payouts, deals) and tickets. A login
+with no role is a director, as every login was before roles.
 """
 
 

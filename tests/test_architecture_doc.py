@@ -113,7 +113,7 @@ def test_a_renamed_function_is_caught() -> None:
     assert missing("kiosk.table.bust_flow", "BustFlow.pick") is None
     assert missing("kiosk.table.bust_flow", "BustFlow.pick_seat") is not None
     assert missing("kiosk.table.no_such_flow", "BustFlow") is not None
-    assert missing("kiosk/director/web/static/clock.html", "show") is None
+    assert missing("kiosk/director/web/static/clock.js", "show") is None
     assert missing("kiosk/director/web/static/clock.html", "no_such_function") is not None
 
 

@@ -1,7 +1,9 @@
 """`pokerkiosk floor-user add|remove|list`: manage the dashboard's floor logins.
 
 Passwords are asked for (or read from standard input) and only their argon2 hash is
-written; a running director picks the change up without a restart.
+written; a running director picks the change up without a restart. `--role` gives a login
+its role (director, floor or cashier); `add` without it keeps an existing login's role and
+makes a new one a director.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--users", help="the floor-users.toml file itself")
     p.add_argument("--generate", action="store_true",
                    help="make up a strong password and print it once")
+    p.add_argument("--role", choices=floor_users.ROLES,
+                   help="director: everything; floor: calls, moves, tables, clock, "
+                        "penalties, register; cashier: register, money, tickets "
+                        "(default: director, or the login's role when it exists)")
 
 
 def users_file(args: argparse.Namespace) -> Path:
@@ -54,8 +60,10 @@ def ask_password(user: str) -> str:
 def run(args: argparse.Namespace) -> int:
     path = users_file(args)
     users = floor_users.load(path)
+    roles = floor_users.load_roles(path)
     if args.action == "list":
-        print("\n".join(sorted(users)) if users else f"no floor users in {path}")
+        print("\n".join(f"{u} ({roles.get(u, floor_users.DEFAULT_ROLE)})" for u in sorted(users))
+              if users else f"no floor users in {path}")
         return 0
     if not args.name:
         raise KioskError(f"floor-user {args.action} needs a NAME")
@@ -69,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
     password = new_password() if args.generate else ask_password(user)
     existed = user in users
     users[user] = floor_users.hash_password(floor_users.check_new_password(user, password))
-    floor_users.save(path, users)
-    print(f"{'changed' if existed else 'added'} {user} in {path}"
+    if args.role:
+        roles[user] = args.role
+    floor_users.save(path, users, roles)
+    role = roles.get(user, floor_users.DEFAULT_ROLE)
+    print(f"{'changed' if existed else 'added'} {user} ({role}) in {path}"
           + (f"; password: {password}" if args.generate else ""))
     return 0

@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from kiosk.core.tournament import Tournament
+from kiosk.director import views
 
 if TYPE_CHECKING:
     from kiosk.director.service import Director
+
+
+@dataclass
+class EventView:
+    """One event as the one-event views read it (views.DirectorLike): its tournament and
+    the room's live table feed, which is keyed by table and so shared by every event."""
+
+    tour: Tournament
+    live: dict[int, dict[str, Any]]
+    online: dict[int, bool]
+
+
+def event_view(d: Director, event: str | None = None) -> EventView:
+    """The event named (default: the room's first); RuleError if the room has none such."""
+    return EventView(d.desk(event).tour, d.live, d.online)
 
 
 def directory(d: Director) -> dict[str, Any]:
@@ -22,3 +41,81 @@ def directory(d: Director) -> dict[str, Any]:
                        "tables": sorted(t for t in (desk.tour.tables if desk else ())
                                         if d.table_event(t) == name)})
     return {"room": d.config.name, "title": d.config.title, "events": events}
+
+
+def _tables_of(d: Director, name: str) -> list[int]:
+    """The tables an event holds: granted from the pool (in play or idle), or in a room of
+    one event, its own tables still in play."""
+    if d.config.pool:
+        return d.room.tables_of(name)
+    desk = d.desks.get(name)
+    return sorted(n for n, tab in (desk.tour.tables.items() if desk else ()) if not tab.broken)
+
+
+def _event_row(d: Director, name: str, t: float) -> dict[str, Any]:
+    info = d.room.events[name]
+    desk = d.desks.get(name)
+    row: dict[str, Any] = {"event": name, "title": info.title, "kind": info.kind,
+                           "state": info.state, "target": info.target,
+                           "flights": list(info.flights),
+                           "tables": _tables_of(d, name)}
+    if desk is not None and info.state != "archived":
+        s = views.summary(EventView(desk.tour, d.live, d.online), t)
+        row.update({k: s[k] for k in ("players_left", "entries", "level", "is_break",
+                                      "blinds", "clock", "remaining", "paused", "started",
+                                      "finished", "winner")})
+        row["prize_pool"] = s["money"]["prize_pool"]
+    return row
+
+
+def _table_row(d: Director, n: int, t: float) -> dict[str, Any]:
+    event = d.table_event(n)
+    desk = d.desks.get(event) if event else None
+    tab = desk.tour.tables.get(n) if desk else None
+    row: dict[str, Any] = {"table": n, "event": event, "online": d.online.get(n, False),
+                           "title": d.room.events[event].title if event in d.room.events
+                           else event, "players": 0, "seats": 0, "breaking": False,
+                           "floor_calls": 0, "clock_calls": 0}
+    if desk is not None and tab is not None and not tab.broken:
+        tour = desk.tour
+        row.update(players=tab.count, seats=tab.seats, breaking=tab.breaking,
+                   floor_calls=sum(1 for c in tour.floor_calls.values()
+                                   if c.table == n and c.state in ("open", "acked")),
+                   clock_calls=sum(1 for c in tour.clock_calls.values()
+                                   if c.table == n and c.state in ("requested", "approved")))
+    return row
+
+
+def room_calls(d: Director, t: float) -> list[dict[str, Any]]:
+    """Every open floor call and clock call of every event: one queue, oldest first."""
+    out = []
+    for name, desk in d.desks.items():
+        if d.room.events[name].state == "archived":
+            continue
+        queue = views.calls(EventView(desk.tour, d.live, d.online), t)
+        out += [{"type": "floor", "event": name, **c} for c in queue["floor"]]
+        out += [{"type": "clock", "event": name, **c} for c in queue["clock"]]
+    return sorted(out, key=lambda c: (c["since"], c["event"], c["call"]))
+
+
+def tickets(d: Director) -> list[dict[str, Any]]:
+    """Every ticket: held (issued, waiting for its target), used, returned or refunded."""
+    people = d.room.players
+    return [{"ticket": tk.id, "player": tk.player,
+             "name": people[tk.player].name if tk.player in people else tk.player,
+             "target": tk.target, "source": tk.source, "value": tk.value,
+             "state": "held" if tk.state == "issued" else tk.state, "event": tk.event,
+             "amount": tk.amount, "note": tk.note}
+            for tk in d.room.tickets.values()]
+
+
+def room_snapshot(d: Director, t: float) -> dict[str, Any]:
+    """The room page: every event, every table of the pool, all calls, the tickets."""
+    tables = set(d.room.pool) | {n for desk in d.desks.values() for n in desk.tour.tables
+                                 if not desk.tour.tables[n].broken}
+    return {"type": "room", "room": d.config.name, "title": d.config.title,
+            "pool": d.config.pool, "server_time": t,
+            "events": [_event_row(d, name, t) for name in d.room.events],
+            "tables": [_table_row(d, n, t) for n in sorted(tables)],
+            "free_tables": d.room.free_tables() if d.config.pool else [],
+            "calls": room_calls(d, t), "tickets": tickets(d)}

@@ -223,12 +223,14 @@ def test_floor_user_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     users.chmod(0o640)
     for weak in ("floor", "anne.b", "short"):
         assert floor_user("add", "anne.b", password=weak) == 2
-    assert floor_user("add", "bo", "--generate") == 0
+    assert floor_user("add", "bo", "--generate", "--role", "cashier") == 0
     generated = capsys.readouterr().out.rsplit("password: ", 1)[1].strip()
     assert floor_users.verify(floor_users.load(users)["bo"], generated)
     assert mode(users) == 0o640, "an edit keeps the file's mode (and owner)"
     assert floor_user("list") == 0
-    assert capsys.readouterr().out.split() == ["anne.b", "bo"]
+    assert capsys.readouterr().out.split() == ["anne.b", "(director)", "bo", "(cashier)"]
+    assert floor_user("add", "bo", password="another-long-1") == 0    # keeps its role
+    assert floor_users.load_roles(users) == {"bo": "cashier"}
     assert floor_user("remove", "bo") == 0
     assert floor_user("remove", "bo") == 2
     assert "no floor user bo" in capsys.readouterr().err

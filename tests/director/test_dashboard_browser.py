@@ -19,7 +19,7 @@ def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(
     with sync_playwright() as pw:
         browser = chromium(pw)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.goto(url + "/")
+        page.goto(url + "/event")
         expect(page.locator("#t1")).to_contain_text("Table 1")
         expect(page.locator("#t2")).to_contain_text("Table 2")
 

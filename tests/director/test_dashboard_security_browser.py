@@ -36,7 +36,7 @@ def snapshot(url: str) -> dict:
 
 
 def log_in(page, url: str) -> None:  # type: ignore[no-untyped-def]
-    page.goto(url + "/")
+    page.goto(url + "/event")
     page.fill("#login input[name=user]", "floor")
     page.fill("#login input[name=password]", PASSWORD)
     page.click("#login button")

@@ -65,7 +65,7 @@ def test_tv_clock_and_dashboard_fit_every_level_break_and_state(
             # bypass_csp: wait_for_function compiles its predicate inside the page, which
             # the dashboard's CSP forbids; the pages' own scripts run as served
             ctx = browser.new_context(viewport={"width": w, "height": h}, bypass_csp=True)
-            for path, tv in (("/clock", True), ("/", False)):
+            for path, tv in (("/clock", True), ("/event", False)):
                 page = ctx.new_page()
                 page.goto(url + path)
                 page.wait_for_function("PK.summary !== null")
@@ -149,7 +149,7 @@ def test_dashboard_phone_layout_calls_search_and_level_controls(
         browser = chromium(pw)
         page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
         page.clock.install()
-        page.goto(url + "/")
+        page.goto(url + "/event")
         page.fill("#login input[name=user]", "floor")
         page.fill("#login input[name=password]", "s3cret")
         page.click("#login button")

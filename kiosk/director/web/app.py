@@ -1,8 +1,12 @@
 """The floor dashboard and the TV clock, served by the director (aiohttp, no JS build).
 
-Reading needs no login: the pages, /api/snapshot, /api/players and the /ws live feed.
-Acting (/api/act, /api/import) needs a floor login (see auth.py): an HttpOnly session
-cookie plus the session's CSRF token in a header, from a page of this very origin.
+Reading needs no login: the pages, /api/room, /api/snapshot, /api/players and the /ws
+live feed. Acting (/api/act, /api/import, /api/room/...) needs a floor login (see auth.py):
+an HttpOnly session cookie plus the session's CSRF token in a header, from a page of this
+very origin, and a role that allows the action (see kiosk.director.roles).
+
+The room page is `/`; one event's dashboard is `/event/NAME` (or `/event?event=NAME`);
+every one-event API takes `?event=NAME` and reads the room's first event without it.
 """
 
 from __future__ import annotations
@@ -18,14 +22,17 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiosk.core import commands
-from kiosk.director import views
+from kiosk.director import roles, views
 from kiosk.director.hub import Hub
+from kiosk.director.room_views import EventView
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
+from kiosk.director.web.events import desk_for
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError, RuleError
@@ -48,9 +55,20 @@ class ServedDirector(views.DirectorLike, Protocol):
     health: dict[str, str]       # background task -> how it failed
 
     def now(self) -> float: ...
+    def desk(self, event: str | None = None) -> Any: ...
     def act(self, cmd: commands.Command, user: str | None = None,
             event: str | None = None) -> list[Any]: ...
-    def import_csv(self, text: str) -> tuple[int, list[str]]: ...
+    def import_csv(self, text: str, event: str | None = None) -> tuple[int, list[str]]: ...
+
+
+def _view(director: ServedDirector, desk: Any) -> EventView:
+    return EventView(desk.tour, director.live, director.online)
+
+
+def role_refusal(users: FloorUsers, user: str, kind: str) -> web.Response | None:
+    """A 403 saying which role may not do what, or None when the user's role may."""
+    why = roles.refusal(users.role(user), kind)
+    return None if why is None else _error(403, why)
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -147,14 +165,24 @@ def make_app(director: ServedDirector) -> web.Application:
     app.on_shutdown.append(close_sockets)
 
     async def page(request: web.Request) -> web.Response:
-        html = pages.render("/clock" if request.path.rstrip("/") == "/clock" else "/")
+        path = request.path.rstrip("/")
+        if path == "" and request.query.get("event"):     # the one-event dashboard's
+            raise web.HTTPFound("/event/" + quote(request.query["event"], safe=""))
+        if path.startswith("/event"):
+            desk_for(director, request)     # an event the room does not know: 404, why
+        html = pages.render("/clock" if path == "/clock" else
+                            "/event" if path.startswith("/event") else "/")
         return web.Response(text=html, content_type="text/html", headers={
             "Cache-Control": "no-cache", "Content-Security-Policy": page_csp(html)})
 
     async def snapshot(request: web.Request) -> web.Response:
-        snap = views.snapshot(director, director.now())
+        desk = desk_for(director, request)
+        snap = views.snapshot(_view(director, desk), director.now())
         found = session(request)
         snap["user"], snap["csrf"] = found if found else (None, None)
+        snap["role"] = users.role(found[0]) if found else None
+        snap["event"], snap["room"] = desk.name, cfg.title
+        snap["summary"]["title"] = desk.title
         return web.json_response(snap)
 
     async def health(request: web.Request) -> web.Response:
@@ -165,7 +193,8 @@ def make_app(director: ServedDirector) -> web.Application:
                                   "failed": dict(director.health)})
 
     async def players(request: web.Request) -> web.Response:
-        return web.json_response({"players": views.find_player(director,
+        view = _view(director, desk_for(director, request))
+        return web.json_response({"players": views.find_player(view,
                                                                request.query.get("q", ""))})
 
     async def login(request: web.Request) -> web.Response:
@@ -187,7 +216,8 @@ def make_app(director: ServedDirector) -> web.Application:
             return _error(403 if "guess" in problem else 401, problem)
         limiter.succeeded(who)
         cookie, csrf = store.create(user)
-        resp = web.json_response({"ok": True, "user": user, "csrf": csrf})
+        resp = web.json_response({"ok": True, "user": user, "csrf": csrf,
+                                  "role": users.role(user)})
         resp.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", secure=secure,
                         max_age=SESSION_SECONDS, path="/")
         return resp
@@ -208,9 +238,12 @@ def make_app(director: ServedDirector) -> web.Application:
         kind = cmd.get("kind")
         if not isinstance(kind, str) or not kind or kind in INTERNAL:
             return _error(400, f"not a floor command: {kind!r}")
+        desk = desk_for(director, request)
+        refused = role_refusal(users, user, kind)
+        if refused is not None:
+            return refused
         try:   # decoded here, once: a command that does not fit never reaches the core
-            events = director.act(commands.decode(cmd), user,
-                                  event=request.query.get("event") or None)
+            events = director.act(commands.decode(cmd), user, event=desk.name)
         except (RuleError, KioskError) as exc:
             return _error(400, str(exc))
         except (TypeError, ValueError, KeyError) as exc:
@@ -218,21 +251,27 @@ def make_app(director: ServedDirector) -> web.Application:
         return web.json_response({"ok": True, "events": len(events)})
 
     async def import_csv(request: web.Request) -> web.Response:
-        if acting_user(request) is None:
+        user = acting_user(request)
+        if user is None:
             return _error(401, "log in as floor staff to import players")
+        desk = desk_for(director, request)
+        refused = role_refusal(users, user, "import")
+        if refused is not None:
+            return refused
         try:
             text = await request.text()
         except UnicodeDecodeError:
             return _error(400, "the CSV must be UTF-8 text")
-        added, errors = director.import_csv(text)
+        added, errors = director.import_csv(text, desk.name)
         return web.json_response({"ok": not errors, "added": added, "errors": errors[:50]})
 
     async def ws(request: web.Request) -> web.WebSocketResponse:
+        desk = desk_for(director, request)
         sock = web.WebSocketResponse(heartbeat=20)
         await sock.prepare(request)
         sockets.add(sock)
         q = director.hub.subscribe()
-        sender = asyncio.create_task(_feed(director, sock, q))
+        sender = asyncio.create_task(_feed(desk, director, sock, q))
         try:
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
@@ -246,6 +285,8 @@ def make_app(director: ServedDirector) -> web.Application:
         return sock
 
     app.router.add_get("/", page)
+    app.router.add_get("/event", page)
+    app.router.add_get("/event/{event}", page)
     app.router.add_get("/clock", page)
     app.router.add_get("/api/snapshot", snapshot)
     app.router.add_get("/api/players", players)
@@ -256,16 +297,19 @@ def make_app(director: ServedDirector) -> web.Application:
     app.router.add_post("/api/import", import_csv)
     app.router.add_get("/ws", ws)
     add_money_routes(app, director)
-    add_room_routes(app, director, acting_user)
+    add_room_routes(app, director, session, acting_user, users.role,
+                    lambda user, kind: role_refusal(users, user, kind))
     app.router.add_static("/static/", STATIC)
     return app
 
 
-async def _feed(director: ServedDirector, sock: web.WebSocketResponse,
+async def _feed(desk: Any, director: ServedDirector, sock: web.WebSocketResponse,
                 q: asyncio.Queue[dict[str, Any]]) -> None:
-    """A snapshot first, then only what changed: the tables named by the notes waiting
-    (merged), and the header at most every SUMMARY_EVERY seconds."""
-    await sock.send_json(views.snapshot(director, director.now()))
+    """One event's feed: a snapshot first, then only what changed: its tables named by the
+    notes waiting (merged), and the header at most every SUMMARY_EVERY seconds."""
+    snap = views.snapshot(_view(director, desk), director.now())
+    snap["summary"]["title"] = desk.title
+    await sock.send_json(snap)
     last_summary = 0.0
     summary_due = False
     while not sock.closed:
@@ -278,15 +322,17 @@ async def _feed(director: ServedDirector, sock: web.WebSocketResponse,
         while not q.empty():
             notes.append(q.get_nowait())
         t = director.now()
+        view = _view(director, desk)     # the desk's tournament, as it is now
         tables = sorted({n for note in notes for n in note.get("tables", ())})
-        live = [n for n in tables if n in director.tour.tables]
+        live = [n for n in tables if n in view.tour.tables]
         if live:
             await sock.send_json({"type": "tables",
-                                  "tables": [views.table_view(director, n, t) for n in live],
-                                  "calls": views.calls(director, t),
-                                  "moves": views.moves_in_transit(director)})
+                                  "tables": [views.table_view(view, n, t) for n in live],
+                                  "calls": views.calls(view, t),
+                                  "moves": views.moves_in_transit(view)})
         summary_due = summary_due or any(note.get("type") == "summary" for note in notes)
         if summary_due and time.monotonic() - last_summary >= SUMMARY_EVERY:
-            await sock.send_json({"type": "summary", "summary": views.summary(director, t),
-                                  "calls": views.calls(director, t)})
+            await sock.send_json({"type": "summary",
+                                  "summary": {**views.summary(view, t), "title": desk.title},
+                                  "calls": views.calls(view, t)})
             last_summary, summary_due = time.monotonic(), False

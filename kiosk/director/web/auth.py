@@ -25,13 +25,19 @@ DB_FILE = "floor.db"
 
 
 class FloorUsers:
-    """The user -> hash table, re-read when its file changes."""
+    """The user -> hash table and each user's role, re-read when its file changes."""
 
     def __init__(self, users: dict[str, str], path: str | None, *,
                  allow_defaults: bool = False) -> None:
         self.path = Path(path) if path else None
         self.allow_defaults = allow_defaults
         self._mtime = self._stat()
+        self.roles: dict[str, str] = {}
+        if self.path is not None:
+            try:
+                self.roles = floor_users.load_roles(self.path)
+            except Exception as exc:   # every login stays a director's; say why
+                log.error("floor roles not read: %s", exc)
         self._set(users)
 
     def _stat(self) -> float | None:
@@ -56,7 +62,9 @@ class FloorUsers:
         if mtime != self._mtime and self.path is not None:
             self._mtime = mtime
             try:
-                self._set(floor_users.load(self.path))
+                users = floor_users.load(self.path)
+                self.roles = floor_users.load_roles(self.path)
+                self._set(users)
                 log.info("floor users re-read from %s", self.path)
             except Exception as exc:   # keep the last good table; say why
                 log.error("floor users not re-read: %s", exc)
@@ -64,6 +72,10 @@ class FloorUsers:
     def known(self, user: str) -> bool:
         self.refresh()
         return user in self.users
+
+    def role(self, user: str) -> str:
+        """director, floor or cashier; a login without a role is a director's."""
+        return self.roles.get(user, floor_users.DEFAULT_ROLE)
 
     def check(self, user: str, password: str) -> str | None:
         """None when the login is good, else why not (for the person logging in)."""

@@ -13,6 +13,7 @@ from aiohttp import web
 from kiosk.core.results import to_csv
 from kiosk.director.money_views import audit_view, deal_view, results_view
 from kiosk.director.web import pages
+from kiosk.director.web.events import desk_for
 from kiosk.errors import RuleError
 
 MONEY_PAGES = ("/results", "/deal", "/audit")
@@ -24,19 +25,21 @@ def add_money_routes(app: web.Application, director: Any) -> None:
                             content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def results(request: web.Request) -> web.Response:
-        return web.json_response(results_view(director.tour))
+        return web.json_response(results_view(desk_for(director, request).tour))
 
     async def results_csv(request: web.Request) -> web.Response:
         site = request.query.get("site") in ("1", "true", "yes")
-        rows = results_view(director.tour)["rows"]
-        name = f"{director.tour.event}-results{'-site' if site else ''}.csv"
+        tour = desk_for(director, request).tour
+        rows = results_view(tour)["rows"]
+        name = f"{tour.event}-results{'-site' if site else ''}.csv"
         return web.Response(text=to_csv(rows, site=site), content_type="text/csv",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def audit(request: web.Request) -> web.Response:
-        return web.json_response({"audit": audit_view(director.tour)})
+        return web.json_response({"audit": audit_view(desk_for(director, request).tour)})
 
     async def deal(request: web.Request) -> web.Response:
+        tour = desk_for(director, request).tour
         method = request.query.get("method", "icm")
         stacks: dict[str, int] | None = None
         if request.method == "POST":
@@ -51,7 +54,7 @@ def add_money_routes(app: web.Application, director: Any) -> None:
             stacks = raw
             method = str(body.get("method", method))
         try:
-            return web.json_response(deal_view(director.tour, method, stacks))
+            return web.json_response(deal_view(tour, method, stacks))
         except RuleError as exc:
             return web.json_response({"ok": False, "error": str(exc)}, status=400)
 

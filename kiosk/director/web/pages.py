@@ -20,7 +20,8 @@ class Page:
 
 
 PAGES = {
-    "/": Page("dashboard.html", "Floor"),
+    "/": Page("room.html", "Room"),
+    "/event": Page("dashboard.html", "Floor"),
     "/clock": Page("clock.html", "Clock"),
     "/results": Page("results.html", "Results", '<span id="event">-</span> results'),
     "/deal": Page("deal.html", "Deal calculator", "Deal calculator"),
@@ -42,7 +43,7 @@ def _render(route: str, mtimes: tuple[float, ...]) -> str:
     styles = ""
     if page.heading:
         nav = " ".join(f'<a href="{href}">{text}</a>' for href, text in
-                       [("/", "Floor"), *_MONEY_LINKS.items()] if href != route)
+                       [("/", "Room"), ("/event", "Floor"), *_MONEY_LINKS.items()] if href != route)
         body = _template("money-page.html").substitute(
             page=route.strip("/"), heading=page.heading, nav=nav, main=body)
         styles = '<link rel="stylesheet" href="/static/money.css">\n'

@@ -24,7 +24,7 @@ async function post(url, body, raw) {
 }
 
 async function act(cmd) {
-  const res = await post("/api/act", cmd);
+  const res = await post(PK.url("/api/act"), cmd);
   if (res.ok) toast(`Done: ${cmd.kind.replace("_", " ")}`, true);
   else toast(res.error || "refused", false);
   return res;
@@ -175,7 +175,7 @@ document.addEventListener("click", async ev => {
   }
   else if (b.id === "logout") { await post("/api/logout", {}); setUser(null); }
   else if (b.id === "import") {
-    const res = await post("/api/import", $("#register").csv.value, true);
+    const res = await post(PK.url("/api/import"), $("#register").csv.value, true);
     toast(res.ok ? `Imported ${res.added} players` : (res.error || (res.errors || []).join("; ")), res.ok);
   }
 });
@@ -212,7 +212,7 @@ let findTimer;
 $("#find").addEventListener("input", ev => {
   clearTimeout(findTimer);
   findTimer = setTimeout(async () => {
-    const r = await fetch("/api/players?q=" + encodeURIComponent(ev.target.value)).then(r => r.json());
+    const r = await fetch(PK.url("/api/players?q=" + encodeURIComponent(ev.target.value))).then(r => r.json());
     $("#found").innerHTML = r.players.map(p => {
       const quick = p.status === "moving" ? ["arrived", "Arrived"] : p.status === "busted" ? ["unbust", "Un-bust"]
         : p.table ? ["bust", "Bust"] : null;
@@ -224,7 +224,7 @@ $("#find").addEventListener("input", ev => {
   }, 150);
 });
 
-fetch("/api/snapshot").then(r => r.json()).then(s => setUser(s.user, s.csrf));
+fetch(PK.url("/api/snapshot")).then(r => r.json()).then(s => setUser(s.user, s.csrf));
 PK.connect(onMessage, ok => { if (!ok) toast("Connection lost, reconnecting…", false); });
 setInterval(tickWaits, 1000);
 

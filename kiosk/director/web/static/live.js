@@ -2,6 +2,16 @@
 "use strict";
 const PK = {
   summary: null, offset: 0, at: 0,
+  // the event this page shows: /event/NAME or ?event=NAME; none: the room's first
+  event: (() => {
+    const m = location.pathname.match(/^\/event\/([^/]+)/);
+    return m ? decodeURIComponent(m[1]) : new URLSearchParams(location.search).get("event");
+  })(),
+  // an API address for this page's event
+  url(path, event) {
+    const e = event === undefined ? PK.event : event;
+    return e ? path + (path.includes("?") ? "&" : "?") + "event=" + encodeURIComponent(e) : path;
+  },
   fmt(sec) {
     sec = Math.max(0, Math.ceil(sec));
     const h = Math.floor(sec / 3600), m = Math.floor(sec % 3600 / 60), s = sec % 60;
@@ -22,10 +32,10 @@ const PK = {
     return s.paused ? s.remaining : s.remaining - (Date.now() / 1000 - PK.at);
   },
   setSummary(s) { PK.summary = s; PK.at = Date.now() / 1000; },
-  connect(onMessage, onState) {
+  connect(onMessage, onState, event) {
     let ws, backoff = 500;
     const open = () => {
-      ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+      ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + PK.url("/ws", event));
       ws.onopen = () => { backoff = 500; onState && onState(true); };
       ws.onmessage = ev => onMessage(JSON.parse(ev.data));
       ws.onclose = () => { onState && onState(false); setTimeout(open, backoff); backoff = Math.min(backoff * 2, 8000); };

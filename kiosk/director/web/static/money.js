@@ -4,8 +4,14 @@ const $ = (s) => document.querySelector(s);
 const money = (n) => (n == null ? "" : Number(n).toLocaleString("en"));
 const esc = (s) => String(s == null ? "" : s).replace(/[&<>"]/g,
   (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+// the event this page is about (?event=NAME; none: the room's first), kept in its links
+const EVENT = new URLSearchParams(location.search).get("event");
+const withEvent = (url) => (EVENT ? url + (url.includes("?") ? "&" : "?") + "event=" + encodeURIComponent(EVENT) : url);
+document.querySelectorAll("nav a").forEach((a) => {
+  if (a.getAttribute("href") !== "/") a.setAttribute("href", withEvent(a.getAttribute("href")));
+});
 async function getJSON(url, opts) {
-  const r = await fetch(url, opts);
+  const r = await fetch(withEvent(url), opts);
   const body = await r.json();
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;

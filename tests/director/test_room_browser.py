@@ -1,0 +1,199 @@
+"""The room page and the tiled TV clock in Debian's Chromium, against a room director
+process and a real kiosk: everything in view, nothing overlapping, every text readable,
+at 1920x1080, 1280x720 and (the room page) a 390 px phone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from browser_kit import SCREENS, chromium
+from playwright.sync_api import Page, expect, sync_playwright
+from room_process import PASSWORD, room_process
+from test_walls_browser import fits
+from waiting import wait_for
+
+from kiosk.config import TableConfig
+from kiosk.table.service import TableService
+
+# boxes that must not cover one another: the cards of one list, the tiles of one screen,
+# and inside a TV tile every line of text
+OVERLAP_JS = """(groups) => {
+  const bad = [];
+  const box = el => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
+                          a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const text = el => el.textContent.trim().slice(0, 20);
+  const shown = el => { const r = box(el), st = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && st.display !== "none" && st.visibility !== "hidden"; };
+  for (const sel of groups) {
+    const els = [...document.querySelectorAll(sel)].filter(shown);
+    for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++)
+      if (els[i].parentElement === els[j].parentElement && meets(box(els[i]), box(els[j])))
+        bad.push(`${sel}: "${text(els[i])}" covers "${text(els[j])}"`);
+  }
+  return bad;
+}"""
+# the smallest text on the page: every element that holds text of its own
+SMALLEST_JS = """(root) => {
+  let least = 1e9, what = "";
+  for (const el of document.querySelectorAll(root + " *")) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    const r = el.getBoundingClientRect();
+    if (!own || !r.width || getComputedStyle(el).display === "none") continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < least) { least = size; what = el.textContent.trim().slice(0, 30); }
+  }
+  return [least, what];
+}"""
+TV_SIZES = [(1920, 1080), (1280, 720)]
+ROOM_SIZES = [(1920, 1080), (1280, 720), (390, 844)]
+
+
+def no_overlap(page: Page, groups: list[str], where: str) -> None:
+    bad = page.evaluate(OVERLAP_JS, groups)
+    assert not bad, f"{where} {page.viewport_size}: " + "; ".join(bad[:8])
+
+
+def readable(page: Page, root: str, least: float, where: str) -> None:
+    size, what = page.evaluate(SMALLEST_JS, root)
+    assert size >= least, f"{where} {page.viewport_size}: {what!r} is {size:.1f}px"
+
+
+class Floor:
+    """A floor login's requests, as the dashboard makes them."""
+
+    def __init__(self, pw_request: Any, url: str, user: str) -> None:
+        self.request, self.url = pw_request, url
+        r = pw_request.post(url + "/api/login", data=json.dumps(
+            {"user": user, "password": PASSWORD}),
+            headers={"Content-Type": "application/json", "Origin": url})
+        assert r.ok, r.text()
+        self.headers = {"Content-Type": "application/json", "Origin": url,
+                        "X-CSRF-Token": r.json()["csrf"]}
+
+    def post(self, path: str, body: dict[str, Any]) -> None:
+        r = self.request.post(self.url + path, data=json.dumps(body), headers=self.headers)
+        assert r.ok, r.text()
+
+
+def busy_room(pw: Any, browser: Any, d: Any) -> Floor:
+    """daily running with 12 players, sat running with 9, sunday open, a fourth event."""
+    td = Floor(browser.new_context().request, d.url, "td")
+    td.post("/api/act?event=daily", {"kind": "start"})
+    for i in range(9):
+        td.post("/api/act?event=sat", {"kind": "register", "name": f"Satellite Player {i}"})
+    td.post("/api/act?event=sat", {"kind": "start"})
+    td.post("/api/room/act", {"kind": "set_event_state", "event": "sunday", "state": "open"})
+    td.post("/api/room/events", {"name": "bounty", "title": "Thursday Bounty Hunter Deepstack",
+                                 "structure": "turbo", "tables": 1})
+    return td
+
+
+def kiosk_at_table_one(tmp_path: Path, mosquitto: Any) -> TableService:
+    cfg = TableConfig(table=1, event="casino", broker=mosquitto.config,
+                      state_dir=str(tmp_path / "table-1"), gpio=None)
+    Path(cfg.state_dir).mkdir()
+    kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)
+    kiosk.start()
+    wait_for(lambda: sum(1 for s in kiosk.view().seats if s.name) == 6)
+    return kiosk
+
+
+def test_room_page_shows_every_event_table_and_call_and_fits_every_screen(
+        tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
+    d = room_process(director_factory, mosquitto, tmp_path)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = chromium(pw)
+        busy_room(pw, browser, d)
+        kiosk = kiosk_at_table_one(tmp_path, mosquitto)
+        assert kiosk.act("press_floor").report is not None
+        pages = []
+        for w, h in ROOM_SIZES:
+            page = browser.new_page(viewport={"width": w, "height": h})
+            page.goto(d.url + "/")
+            expect(page.locator("#ev-daily")).to_contain_text("12 left of 12")
+            expect(page.locator("#ev-sat")).to_contain_text("running")
+            expect(page.locator("#tbl-1")).to_contain_text("Daily 50")
+            expect(page.locator("#tbl-8")).to_contain_text("free")
+            expect(page.locator("#calls")).to_contain_text("Daily 50 · table 1",
+                                                           timeout=10000)
+            expect(page.locator("#tbl-1 .tag.break")).to_have_text("floor 1")
+            pages.append(page)
+        for page in pages:
+            fits(page, False, "room")
+            no_overlap(page, [".ev", ".tbl", "#calls li", "main > *", "header > *",
+                              "aside > *"], "room")
+            readable(page, "body", 12, "room")
+        phone = pages[-1]    # calls come first on a phone, on the first screen
+        calls_top = phone.locator("#calls").bounding_box()["y"]
+        assert calls_top < phone.locator("#events").bounding_box()["y"] and calls_top < 844
+        for page, (w, h) in zip(pages, ROOM_SIZES, strict=True):
+            page.screenshot(path=str(SCREENS / f"room-{w}x{h}.png"), full_page=True)
+
+        page = pages[0]
+        page.fill("#login input[name=user]", "fl")
+        page.fill("#login input[name=password]", PASSWORD)
+        page.click("#login button")
+        expect(page.locator("#role")).to_have_text("floor")
+        page.locator("#tbl-8 select").select_option("sat")
+        page.locator("#tbl-8 [data-assign]").click()
+        expect(page.locator("#toast")).to_contain_text("Table 8 → sat")
+        expect(page.locator("#tbl-8")).to_contain_text("Satellite to Sunday")
+        page.locator("#tbl-8 [data-free]").click()
+        expect(page.locator("#tbl-8")).to_contain_text("free")
+        page.once("dialog", lambda dlg: dlg.accept())
+        page.locator('#ev-sat [data-do="finished"]').click()
+        expect(page.locator("#toast")).to_contain_text(
+            "your role (floor) may not open, finish or archive events")
+        page.locator("#calls [data-ack]").click()
+        expect(page.locator("#calls")).to_contain_text("acked", timeout=10000)
+        wait_for(lambda: kiosk.view().floor_state == "acked")
+
+        page.locator("#ev-daily h3 a").click()
+        page.wait_for_url("**/event/daily")
+        expect(page.locator("#event")).to_have_text("daily")
+        expect(page.locator("#t1")).to_contain_text("Table 1")
+        browser.close()
+    kiosk.stop()
+
+
+def test_tv_clock_tiles_two_to_four_events_readable_on_one_screen(
+        tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
+    d = room_process(director_factory, mosquitto, tmp_path)
+    with sync_playwright() as pw:
+        browser = chromium(pw)
+        td = busy_room(pw, browser, d)
+        td.post("/api/act?event=sat", {"kind": "clock", "action": "pause"})
+        screens = {1: "event=sat", 2: "events=daily,sat", 3: "events=daily,sat,sunday",
+                   4: "events=daily,sat,sunday,bounty"}
+        for w, h in TV_SIZES:
+            for n, query in screens.items():
+                page = browser.new_page(viewport={"width": w, "height": h})
+                page.goto(f"{d.url}/clock?{query}")
+                tiles = page.locator("section.tvclock")
+                expect(tiles).to_have_count(n)
+                names = query.split("=")[1].split(",")
+                for i, name in enumerate(names):
+                    tile = tiles.nth(i)
+                    expect(tile.locator(".time")).not_to_have_text("--:--")
+                    title = {"daily": "Daily 50", "sat": "Satellite to Sunday",
+                             "sunday": "Sunday Main", "bounty": "Thursday Bounty"}[name]
+                    expect(tile.locator(".event")).to_contain_text(title)
+                    expect(tile.locator(".lvl")).to_have_text("Level 1")
+                expect(tiles.nth(names.index("sat")).locator(".banners")).to_contain_text(
+                    "PAUSED")
+                fits(page, True, f"{n} tiles")
+                no_overlap(page, ["section.tvclock", ".tvclock > *", ".tvclock .grid > *",
+                                  ".tvclock .pay > *", ".tvclock .tv-top > *"], f"{n} tiles")
+                readable(page, "section.tvclock", h / 60, f"{n} tiles")
+                page.screenshot(path=str(SCREENS / f"clock-{n}-tiles-{w}x{h}.png"))
+                page.close()
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(f"{d.url}/clock?events=daily,nowhere")
+        expect(page.locator("section.tvclock").nth(1)).to_contain_text("no event 'nowhere'")
+        expect(page.locator("section.tvclock").nth(0).locator(".event")).to_have_text(
+            "Daily 50")
+        browser.close()
