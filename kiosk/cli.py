@@ -27,7 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                         "room"),
     "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
     "profiles": ("kiosk.profiles_cli", "list rule profiles and blind structures, or check a file"),
-    "results": ("kiosk.director.results_cli", "an event's results from its log, as CSV or JSON"),
+    "results": ("kiosk.director.results_cli", "results from the director's log: an event, or one "
+                "player across the room"),
     "help": ("kiosk.cli", "this list, or `help COMMAND` for one command's options"),
 }
 

@@ -31,11 +31,13 @@ from typing import Any
 
 from kiosk import floor_users
 from kiosk.broker import free_port, start_broker, wait_port
-from kiosk.config import load_event_config, parse_http
+from kiosk.config import parse_http
 from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
 from kiosk.printer.ports import parse_port
+from kiosk.protocol.messages import encode
+from kiosk.roomconfig import load_director_config
 from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
@@ -98,23 +100,55 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "is present; otherwise its command is printed)")
 
 
+ROOM = "demo"
+DAILY, SATELLITE, TARGET = "daily", "sunday-sat", "sunday"
+FREE_TABLES = 2       # the room keeps two tables free, so the floor can move one
+SEATS = 9
+
+
+def satellite_players(players: int) -> int:
+    """The satellite's field beside a daily of `players`: one table's worth or so."""
+    return max(6, min(SEATS, players // 5))
+
+
+def room_tables(players: int) -> int:
+    """Tables provisioned to the demo room: both events' draws and two free ones."""
+    return -(-players // SEATS) + -(-satellite_players(players) // SEATS) + FREE_TABLES
+
+
 def _write_config(folder: Path, args: argparse.Namespace, broker_url: str,
                   host: str, port: int) -> Path:
-    path = folder / "event.toml"
+    """room.toml: the daily and a satellite to Sunday's main event (announced, not open)."""
+    path = folder / "room.toml"
     printer = getattr(args, "printer", None)
+    sat = satellite_players(args.players)
+    event = (f'profile = "{args.profile}"\nstructure = "{args.structure}"\n'
+             f"seats = {SEATS}\n")
     path.write_text(
-        f'[event]\nname = "demo"\nprofile = "{args.profile}"\nstructure = "{args.structure}"\n'
-        f"seats = 9\nseed = {args.seed}\nbuy_in = 100\n\n"
+        f'[room]\nname = "{ROOM}"\ntitle = "Demo Room"\n'
+        f"tables = {room_tables(args.players)}\n\n"
         f'[broker]\nurl = "{broker_url}"\n\n'
-        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n'
-        + (f"\n[printer]\nport = {json.dumps(printer)}\n"
-           f'player_url = "http://{host}:{port}/p/{{event}}"\n' if printer else ""))
+        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n\n'
+        + (f"[printer]\nport = {json.dumps(printer)}\n"
+           f'player_url = "http://{host}:{port}/p/{{event}}"\n\n' if printer else "")
+        +
+        f'[[events]]\nname = "{DAILY}"\ntitle = "Daily 100"\n{event}seed = {args.seed}\n'
+        f"buy_in = 100\n\n"
+        f'[[events]]\nname = "{TARGET}"\ntitle = "Sunday Main"\n{event}'
+        f"seed = {args.seed + 2}\nbuy_in = 300\nscheduled = true\n\n"
+        f'[[events]]\nname = "{SATELLITE}"\ntitle = "Satellite to Sunday"\n'
+        f'kind = "satellite"\ntarget = "{TARGET}"\n{event}seed = {args.seed + 1}\n'
+        f"buy_in = 100\n[events.money]\nseat_value = 300\n")
     users = folder / floor_users.FILE
     if not users.exists():
         floor_users.save(users, {floor_users.DEMO_USER:
                                  floor_users.hash_password(floor_users.DEMO_PASSWORD)})
-    (folder / "players.csv").write_text("name,card\n" + "".join(
-        f"{name},D{i + 1:04d}\n" for i, name in enumerate(_names(args.players))))
+    # the satellite's field: new faces, and two of the daily's players playing both
+    rows = [f"{name},D{i + 1:04d}\n" for i, name in enumerate(_names(args.players + sat))]
+    (folder / f"{DAILY}.csv").write_text("name,card\n" + "".join(rows[:args.players]))
+    both = min(2, args.players)
+    (folder / f"{SATELLITE}.csv").write_text(
+        "name,card\n" + "".join(rows[args.players - both:args.players - both + sat]))
     return path
 
 
@@ -170,20 +204,23 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
     try:
         url = f"mqtt://127.0.0.1:{broker.port}" + ("?mqtt311" if broker.config.mqtt_version
                                                    == 3 else "")
-        config = dataclasses.replace(
-            load_event_config(_write_config(folder, args, url, host, port)),
-            allow_default_logins=True)
+        room = load_director_config(_write_config(folder, args, url, host, port))
+        config = dataclasses.replace(room, director=dataclasses.replace(
+            room.director, allow_default_logins=True))
         director = Director(config)
-        if not director.tour.players:
-            director.import_csv((folder / "players.csv").read_text())
-        if not director.tour.started:
-            director.act(commands.decode({"kind": "start"}))
+        _open_room(director, folder)
         display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
+        free = director.room.free_tables()
         banner = [f"broker      {config.broker.url} ({type(broker).__name__})",
                   f"dashboard   {director.dashboard_url}   (floor login: "
                   f"{floor_users.DEMO_USER} / {floor_users.DEMO_PASSWORD})",
                   f"TV clock    {director.dashboard_url}clock",
+                  f"room        {config.title}: {len(director.room.pool)} tables, "
+                  f"free {', '.join(map(str, free)) or 'none'}",
+                  *(f"event       {d.title} ({d.name}): tables "
+                    f"{', '.join(map(str, director.room.tables_of(d.name))) or 'none'}"
+                    for d in director.desks.values()),
                   f"event log   {config.db}" + ("" if args.dir or args.keep else
                                                  " (removed at the end; --keep keeps it)")]
         if config.printer is not None:
@@ -204,6 +241,19 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
     return 0
 
 
+def _open_room(director: Director, folder: Path) -> None:
+    """Register both events' players and start them (once: a kept --dir restarts where
+    it stopped). The satellite's payouts are locked, as a floor does before it plays."""
+    for event in (DAILY, SATELLITE):
+        tour = director.desks[event].tour
+        if not tour.players:
+            director.import_csv((folder / f"{event}.csv").read_text(), event)
+        if not director.desks[event].tour.started:
+            director.act(commands.Start(), event=event)
+    if director.desks[SATELLITE].tour.locked is None:
+        director.act(commands.LockPayouts(), user="floor", event=SATELLITE)
+
+
 def _has_kivy() -> bool:
     try:
         import kivy  # noqa: F401
@@ -214,13 +264,14 @@ def _has_kivy() -> bool:
 
 def _write_table_config(folder: Path, broker_url: str) -> Path:
     path = folder / "table-1.toml"
-    path.write_text(f'[table]\nnumber = 1\nroom = "demo"\nstate_dir = "table-1"\n\n'
+    path.write_text(f'[table]\nnumber = 1\nroom = "{ROOM}"\nstate_dir = "table-1"\n\n'
                     f'[broker]\nurl = "{broker_url}"\n\n[gpio]\nenabled = false\n\n'
                     f'[ui]\nsize = "1280x720"\n')
     return path
 
 
 TABLES = "simulated tables"
+DEALT = (DAILY, SATELLITE)   # the events the demo's dealers play (Sunday only takes tickets)
 RESTARTS = 3          # the simulated tables come back this often before the demo gives up
 
 
@@ -240,8 +291,16 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
     def done(exc: BaseException | None) -> None:
         loop.call_soon_threadsafe(settle, exc)
 
-    tables = threading.Thread(target=_deal, args=(director, args, stop, done), daemon=True,
-                              name="demo-tables")
+    left = [len(DEALT)]
+
+    def one_done(exc: BaseException | None) -> None:
+        """A failure stops the demo at once; success only once every event is over."""
+        left[0] -= 1
+        if exc is not None or left[0] == 0:
+            done(exc)
+
+    tables = [threading.Thread(target=_deal, args=(director, args, event, stop, one_done),
+                               daemon=True, name=f"demo-tables-{event}") for event in DEALT]
     serving = asyncio.ensure_future(director.serve(web=True))
     try:
         connected = asyncio.ensure_future(director.connected.wait())
@@ -257,7 +316,8 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
         await loop.run_in_executor(None, wait_port, director.config.http_port,
                                    10.0, director.config.http_host)
         print("\n".join([*banner, "Ctrl-C stops the demo."]), flush=True)
-        tables.start()
+        for thread in tables:
+            thread.start()
         with contextlib.suppress(asyncio.CancelledError):
             either: list[asyncio.Future[Any]] = [serving, over]
             await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
@@ -272,48 +332,65 @@ async def _serve(director: Director, args: argparse.Namespace, banner: list[str]
             await serving
 
 
-def _deal(director: Director, args: argparse.Namespace, stop: threading.Event,
+def _deal(director: Director, args: argparse.Namespace, event: str, stop: threading.Event,
           done: Callable[[BaseException | None], None]) -> None:
-    """The simulated tables: real-time hands over MQTT until the event ends. Dealers
-    that fail are logged, shown on the dashboard's health line and started again; after
-    RESTARTS failures `done` gets the error and the demo stops with a non-zero exit."""
-    field = MqttField(director.config.broker, director.config.name, client_id="demo-tables")
+    """One event's simulated tables: real-time hands over MQTT until the event ends, on
+    whichever tables the room gives it. Dealers that fail are logged, shown on the
+    dashboard's health line and started again; after RESTARTS failures `done` gets the
+    error and the demo stops with a non-zero exit."""
+    field = MqttField(director.config.broker, event, client_id=f"demo-tables-{event}",
+                      room=director.config.name)
+    name = f"{TABLES} ({event})"
     try:
         field.wait_ready()
+        if event == DAILY:
+            _power_on(director, args, field)
         presser = ButtonPresser(field, args.seed)
         for attempt in range(RESTARTS + 1):
             try:
-                _play(director, args, stop, field, presser, attempt)
+                _play(director, args, event, stop, field, presser, attempt)
                 done(None)
                 return
             except SystemExit:
                 return                  # the demo is stopping
             except Exception as exc:
-                director.task_failed(TABLES, exc, restarted=attempt < RESTARTS)
+                director.task_failed(name, exc, restarted=attempt < RESTARTS)
                 if attempt == RESTARTS:
                     done(exc)
                     return
                 field.end_open_hands(director.now())
     except Exception as exc:   # no schedule, no broker: the dealers never started
-        director.task_failed(TABLES, exc, restarted=False)
+        director.task_failed(name, exc, restarted=False)
         done(exc)
     finally:
         field.close()
 
 
-def _play(director: Director, args: argparse.Namespace, stop: threading.Event,
+def _power_on(director: Director, args: argparse.Namespace, field: MqttField) -> None:
+    """Every simulated kiosk of the room is switched on, the free ones too (they show the
+    idle screen): the dashboard shows them online, as in a room whose tables are all up."""
+    for table in sorted(director.room.pool):
+        if not (args.kiosk and table == 1):   # a real kiosk says so itself
+            field.client.publish(field.topics.table_status(table),
+                                 encode({"state": "online", "ts": director.now()}), qos=1,
+                                 retain=True)
+
+
+def _play(director: Director, args: argparse.Namespace, event: str, stop: threading.Event,
           field: MqttField, presser: ButtonPresser, attempt: int) -> None:
-    """One run of the dealers, on the director's own clock (its time line and pace)."""
+    """One run of one event's dealers, on the director's own clock (its time line and
+    pace)."""
     def pace(t: float) -> None:
         while not stop.is_set() and (wait := t - director.now()) > 0:
             time.sleep(min(0.2, wait))
         if stop.is_set():
             raise SystemExit
 
-    sim = Simulator(len(director.tour.players), profile=director.tour.profile.id,
-                    seed=args.seed + attempt, structure=director.tour.structure, field=field,
-                    hand_seconds=args.hand_seconds, pace=pace,
-                    skip=frozenset({1}) if args.kiosk else frozenset(), buttons=presser,
-                    start=director.now(), report_prefix=f"s{director.epoch:.0f}-{attempt}-")
+    tour = director.desks[event].tour
+    skip = frozenset({1}) if args.kiosk and director.table_event(1) == event else frozenset()
+    sim = Simulator(len(tour.players), profile=tour.profile.id, seed=args.seed + attempt,
+                    structure=tour.structure, field=field, hand_seconds=args.hand_seconds,
+                    pace=pace, skip=skip, buttons=presser, start=director.now(),
+                    report_prefix=f"s{director.epoch:.0f}-{event}-{attempt}-")
     sim.run()
-    log.info("the demo tournament is over; the dashboard stays up (Ctrl-C to stop)")
+    log.info("%s is over; the dashboard stays up (Ctrl-C to stop)", event)

@@ -67,7 +67,7 @@ class MqttField:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     props: Any = None) -> None:
         base = self.topics.base
-        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.all_schedules, 1),
+        client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.schedule(self.event), 1),
                           (f"{base}/director/ack/+", 1)])
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:

@@ -98,7 +98,7 @@ def test_a_taken_dashboard_port_is_named_before_anything_starts(tmp_path: Path) 
 def test_a_demo_failing_at_start_takes_its_broker_along(tmp_path: Path) -> None:
     proc = pokerkiosk("demo", "--http", "127.0.0.1:0", "--profile", "no-such-profile",
                       env=demo_env(tmp_path))
-    one_line_error(proc, "event.profile: no-such-profile: no such rule profile")
+    one_line_error(proc, "events.0.profile: no-such-profile: no such rule profile")
     assert mosquittos(tmp_path) == []
     assert list((tmp_path / "tmp").iterdir()) == [], "temporary folders left behind"
 

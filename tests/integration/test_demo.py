@@ -8,17 +8,19 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
 from floor_client import FloorClient
 from waiting import wait_for
 
 from kiosk import floor_users
 from kiosk.config import load_table_config
-from kiosk.director.store import EventLog
+from kiosk.director.store import Store
 from kiosk.table.service import TableService
 
 
@@ -47,6 +49,40 @@ def snapshot(url: str) -> dict:
 
 
 
+def hands(db: Path) -> dict[str, int]:
+    """Hands dealt in each event of the demo's room log."""
+    store = Store(db)
+    try:
+        return {name: sum(1 for e in store.read(name) if e["kind"] == "hand_started")
+                for name in store.event_streams()}
+    finally:
+        store.close()
+
+
+class Statuses:
+    """The room's tables' retained statuses, as the broker keeps them."""
+
+    def __init__(self, broker_url: str) -> None:
+        self.online: dict[int, bool] = {}
+        self.client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=f"demo-watch-{time.monotonic_ns()}")
+        self.client.on_connect = lambda c, *_: c.subscribe("pk/v2/demo/table/+/status", 1)
+        self.client.on_message = self._status
+        self.client.connect("127.0.0.1", int(broker_url.split(":")[-1].split("?")[0]))
+        self.client.loop_start()
+
+    def _status(self, c: mqtt.Client, u: object, m: mqtt.MQTTMessage) -> None:
+        if m.topic.endswith("/status"):    # the embedded broker sends more than asked
+            self.online[int(m.topic.split("/")[4])] = json.loads(m.payload)["state"] == "online"
+
+    def up(self) -> set[int]:
+        return {n for n, up in self.online.items() if up}
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
 def stop(proc: subprocess.Popen[bytes]) -> int:
     proc.send_signal(signal.SIGINT)
     return proc.wait(20)
@@ -54,9 +90,20 @@ def stop(proc: subprocess.Popen[bytes]) -> int:
 
 @pytest.mark.parametrize("broker", ["mosquitto", "embedded"])
 def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
+    """Two events at once, a daily and a satellite to Sunday's main event (announced,
+    not open), on the room's tables with two left free."""
     proc, found = start_demo(tmp_path, "--broker", broker)
+    banner = (tmp_path / "demo.out").read_text()
+    assert re.search(r"^room\s+Demo Room: 6 tables, free 5, 6$", banner, re.M), banner
+    assert re.search(r"^event\s+Daily 100 \(daily\): tables 1, 2, 3$", banner, re.M)
+    assert re.search(r"^event\s+Satellite to Sunday \(sunday-sat\): tables 4$", banner, re.M)
+    assert re.search(r"^event\s+Sunday Main \(sunday\): tables none$", banner, re.M)
     try:
         url = found["dashboard"]
+        # every kiosk of the room is up, the two free ones showing their idle screen
+        statuses = Statuses(found["broker"])
+        wait_for(lambda: statuses.up() == set(range(1, 7)), timeout=20)
+        statuses.close()
         snap = wait_for(lambda: (s := snapshot(url)) and len(s["tables"]) == 3
                         and all(t["online"] and t["hand"] >= 3 for t in s["tables"]) and s)
         assert snap["summary"]["started"] and snap["summary"]["players_left"] <= 27
@@ -67,6 +114,8 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
             assert b"/static/live.js" in r.read()
     finally:
         assert stop(proc) == 0
+    dealt = hands(tmp_path / "demo" / "demo.db")
+    assert dealt["daily"] >= 9 and dealt["sunday-sat"] >= 3 and dealt["sunday"] == 0
 
 
 def test_a_real_kiosk_plays_table_1_of_the_demo(tmp_path: Path) -> None:
@@ -99,7 +148,7 @@ class Floor(FloorClient):
     def busted(self, players: int) -> str | None:
         """A player who is out (and did not buy back in at the table)."""
         for i in range(1, players + 1):
-            found = self.get(f"api/players?q=p{i}")["players"]
+            found = self.get(f"api/players?q=D{i:04d}")["players"]
             if found and found[0]["status"] == "busted":
                 return found[0]["player"]
         return None
@@ -140,7 +189,9 @@ def test_the_floor_sells_seats_while_the_demo_deals(tmp_path: Path, profile: str
         assert proc.poll() is None
     finally:
         assert stop(proc) == 0
-    events = list(EventLog(tmp_path / "demo" / "demo.db").read())
+    store = Store(tmp_path / "demo" / "demo.db")
+    events = list(store.stream("daily").read())
+    store.close()
     newcomer = next(e for e in events if e["kind"] == "registered" and e["name"] ==
                     "Nia Newcomer")
     bought = next(i for i, e in enumerate(events) if e["kind"] == buy_back.replace(

@@ -17,9 +17,9 @@ from playwright.sync_api import sync_playwright
 
 from kiosk import demo
 from kiosk.broker import Mosquitto, free_port
-from kiosk.config import load_event_config
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
+from kiosk.roomconfig import load_director_config
 from kiosk.sim.engine import Simulator
 
 PLAYERS = 18
@@ -31,19 +31,19 @@ def room(tmp_path: Path, broker: Mosquitto) -> tuple[Director, argparse.Namespac
                               hand_seconds=0.2, kiosk=False)
     path = demo._write_config(tmp_path, args, f"mqtt://127.0.0.1:{broker.port}",
                               "127.0.0.1", free_port())
-    director = Director(load_event_config(path))
-    director.import_csv((tmp_path / "players.csv").read_text())
-    director.act({"kind": "start"})
+    director = Director(load_director_config(path))
+    demo._open_room(director, tmp_path)
     return director, args
 
 
 def dealer_fails(monkeypatch: pytest.MonkeyPatch, times: int) -> None:
-    """The dealers' hand-end code raises the first `times` times it runs."""
+    """The daily's dealers' hand-end code raises the first `times` times it runs (the
+    satellite's dealers deal on)."""
     left = [times]
     real = Simulator._end_hand
 
     def flaky(self: Simulator, tid: int, t: float) -> None:
-        if left[0]:
+        if left[0] and f"-{demo.DAILY}-" in self.prefix:
             left[0] -= 1
             raise RuntimeError("the dealer fell over")
         real(self, tid, t)
@@ -104,9 +104,10 @@ def test_a_dealer_that_fails_once_is_logged_shown_and_restarted(
     with caplog.at_level(logging.ERROR, "kiosk"):
         asyncio.run(serve_until(director, args, dealing_again))
     assert seen["health"]["failed"] == {
-        demo.TABLES: "restarted after RuntimeError: the dealer fell over"}
-    assert seen["line"] == "simulated tables: restarted after RuntimeError: the dealer fell over"
-    failure = next(r for r in caplog.records if "simulated tables failed" in r.getMessage())
+        f"{demo.TABLES} (daily)": "restarted after RuntimeError: the dealer fell over"}
+    assert seen["line"] == ("simulated tables (daily): restarted after RuntimeError: "
+                            "the dealer fell over")
+    failure = next(r for r in caplog.records if "simulated tables (daily) failed" in r.getMessage())
     assert failure.exc_info is not None and "restarting" in failure.getMessage()
 
 
@@ -116,4 +117,4 @@ def test_dealers_that_keep_failing_stop_the_demo_with_an_error(
     dealer_fails(monkeypatch, times=demo.RESTARTS + 1)
     with pytest.raises(KioskError, match="simulated tables stopped for good"):
         asyncio.run(serve_until(director, args, lambda: False))
-    assert director.health[demo.TABLES].startswith("stopped by RuntimeError")
+    assert director.health[f"{demo.TABLES} (daily)"].startswith("stopped by RuntimeError")
