@@ -2,7 +2,11 @@
 
 The outbox is the truth for reports: paho's own in-memory queue is dropped on every
 connect and the outbox re-published instead, so a report is sent again only when the
-broker never took it, or when the director has not acked it after `resend_s`.
+broker never took it, or when the director has not acked it after `resend_s`. With
+several brokers configured the client moves to the next when one is gone
+(`kiosk.mqttclient`), and on a broker other than the last one every unacked report is
+sent again at once: the new broker never saw them, and the director's dedup keeps a
+report that did arrive twice from counting twice.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ class TableLink:
         self._sent: set[str] = set()       # report ids published on this connection
         self._mid_lock = threading.Lock()
         self._live: bytes | None = None
+        self._last_broker: str | None = None   # the broker of the last connection
+        self._moved = False    # on a new broker, until its director says it is online
+        self._since = 0.0      # when this connection came up
         self._stopping = threading.Event()
         self._resender: threading.Thread | None = None
         c = make_client(f"table-{n}-{cfg.room}", cfg.broker,
@@ -193,11 +200,16 @@ class TableLink:
                 self._early.clear()
             self._sent.clear()
             self._connected.set()
-            for rid, payload in self.outbox.unsent():
+            here = self.client.address
+            moved = self._last_broker not in (None, here)
+            self._last_broker = here
+            self._moved, self._since = self._moved or moved, time.time()
+            for rid, payload in self.outbox.unacked() if moved else self.outbox.unsent():
                 self.send(rid, payload)
         self._publish(self.topics.table_status(n), encode({"state": "online", "ts": time.time()}),
                       1, True)
-        log.info("table %s: connected to %s", n, self.cfg.broker.url)
+        log.info("table %s: connected to %s%s", n, here,
+                 ", re-sending every unacked report there" if moved else "")
         if self._live is not None:
             self._publish(self.topics.live(n), self._live, 0, True)
         if self.on_state:
@@ -221,6 +233,17 @@ class TableLink:
         if rid and not reason.is_failure:
             self.outbox.mark_delivered(rid)
 
+    def _director_here(self, since: float) -> None:
+        """The director is on the broker this table moved to. Came it after the table
+        (it moves too, maybe later), what was sent here before was lost: send it again
+        now rather than after `resend_s`."""
+        self._moved = False
+        if since < self._since:
+            return     # it was here first: the reports sent on connect reached it
+        with self._send_lock:
+            for rid, payload in self.outbox.unacked():
+                self.send(rid, payload, again=True)
+
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         route = self._route(msg.topic)
         if route is None:
@@ -236,6 +259,8 @@ class TableLink:
         if kind == "ack":
             n = self.outbox.ack(data["ids"])
             log.debug("table %s: ack for %d report(s)", self.cfg.table, n)
+        if kind == "director" and data.get("state") == "online" and self._moved:
+            self._director_here(data.get("ts") or 0.0)
         try:
             self.on_message(kind, data)
         except Exception:   # a bad message must never kill the network thread
