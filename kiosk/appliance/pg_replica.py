@@ -8,6 +8,8 @@ then run as the `postgres` user) or as `postgres`.
 
     primary   let a standby in: role, slot, pg_hba line (on the primary)
     standby   clone the primary into an empty data directory (on the standby)
+    sync      commits wait for the standby: an acknowledged report is on both machines
+    async     commits no longer wait (the standby is gone for long)
     status    which role this server has and how far behind the standby is
     promote   make the standby the primary (the primary's machine is gone)
 """
@@ -144,11 +146,33 @@ def clone_standby(pg: Server, primary: str, pgdata: Path, secret: str) -> list[s
     if pgdata.exists():
         pgdata.chmod(0o700)     # PostgreSQL will not start on a group- or world-readable one
     host, _, port = primary.rpartition(":") if ":" in primary else (primary, "", "5432")
-    call(pg.tool("pg_basebackup", "-h", host, "-p", port, "-U", ROLE, "-D", str(pgdata),
-                "-R", "-X", "stream", "-S", SLOT, "-c", "fast", "-w"),
+    call(pg.tool("pg_basebackup", "-d", f"application_name={SLOT}", "-h", host, "-p", port,
+                 "-U", ROLE, "-D", str(pgdata), "-R", "-X", "stream", "-S", SLOT, "-c", "fast",
+                 "-w"),
         env={"PGPASSWORD": secret})
     return [f"{pgdata}: cloned from {host}:{port}, a standby of it (standby.signal); "
             "start PostgreSQL here"]
+
+
+# ------------------------------------------------------------ sync, async
+def synchronous(pg: Server, on: bool) -> list[str]:
+    """Commits wait for the standby's disk (on) or not (off), on the primary.
+
+    Waiting means a report the director acknowledged is on both machines, so promoting
+    the standby loses none; it also means no commit at all while the standby is away,
+    hence `async` for a standby that is gone for long."""
+    if pg.in_recovery():
+        raise KioskError("this server is a standby; run this on the primary")
+    if on and pg.one("SELECT count(*) FROM pg_stat_replication WHERE application_name = "
+                     ":'s' AND state = 'streaming'", s=SLOT) == "0":
+        raise KioskError("no standby is streaming from this server: waiting for one would "
+                         "stop every write (see `pokerkiosk replica status`)")
+    if on:
+        pg.sql("ALTER SYSTEM SET synchronous_standby_names = :'s'", s=SLOT)
+    else:
+        pg.sql("ALTER SYSTEM RESET synchronous_standby_names")
+    pg.sql("SELECT pg_reload_conf()")
+    return ["commits wait for the standby" if on else "commits no longer wait for a standby"]
 
 
 # ------------------------------------------------------------ status, promote
@@ -163,13 +187,13 @@ def status(pg: Server) -> dict[str, Any]:
             "pg_last_xact_replay_timestamp()), -1)::float")[0]
         return {"role": "standby", "receiver": row[0], "primary": row[1],
                 "replay_behind_bytes": int(row[2]), "last_replayed_s_ago": float(row[3])}
-    rows = pg.sql("SELECT coalesce(client_addr::text, 'local'), state, "
+    rows = pg.sql("SELECT coalesce(client_addr::text, 'local'), state, sync_state, "
                   "coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), -1)::bigint,"
                   " coalesce(extract(epoch FROM replay_lag), 0)::float "
                   "FROM pg_stat_replication ORDER BY 1")
     return {"role": "primary", "standbys": [
-        {"address": r[0], "state": r[1], "behind_bytes": int(r[2]), "replay_lag_s": float(r[3])}
-        for r in rows]}
+        {"address": r[0], "state": r[1], "sync": r[2] == "sync", "behind_bytes": int(r[3]),
+         "replay_lag_s": float(r[4])} for r in rows]}
 
 
 def describe(st: dict[str, Any]) -> list[str]:
@@ -179,7 +203,8 @@ def describe(st: dict[str, Any]) -> list[str]:
                 f"{st['last_replayed_s_ago']:.1f} s ago"]
     if not st["standbys"]:
         return ["primary, NO standby connected"]
-    return [f"primary; standby {s['address']}: {s['state']}, {s['behind_bytes']} bytes "
+    return [f"primary; standby {s['address']}: {s['state']}, "
+            f"{'synchronous' if s['sync'] else 'asynchronous'}, {s['behind_bytes']} bytes "
             f"behind, replay lag {s['replay_lag_s']:.2f} s" for s in st["standbys"]]
 
 
@@ -195,7 +220,8 @@ def promote(pg: Server, wait_s: int = 60) -> list[str]:
 
 # ------------------------------------------------------------------ command
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("step", choices=["primary", "standby", "status", "promote"])
+    p.add_argument("step", choices=["primary", "standby", "sync", "async", "status",
+                                    "promote"])
     p.add_argument("--port", type=int, default=5432, help="this server's port")
     p.add_argument("--host", help="this server's socket directory or address "
                                   "(default: the local socket)")
@@ -221,6 +247,8 @@ def run_step(args: argparse.Namespace) -> list[str]:
             raise KioskError("replica standby needs --primary HOST[:PORT] and --pgdata DIR")
         return clone_standby(pg, args.primary, args.pgdata,
                              password(args.password_file, create=False))
+    if args.step in ("sync", "async"):
+        return synchronous(pg, args.step == "sync")
     if args.step == "promote":
         return promote(pg)
     st = status(pg)

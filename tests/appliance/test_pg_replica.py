@@ -18,6 +18,7 @@ from waiting import wait_for
 
 from kiosk.appliance.pg_replica import OS_USER, Server, find_bindir, hba_line
 from kiosk.broker import free_port
+from kiosk.cli import build
 from kiosk.cli import main as pokerkiosk
 from kiosk.errors import KioskError
 
@@ -91,6 +92,8 @@ def test_primary_standby_check_and_promote(pg_root: Path, capsys) -> None:
         primary.server.sql("CREATE TABLE log (n int PRIMARY KEY, what text)")
         primary.server.sql("INSERT INTO log VALUES (1, 'registered')")
 
+        assert pokerkiosk(["replica", "sync", *where]) == 2     # nobody to wait for yet
+        assert "no standby is streaming" in capsys.readouterr().err
         said = replica("standby", "--primary", f"127.0.0.1:{primary.port}", "--pgdata",
                        str(standby.data), "--password-file", str(secret), capsys=capsys)
         assert "a standby of it" in said
@@ -100,22 +103,26 @@ def test_primary_standby_check_and_promote(pg_root: Path, capsys) -> None:
         primary.server.sql("INSERT INTO log VALUES (2, 'busted')")
         wait_for(lambda: pg.one("SELECT count(*) FROM log") == "2", timeout=10)
 
+        assert "commits wait" in replica("sync", *where, capsys=capsys)
+        wait_for(lambda: ", synchronous," in replica("status", *where, capsys=capsys))
+        primary.server.sql("INSERT INTO log VALUES (3, 'acknowledged')")   # on both now
         st = json.loads(replica("status", "--json", *where, capsys=capsys))
         assert st["role"] == "primary"
-        assert [(s["state"], s["behind_bytes"]) for s in st["standbys"]] == [("streaming", 0)]
+        assert [(s["state"], s["sync"]) for s in st["standbys"]] == [("streaming", True)]
         st = json.loads(replica("status", "--json", "--host", str(standby.sockets), "--port",
                                 str(standby.port), capsys=capsys))
         assert st["role"] == "standby" and st["receiver"] == "streaming"
         with pytest.raises(KioskError, match="cannot execute INSERT in a read-only"):
-            pg.sql("INSERT INTO log VALUES (3, 'refused')")
+            pg.sql("INSERT INTO log VALUES (4, 'refused')")
 
         primary.stop("immediate")                       # the database machine dies
         said = replica("promote", "--host", str(standby.sockets), "--port",
                        str(standby.port), capsys=capsys)
         assert "promoted" in said
-        pg.sql("INSERT INTO log VALUES (3, 'after the promotion')")
+        pg.sql("INSERT INTO log VALUES (4, 'after the promotion')")
         assert pg.sql("SELECT n, what FROM log ORDER BY n") == [
-            ["1", "registered"], ["2", "busted"], ["3", "after the promotion"]]
+            ["1", "registered"], ["2", "busted"], ["3", "acknowledged"],
+            ["4", "after the promotion"]]
         assert pokerkiosk(["replica", "promote", "--host", str(standby.sockets), "--port",
                            str(standby.port)]) == 2
         assert "already a primary" in capsys.readouterr().err
@@ -136,3 +143,12 @@ def test_a_standby_is_never_cloned_over_data(pg_root: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert "is not empty" in err and len(err.strip().splitlines()) == 1
     assert os.listdir(data) == ["PG_VERSION"]
+
+
+def test_the_recipe_in_docs_ha_uses_these_steps() -> None:
+    """Each `pokerkiosk replica` line of docs/ha.md parses as the command the test runs."""
+    doc = (Path(__file__).parents[2] / "docs" / "ha.md").read_text()
+    block = doc.split("<!-- replica:start -->")[1].split("<!-- replica:end -->")[0]
+    lines = [ln.split() for ln in block.splitlines() if ln.startswith("pokerkiosk replica")]
+    steps = [build(ln[1:]).parse_args(ln[1:]).step for ln in lines]
+    assert steps == ["primary", "standby", "status", "sync", "status"]

@@ -10,8 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from kiosk.mqttclient import make_client
 from kiosk.broker import free_port, stop_process
+from kiosk.mqttclient import make_client
 
 ROOM = """
 [room]
@@ -46,7 +46,7 @@ def test_every_table_of_the_pool_has_a_plan_naming_its_event(tmp_path: Path,
     lock = threading.Lock()
     client = make_client("watcher", mosquitto.config)
 
-    def on_message(c, u, msg) -> None:   # noqa: ANN001
+    def on_message(c, u, msg) -> None:
         if msg.payload:
             with lock:
                 got[msg.topic] = json.loads(msg.payload)
