@@ -38,6 +38,7 @@ class FailoverClient(mqtt.Client):
         super().__init__(**kw)
         self.broker = broker
         self.at = (broker.host, broker.port)   # the broker of the last attempt
+        self._skip = 0    # brokers to pass over at the next attempt (move_on)
 
     @property
     def address(self) -> str:
@@ -49,6 +50,8 @@ class FailoverClient(mqtt.Client):
         if len(addresses) == 1 or (self._host, self._port) not in addresses:
             self.at = (self._host, self._port)   # connect() to somewhere else: as asked
             return super().reconnect()
+        skip, self._skip = self._skip, 0
+        addresses = addresses[skip:] + addresses[:skip]
         for n, (host, port) in enumerate(addresses[:-1]):
             self._host, self._port = self.at = host, port
             try:
@@ -58,6 +61,19 @@ class FailoverClient(mqtt.Client):
                          self.address, exc, self.broker.url_of(*addresses[n + 1]))
         self._host, self._port = self.at = addresses[-1]
         return super().reconnect()
+
+    def move_on(self) -> None:
+        """Drop this broker and reconnect starting from the next one in the list (the
+        broker answers, but whoever this client talks to is elsewhere). Safe from any
+        thread: the socket is shut, paho's own loop notices and reconnects."""
+        addresses = self.broker.addresses
+        if len(addresses) < 2 or self.at not in addresses:
+            return
+        self._skip = (addresses.index(self.at) + 1) % len(addresses)
+        shut = getattr(self.socket(), "shutdown", None)
+        if shut is not None:
+            with contextlib.suppress(OSError):
+                shut(socket.SHUT_RDWR)
 
 
 def make_client(client_id: str, broker: BrokerConfig, *, will_topic: str | None = None,

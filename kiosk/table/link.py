@@ -36,9 +36,11 @@ class TableLink:
 
     def __init__(self, cfg: TableConfig, outbox: Outbox, on_message: Handler,
                  on_state: Callable[[bool], None] | None = None, *, resend_s: float = 10.0,
-                 reconnect: tuple[int, int] = (1, 16), keepalive: int = 15) -> None:
+                 reconnect: tuple[int, int] = (1, 16), keepalive: int = 15,
+                 hunt_s: float = 15.0) -> None:
         self.cfg, self.outbox, self.on_message, self.on_state = cfg, outbox, on_message, on_state
         self.resend_s = resend_s
+        self.hunt_s = hunt_s    # several brokers: no director on this one this long, move on
         self.keepalive = keepalive
         self.topics = t = Topics(cfg.room)
         n = cfg.table
@@ -58,6 +60,7 @@ class TableLink:
         self._last_broker: str | None = None   # the broker of the last connection
         self._moved = False    # on a new broker, until its director says it is online
         self._since = 0.0      # when this connection came up
+        self._alone: float | None = None   # since when no director is online on this broker
         self._stopping = threading.Event()
         self._resender: threading.Thread | None = None
         c = make_client(f"table-{n}-{cfg.room}", cfg.broker,
@@ -82,9 +85,10 @@ class TableLink:
         self._resender.start()
 
     def _resend_loop(self) -> None:
-        while not self._stopping.wait(max(0.2, self.resend_s / 4)):
+        while not self._stopping.wait(max(0.2, min(self.resend_s, self.hunt_s) / 4)):
             try:
                 self.resend_due()
+                self.hunt_due()
             except Exception:   # a full disk or a closed db must not kill the thread
                 log.exception("table %s: re-send failed", self.cfg.table)
 
@@ -185,6 +189,21 @@ class TableLink:
             self.send(rid, payload, again=True)
         return len(due)
 
+    def hunt_due(self, now: float | None = None) -> bool:
+        """With several brokers: when no director has been online on this one for
+        `hunt_s`, try the next (a broker that came back after the director moved on
+        still answers, but nobody acknowledges there). True when moving on."""
+        alone = self._alone
+        now = time.time() if now is None else now
+        if not self.connected or alone is None or now - alone < self.hunt_s \
+                or len(self.cfg.broker.addresses) < 2:
+            return False
+        log.warning("table %s: no director on %s for %.0f s; trying the next broker",
+                    self.cfg.table, self.client.address, now - alone)
+        self._alone = None
+        self.client.move_on()
+        return True
+
     # ---------------------------------------------------------------- paho callbacks
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -204,6 +223,7 @@ class TableLink:
             moved = self._last_broker not in (None, here)
             self._last_broker = here
             self._moved, self._since = self._moved or moved, time.time()
+            self._alone = self._since
             for rid, payload in self.outbox.unacked() if moved else self.outbox.unsent():
                 self.send(rid, payload)
         self._publish(self.topics.table_status(n), encode({"state": "online", "ts": time.time()}),
@@ -259,8 +279,11 @@ class TableLink:
         if kind == "ack":
             n = self.outbox.ack(data["ids"])
             log.debug("table %s: ack for %d report(s)", self.cfg.table, n)
-        if kind == "director" and data.get("state") == "online" and self._moved:
-            self._director_here(data.get("ts") or 0.0)
+        if kind == "director":
+            online = data.get("state") == "online"
+            self._alone = None if online else (self._alone or time.time())
+            if online and self._moved:
+                self._director_here(data.get("ts") or 0.0)
         try:
             self.on_message(kind, data)
         except Exception:   # a bad message must never kill the network thread

@@ -81,6 +81,31 @@ def test_the_table_moves_to_the_next_broker_and_nothing_is_lost_or_doubled(
         svc.stop()
 
 
+def test_a_table_on_a_broker_without_director_finds_it_on_the_next(
+        tmp_path, mosquitto, second_broker, director_factory) -> None:
+    """Broker A answers but the director is on B (A came back after everyone moved):
+    the table does not wait there forever."""
+    a, b = (f"mqtt://127.0.0.1:{m.port}" for m in (mosquitto, second_broker))
+    director = director_factory(players=18, brokers=[second_broker]).start()
+    svc = TableService(load_table_config(table_toml(tmp_path, director.name, a, b)),
+                       resend_s=300, reconnect=(1, 2), debounce_s=0.0)
+    svc.link.hunt_s = 2.0
+    svc.start()
+    try:
+        assert svc.link.wait_connected(10) and svc.link.client.address == a
+        wait_for(lambda: svc.link.client.address == b and svc.link.connected, timeout=10)
+        wait_for(lambda: sum(1 for s in svc.view().seats if s.name) == 9)
+        ids = sent(svc.act("new_hand"), svc.act("end_hand"))
+        wait_for(lambda: svc.outbox.pending_count() == 0, timeout=10)
+        time.sleep(3)                            # the director is here: the table stays
+        assert svc.link.client.address == b and svc.link.connected
+        reported = [e["report"] for e in EventLog(director.db).read()
+                    if e.get("table") == 1 and e.get("report")]
+        assert sorted(reported) == sorted(ids)
+    finally:
+        svc.stop()
+
+
 @pytest.mark.parametrize(("broker", "error"), [
     ('urls = ["mqtt://a:1883", "mqtts://b:8883"]', "same scheme"),
     ('urls = ["mqtt://a:1883", "mqtt://a:1883"]', "listed twice"),
