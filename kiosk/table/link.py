@@ -5,8 +5,10 @@ connect and the outbox re-published instead, so a report is sent again only when
 broker never took it, or when the director has not acked it after `resend_s`. With
 several brokers configured the client moves to the next when one is gone
 (`kiosk.mqttclient`), and on a broker other than the last one every unacked report is
-sent again at once: the new broker never saw them, and the director's dedup keeps a
-report that did arrive twice from counting twice.
+sent again at once, and again when the director arrives there after the table: the new
+broker never saw them, and the director's dedup keeps a report that did arrive twice
+from counting twice. A table on a broker where no director is online for `hunt_s`
+moves on to the next one.
 """
 
 from __future__ import annotations
@@ -254,9 +256,9 @@ class TableLink:
             self.outbox.mark_delivered(rid)
 
     def _director_here(self, since: float) -> None:
-        """The director is on the broker this table moved to. Came it after the table
-        (it moves too, maybe later), what was sent here before was lost: send it again
-        now rather than after `resend_s`."""
+        """The director is on the broker this table moved to. If it came after the table
+        (it moves too, maybe later), what was sent here before it came was lost: send it
+        again now rather than after `resend_s`."""
         self._moved = False
         if since < self._since:
             return     # it was here first: the reports sent on connect reached it
