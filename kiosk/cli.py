@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("kiosk.sim.cli", "simulate whole tournaments through the core"),
     "provision": ("kiosk.appliance.provision", "broker users, ACL, TLS and configs for a room"),
     "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
+    "replica": ("kiosk.appliance.pg_replica", "PostgreSQL hot standby: set up, check, promote"),
     "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
     "room": ("kiosk.director.room_cli", "events, tables and tickets of a running director's "
                                         "room"),

@@ -43,6 +43,10 @@ class BrokerSection(_Section):
 
     url: Annotated[str, _doc("mqtt://host:port, or mqtts://host:port for TLS; "
                              "?mqtt311 for MQTT 3.1.1 brokers")] = "mqtt://127.0.0.1:1883"
+    urls: Annotated[list[str], _doc(
+        "several brokers (same scheme, same logins), in order of preference: the "
+        "first that answers is used, and when it is gone the next one; set, it "
+        "replaces `url`")] = []
     username: Annotated[str | None, _doc("broker user (provision: director, table-N)")] = None
     password: Annotated[str | None, _doc("that user's broker password")] = None
     ca_file: Annotated[str | None, _doc("CA certificate that signed the broker's "
@@ -285,10 +289,23 @@ class BrokerConfig:
     password: str | None = None
     ca_file: str | None = None
     mqtt_version: int = 5      # 5, or 3 for MQTT 3.1.1 brokers (the embedded demo broker)
+    more: tuple[tuple[str, int], ...] = ()   # further brokers, tried after host:port
 
     @property
     def url(self) -> str:
-        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+        return self.url_of(self.host, self.port)
+
+    def url_of(self, host: str, port: int) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{port}"
+
+    @property
+    def addresses(self) -> tuple[tuple[str, int], ...]:
+        """Every broker in order of preference, host:port first."""
+        return ((self.host, self.port), *self.more)
+
+    @property
+    def urls(self) -> list[str]:
+        return [self.url_of(h, p) for h, p in self.addresses]
 
     @classmethod
     def from_url(cls, url: str, **kw: object) -> BrokerConfig:
@@ -309,11 +326,22 @@ class BrokerConfig:
 
 
 def _broker(source: str, b: BrokerSection) -> BrokerConfig:
+    key, urls = ("broker.urls", b.urls) if b.urls else ("broker.url", [b.url])
+    if b.urls and b.url != defaults(BrokerSection)["url"] and b.url not in b.urls:
+        raise ConfigError(source, "broker.url", f"{b.url!r} is not in broker.urls: set one "
+                          "of them (urls lists every broker, in order)")
     try:
-        return BrokerConfig.from_url(b.url, username=b.username, password=b.password,
-                                     ca_file=b.ca_file)
+        brokers = [BrokerConfig.from_url(u, username=b.username, password=b.password,
+                                         ca_file=b.ca_file) for u in urls]
     except ValueError as exc:
-        raise ConfigError(source, "broker.url", str(exc)) from None
+        raise ConfigError(source, key, str(exc)) from None
+    first = brokers[0]
+    if any(replace(o, host=first.host, port=first.port) != first for o in brokers[1:]):
+        raise ConfigError(source, key, "every broker must use the same scheme (mqtt:// or "
+                          "mqtts://), MQTT version and login")
+    if len(set(o.addresses for o in brokers)) < len(brokers):
+        raise ConfigError(source, key, "a broker is listed twice")
+    return replace(first, more=tuple((o.host, o.port) for o in brokers[1:]))
 
 
 def _event_name(source: str, key: str, name: str) -> str:

@@ -57,6 +57,8 @@ def _type(t: Any) -> str:
     origin = typing.get_origin(t)
     if origin is typing.Annotated:
         return _type(typing.get_args(t)[0])
+    if origin is list:
+        return f"list of {_type(typing.get_args(t)[0])}s"
     args = [a for a in typing.get_args(t) if a is not type(None)]
     if args and len(args) < len(typing.get_args(t)):
         return _type(args[0])
@@ -89,6 +91,8 @@ def _default(f: msgspec.structs.FieldInfo) -> str:
     if f.required:
         return "*required*"
     value = f.default
+    if value is msgspec.NODEFAULT and f.default_factory in (list, dict):
+        value = f.default_factory()   # an empty list or table
     if value is None:
         return "unset"
     if isinstance(value, bool):

@@ -33,16 +33,19 @@ class DirectorProcess:
     def __init__(self, workdir: Path, broker: Mosquitto, *, name: str = "test-event",
                  profile: str = "tda-2017", structure: str = "turbo", seed: int = 7,
                  players: int = 0, web: bool = False, floor_users: dict[str, str] | None = None,
-                 seats: int = 9, extra_toml: str = "", start_stack: int = 20000) -> None:
+                 seats: int = 9, extra_toml: str = "", start_stack: int = 20000,
+                 brokers: list[Mosquitto] | None = None) -> None:
         self.dir = workdir
         self.http_port = free_port()
         floor_logins.save(workdir / floor_logins.FILE, {
             u: floor_logins.hash_password(p) for u, p in (floor_users or {}).items()})
         self.config = workdir / "event.toml"
+        where = (f'url = "mqtt://127.0.0.1:{broker.port}"' if brokers is None else "urls = ["
+                 + ", ".join(f'"mqtt://127.0.0.1:{b.port}"' for b in brokers) + "]")
         self.config.write_text(
             f'[event]\nname = "{name}"\nprofile = "{profile}"\nstructure = "{structure}"\n'
             f"seats = {seats}\nseed = {seed}\nbuy_in = 100\nstart_stack = {start_stack}\n\n"
-            f'[broker]\nurl = "mqtt://127.0.0.1:{broker.port}"\n\n'
+            f"[broker]\n{where}\n\n"
             f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{self.http_port}"\n\n'
             f"{extra_toml}")
         self.players_csv = workdir / "players.csv"

@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.request
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,7 @@ def broker(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
     """
     from kiosk.mqttclient import make_client
 
+    cfg = replace(cfg, more=())    # exactly this broker, not the next one that answers
     name, url = "broker", cfg.url
     as_user = f" as {cfg.username}" if cfg.username else " anonymously"
     if cfg.tls and cfg.ca_file and not Path(cfg.ca_file).is_file():
@@ -351,8 +352,15 @@ def database(db: str) -> Check:
     return ok("db", f"event log {db}" + (" (exists)" if Path(db).exists() else " (new)"))
 
 
+def each_broker(cfg: BrokerConfig) -> list[BrokerConfig]:
+    """One config per broker of `[broker] urls`: a table must reach every one of them."""
+    return [replace(cfg, host=h, port=p, more=()) for h, p in cfg.addresses]
+
+
 def table_checks(cfg: TableConfig, timeout: float) -> list[Check]:
-    return [broker(cfg.broker, timeout=timeout), anonymous(cfg.broker, timeout=timeout),
+    brokers = each_broker(cfg.broker)
+    return [*(broker(b, timeout=timeout) for b in brokers),
+            *(anonymous(b, timeout=timeout) for b in brokers),
             clock(), gpio(cfg.gpio), reader(cfg.reader_port, cfg.reader_baud), display()]
 
 

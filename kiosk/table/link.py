@@ -2,7 +2,13 @@
 
 The outbox is the truth for reports: paho's own in-memory queue is dropped on every
 connect and the outbox re-published instead, so a report is sent again only when the
-broker never took it, or when the director has not acked it after `resend_s`.
+broker never took it, or when the director has not acked it after `resend_s`. With
+several brokers configured the client moves to the next when one is gone
+(`kiosk.mqttclient`), and on a broker other than the last one every unacked report is
+sent again at once, and again when the director arrives there after the table: the new
+broker never saw them, and the director's dedup keeps a report that did arrive twice
+from counting twice. A table on a broker where no director is online for `hunt_s`
+moves on to the next one.
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ class TableLink:
 
     def __init__(self, cfg: TableConfig, outbox: Outbox, on_message: Handler,
                  on_state: Callable[[bool], None] | None = None, *, resend_s: float = 10.0,
-                 reconnect: tuple[int, int] = (1, 16), keepalive: int = 15) -> None:
+                 reconnect: tuple[int, int] = (1, 16), keepalive: int = 15,
+                 hunt_s: float = 15.0) -> None:
         self.cfg, self.outbox, self.on_message, self.on_state = cfg, outbox, on_message, on_state
         self.resend_s = resend_s
+        self.hunt_s = hunt_s    # several brokers: no director on this one this long, move on
         self.keepalive = keepalive
         self.topics = t = Topics(cfg.room)
         n = cfg.table
@@ -51,6 +59,10 @@ class TableLink:
         self._sent: set[str] = set()       # report ids published on this connection
         self._mid_lock = threading.Lock()
         self._live: bytes | None = None
+        self._last_broker: str | None = None   # the broker of the last connection
+        self._moved = False    # on a new broker, until its director says it is online
+        self._since = 0.0      # when this connection came up
+        self._alone: float | None = None   # since when no director is online on this broker
         self._stopping = threading.Event()
         self._resender: threading.Thread | None = None
         c = make_client(f"table-{n}-{cfg.room}", cfg.broker,
@@ -75,9 +87,10 @@ class TableLink:
         self._resender.start()
 
     def _resend_loop(self) -> None:
-        while not self._stopping.wait(max(0.2, self.resend_s / 4)):
+        while not self._stopping.wait(max(0.2, min(self.resend_s, self.hunt_s) / 4)):
             try:
                 self.resend_due()
+                self.hunt_due()
             except Exception:   # a full disk or a closed db must not kill the thread
                 log.exception("table %s: re-send failed", self.cfg.table)
 
@@ -178,6 +191,21 @@ class TableLink:
             self.send(rid, payload, again=True)
         return len(due)
 
+    def hunt_due(self, now: float | None = None) -> bool:
+        """With several brokers: when no director has been online on this one for
+        `hunt_s`, try the next (a broker that came back after the director moved on
+        still answers, but nobody acknowledges there). True when moving on."""
+        alone = self._alone
+        now = time.time() if now is None else now
+        if not self.connected or alone is None or now - alone < self.hunt_s \
+                or len(self.cfg.broker.addresses) < 2:
+            return False
+        log.warning("table %s: no director on %s for %.0f s; trying the next broker",
+                    self.cfg.table, self.client.address, now - alone)
+        self._alone = None
+        self.client.move_on()
+        return True
+
     # ---------------------------------------------------------------- paho callbacks
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -193,11 +221,17 @@ class TableLink:
                 self._early.clear()
             self._sent.clear()
             self._connected.set()
-            for rid, payload in self.outbox.unsent():
+            here = self.client.address
+            moved = self._last_broker not in (None, here)
+            self._last_broker = here
+            self._moved, self._since = self._moved or moved, time.time()
+            self._alone = self._since
+            for rid, payload in self.outbox.unacked() if moved else self.outbox.unsent():
                 self.send(rid, payload)
         self._publish(self.topics.table_status(n), encode({"state": "online", "ts": time.time()}),
                       1, True)
-        log.info("table %s: connected to %s", n, self.cfg.broker.url)
+        log.info("table %s: connected to %s%s", n, here,
+                 ", re-sending every unacked report there" if moved else "")
         if self._live is not None:
             self._publish(self.topics.live(n), self._live, 0, True)
         if self.on_state:
@@ -221,6 +255,17 @@ class TableLink:
         if rid and not reason.is_failure:
             self.outbox.mark_delivered(rid)
 
+    def _director_here(self, since: float) -> None:
+        """The director is on the broker this table moved to. If it came after the table
+        (it moves too, maybe later), what was sent here before it came was lost: send it
+        again now rather than after `resend_s`."""
+        self._moved = False
+        if since < self._since:
+            return     # it was here first: the reports sent on connect reached it
+        with self._send_lock:
+            for rid, payload in self.outbox.unacked():
+                self.send(rid, payload, again=True)
+
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         route = self._route(msg.topic)
         if route is None:
@@ -236,6 +281,11 @@ class TableLink:
         if kind == "ack":
             n = self.outbox.ack(data["ids"])
             log.debug("table %s: ack for %d report(s)", self.cfg.table, n)
+        if kind == "director":
+            online = data.get("state") == "online"
+            self._alone = None if online else (self._alone or time.time())
+            if online and self._moved:
+                self._director_here(data.get("ts") or 0.0)
         try:
             self.on_message(kind, data)
         except Exception:   # a bad message must never kill the network thread

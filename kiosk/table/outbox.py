@@ -72,6 +72,12 @@ class Outbox:
             return self._db.execute("SELECT id, payload FROM outbox WHERE delivered = 0 "
                                     "ORDER BY seq").fetchall()
 
+    def unacked(self) -> list[tuple[str, bytes]]:
+        """Every report the director has not acked, oldest first: sent again on a broker
+        the table has just moved to."""
+        with self._lock:
+            return self._db.execute("SELECT id, payload FROM outbox ORDER BY seq").fetchall()
+
     def due(self, now: float, after: float) -> list[tuple[str, bytes]]:
         """Reports published more than `after` seconds ago and still not acked."""
         with self._lock:

@@ -165,6 +165,22 @@ def test_missing_and_bad_files(doctor: Doctor, tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("machine")
+def test_every_broker_of_the_list_is_checked(room: Broker, doctor: Doctor) -> None:
+    scheme = "mqtts" if room.room.tls else "mqtt"
+    good, dead = f"{scheme}://127.0.0.1:{room.port}", f"{scheme}://127.0.0.1:{free_port()}"
+    src = room.out / "tables" / "table-3.toml"
+    config = edited(src, src.parent / "two-brokers.toml", f'url = "{good}"',
+                    f'urls = ["{good}", "{dead}"]')
+    code, lines = doctor(config)
+    assert code == 1
+    assert [x for x in lines if x.startswith(("OK   broker", "FAIL broker"))] == [
+        f"OK   broker: connected to {good} as table-3",
+        f"FAIL broker: nothing listening on 127.0.0.1:{dead.rsplit(':', 1)[1]} ({dead}) — "
+        "fix: start the broker on the director (systemctl status mosquitto) and check the "
+        "port in [broker] url"]
+
+
+@pytest.mark.usefixtures("machine")
 def test_nothing_listening(doctor: Doctor, tmp_path: Path) -> None:
     port = free_port()
     room = make_room(tmp_path / "room", tls=False, port=port, reader_port="loop://")
