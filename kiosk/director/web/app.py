@@ -27,6 +27,7 @@ from kiosk.director.hub import Hub
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.money_routes import add_money_routes
+from kiosk.director.web.players import add_player_routes
 from kiosk.errors import KioskError, RuleError
 
 STATIC = Path(__file__).with_name("static")
@@ -253,6 +254,7 @@ def make_app(director: ServedDirector) -> web.Application:
     app.router.add_post("/api/import", import_csv)
     app.router.add_get("/ws", ws)
     add_money_routes(app, director)
+    add_player_routes(app, director)
     app.router.add_static("/static/", STATIC)
     return app
 
