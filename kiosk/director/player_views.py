@@ -92,8 +92,7 @@ def counts_part(tour: Tournament, public: bool) -> dict[str, Any]:
     """Stacks as last counted at the tables, biggest first (when the event shows them)."""
     if not public:
         return {"shown": False, "rows": []}
-    rows = [{"name": p.name, "chips": tour.last_count[p.id],
-             "table": p.table if p.status != MOVING else None}
+    rows = [{"name": p.name, "chips": tour.last_count[p.id], "table": p.table}
             for p in tour.players.values()
             if p.status in IN_PLAY and p.id in tour.last_count]
     rows.sort(key=lambda r: (-r["chips"], fold(r["name"])))

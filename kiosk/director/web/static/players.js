@@ -137,7 +137,8 @@
     if (!down) return;
     if (age == null) { el.textContent = "Connecting to the tournament director..."; return; }
     const at = new Date(lastSeen * 1000).toLocaleTimeString("en-GB", {hour: "2-digit", minute: "2-digit"});
-    el.textContent = `Connection lost: showing the state of ${fmt(age)} ago (${at}). Reconnecting...`;
+    const ago = age < 90 ? `${Math.round(age)} s` : `${Math.round(age / 60)} min`;
+    el.textContent = `Connection lost: last update ${ago} ago (${at}). Reconnecting...`;
   }
 
   function tick() {
