@@ -88,38 +88,46 @@ def payouts_part(tour: Tournament) -> dict[str, Any]:
     return {"payouts": list(paid), "places_paid": len(paid), "locked": tour.locked is not None}
 
 
+def _keys(tour: Tournament) -> dict[str, str]:
+    """A short opaque key per player (the registration order): phones replace single rows
+    by it, and it says nothing a player may not know."""
+    return {pid: format(i, "x") for i, pid in enumerate(tour.players)}
+
+
 def counts_part(tour: Tournament, public: bool) -> dict[str, Any]:
-    """Stacks as last counted at the tables, biggest first (when the event shows them)."""
+    """Stacks as last counted at the tables, [name, chips, table] by player key (when the
+    event shows them); phones sort them, biggest first."""
     if not public:
-        return {"shown": False, "rows": []}
-    rows = [{"name": p.name, "chips": tour.last_count[p.id], "table": p.table}
+        return {"shown": False, "label": "", "rows": {}}
+    keys = _keys(tour)
+    rows = {keys[p.id]: [p.name, tour.last_count[p.id], p.table]
             for p in tour.players.values()
-            if p.status in IN_PLAY and p.id in tour.last_count]
-    rows.sort(key=lambda r: (-r["chips"], fold(r["name"])))
+            if p.status in IN_PLAY and p.id in tour.last_count}
     r = tour.count_round
-    return {"shown": True, "rows": rows, "label": str(r["label"]) if r is not None else ""}
+    return {"shown": True, "label": str(r["label"]) if r is not None else "", "rows": rows}
 
 
 def results_part(tour: Tournament) -> dict[str, Any]:
-    """The places decided so far, best first, with prize and bounty cash."""
-    rows = [{"place": r["place"], "name": r["name"], "prize": r["prize"],
-             "bounty": r["bounty"]} for r in results(tour) if r["place"] is not None]
-    return {"rows": rows}
+    """The places decided so far, [place, name, prize, bounty cash] by player key."""
+    keys = _keys(tour)
+    return {"rows": {keys[r["player"]]: [r["place"], r["name"], r["prize"], r["bounty"]]
+                     for r in results(tour) if r["place"] is not None}}
 
 
 def bounties_part(tour: Tournament) -> dict[str, Any]:
-    """Bounty events: what is on each head still in play and what each has won."""
+    """Bounty events: [name, on the head, won] of each player in play, by player key."""
     if not tour.prize.bounty_mode:
-        return {"mode": "", "rows": []}
-    rows = [{"name": p.name, "head": tour.head(p.id), "won": tour.bounty_cash.get(p.id, 0)}
-            for p in tour.players.values() if p.status in IN_PLAY]
-    rows.sort(key=lambda r: (-r["head"], -r["won"], fold(r["name"])))
+        return {"mode": "", "rows": {}}
+    keys = _keys(tour)
+    rows = {keys[p.id]: [p.name, tour.head(p.id), tour.bounty_cash.get(p.id, 0)]
+            for p in tour.players.values() if p.status in IN_PLAY}
     return {"mode": tour.prize.bounty_mode, "rows": rows}
 
 
 def event_parts(tour: Tournament, title: str, public_counts: bool,
                 t: float) -> dict[str, dict[str, Any]]:
-    """Everything a player page shows, in parts a phone replaces one at a time."""
+    """Everything a player page shows, in parts a phone replaces one at a time (the
+    `rows` of a part row by row)."""
     return {"event": {"name": tour.event, "title": title},
             "clock": clock_part(tour, t), "payouts": payouts_part(tour),
             "counts": counts_part(tour, public_counts), "results": results_part(tour),

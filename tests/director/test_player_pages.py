@@ -89,17 +89,17 @@ def test_the_page_shows_the_clock_field_money_counts_and_hides_the_floors_data(
             assert (clock["players_left"], clock["entries"]) == (18, 19)
             assert clock["prize_pool"] == 19 * 100 and clock["average_stack"] > 0
             assert parts["payouts"]["places_paid"] == len(parts["payouts"]["payouts"]) >= 2
-            counts = parts["counts"]
+            counts = parts["counts"]                   # [name, chips, table] by key
             assert counts["shown"] and len(counts["rows"]) == 18
             assert counts["label"] == "level 1"
-            chips = [r["chips"] for r in counts["rows"]]
-            assert chips == sorted(chips, reverse=True)
-            assert [r["name"] for r in parts["results"]["rows"]] == ["Player 3"]
-            assert parts["results"]["rows"][0]["place"] == 19
+            seated = {p.name: p.table for p in d.tour.players.values() if p.table}
+            assert all(seated[name] == table and chips > 9000
+                       for name, chips, table in counts["rows"].values())
+            assert list(parts["results"]["rows"].values()) == [[19, "Player 3", 0, 0]]
             assert parts["bounties"]["mode"] == "pko"
-            assert all(r["head"] >= 50 for r in parts["bounties"]["rows"])
+            assert all(head >= 50 for _, head, _ in parts["bounties"]["rows"].values())
             # names are data, never markup: the JSON carries them as text
-            assert HTML_NAME in [r["name"] for r in counts["rows"]]
+            assert HTML_NAME in [r[0] for r in counts["rows"].values()]
             for secret in ("C0001", "SECRET-CARD", victim, "floor_calls", "audit", "csrf"):
                 assert secret not in raw, secret
         finally:
@@ -115,7 +115,7 @@ def test_an_event_can_keep_its_chip_counts_off_the_public_pages(tmp_path: Path) 
         c = await client_for(d)
         try:
             parts = (await (await c.get("/p/open-7/state.json")).json())["parts"]
-            assert parts["counts"] == {"shown": False, "rows": []}
+            assert parts["counts"] == {"shown": False, "label": "", "rows": {}}
             assert parts["clock"]["average_stack"] > 0       # the average is still shown
         finally:
             await c.close()
@@ -210,10 +210,15 @@ def test_the_live_feed_sends_everything_then_only_what_changed(tmp_path: Path) -
             pid = next(p.id for p in d.tour.players.values() if p.name == "Player 2")
             d.act(commands.decode({"kind": "bust", "player": pid}), "floor")
             second = await next_message(r)
-            assert second["v"] == first["v"] + 1
+            assert second["v"] == first["v"] + 1 and first["full"] and "full" not in second
             assert second["parts"]["clock"]["players_left"] == 8
-            assert second["parts"]["results"]["rows"][0]["name"] == "Player 2"
-            assert "event" not in second["parts"] and "payouts" not in second["parts"]
+            assert set(second["parts"]) == {"clock"}              # the rest row by row
+            results = second["rows"]["results"]
+            assert list(results["set"].values()) == [[9, "Player 2", 0, 0]]
+            assert results["del"] == []
+            gone = second["rows"]["bounties"]["del"]
+            assert len(gone) == 1 and gone[0] in first["parts"]["bounties"]["rows"]
+            assert second["rows"]["bounties"]["set"] == {}        # the floor named no eliminator
             r.close()
         finally:
             await c.close()

@@ -9,65 +9,81 @@ gets the whole state again instead of a delta it could not apply.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 log = logging.getLogger("kiosk.director")
 THROTTLE = 0.1          # seconds between two rebuilds of an event's parts
 
 
+_json = msgspec.json.Encoder()
+
+
 def sse(data: dict[str, Any], event: str = "") -> bytes:
     """One server-sent event (a JSON body never holds a raw newline)."""
-    head = f"event: {event}\n" if event else ""
-    return (head + "data: " + json.dumps(data, separators=(",", ":"),
-                                         ensure_ascii=False) + "\n\n").encode()
+    head = f"event: {event}\n".encode() if event else b""
+    return head + b"data: " + _json.encode(data) + b"\n\n"
 
 
 class Channel:
-    """The encoded state of one event, and the version phones compare theirs with."""
+    """The encoded state of one event, and the version phones compare theirs with.
+
+    A part is replaced whole when it changes; a part's `rows` (one per player) row by
+    row, so a bust in a field of thousands sends a few rows, not the field again."""
 
     def __init__(self) -> None:
-        self.parts: dict[str, str] = {}        # part -> its JSON
+        self.meta: dict[str, bytes] = {}             # part -> its JSON without rows
+        self.rows: dict[str, dict[str, bytes]] = {}  # part -> key -> a row's JSON
         self.version = 0
         self.delta = b""                       # from version - 1 to version
         self.full = b""                        # everything, for a phone that is behind
         self.listeners = 0
+        self.pings = 0                         # keep-alives due so far
         self._changed = asyncio.Event()
 
     def update(self, parts: dict[str, Any], t: float) -> bool:
-        """Take freshly built parts; True (and phones woken) if any of them changed."""
-        encoded = {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-                   for k, v in parts.items()}
-        changed = {k: v for k, v in encoded.items() if self.parts.get(k) != v}
-        if not changed and self.version:
+        """Take freshly built parts; True (and phones woken) if anything changed."""
+        whole: dict[str, Any] = {}
+        row_deltas: dict[str, dict[str, Any]] = {}
+        for name, part in parts.items():
+            rows: dict[str, Any] = part.get("rows") if isinstance(part.get("rows"), dict) \
+                else {}
+            meta = _json.encode({k: v for k, v in part.items() if k != "rows"})
+            encoded = {k: _json.encode(r) for k, r in rows.items()}
+            before = self.rows.get(name, {})
+            if self.meta.get(name) != meta:
+                whole[name] = part
+            elif encoded != before:
+                row_deltas[name] = {
+                    "set": {k: rows[k] for k, e in encoded.items()
+                            if before.get(k) != e},
+                    "del": [k for k in before if k not in encoded]}
+            self.meta[name], self.rows[name] = meta, encoded
+        if not whole and not row_deltas and self.version:
             return False
-        self.parts = encoded
         self.version += 1
-        self.delta = _message(changed, t, self.version)
-        self.full = _message(encoded, t, self.version)
-        woken, self._changed = self._changed, asyncio.Event()
-        woken.set()
+        stamp = {"t": round(t, 3), "v": self.version}
+        self.delta = sse({**stamp, "parts": whole, "rows": row_deltas})
+        self.full = sse({**stamp, "full": True, "parts": parts})
+        self.wake()
         return True
 
-    async def wait(self, version: int, timeout: float) -> bool:
-        """Until the channel is past `version` (True) or `timeout` passes (False)."""
-        if self.version > version:
-            return True
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), timeout)
-        return self.version > version
+    async def wait(self, version: int, pings: int) -> None:
+        """Until the channel is past `version` or past `pings` keep-alives (no timer per
+        phone: one wake-up serves them all)."""
+        if self.version == version and self.pings == pings:
+            await self._changed.wait()
+
+    def ping(self) -> None:
+        self.pings += 1
+        self.wake()
 
     def wake(self) -> None:
         woken, self._changed = self._changed, asyncio.Event()
         woken.set()
-
-
-def _message(parts: dict[str, str], t: float, version: int) -> bytes:
-    body = ",".join(f'"{k}":{v}' for k, v in parts.items())
-    return (f'data: {{"t":{t:.3f},"v":{version},"parts":{{{body}}}}}\n\n').encode()
 
 
 class PlayerFeed:
@@ -114,6 +130,14 @@ class PlayerFeed:
             except Exception:   # a bad rebuild must not end the feed for every phone
                 log.exception("player pages: rebuilding the feed failed")
             await asyncio.sleep(max(0.0, THROTTLE - (loop.time() - started)))
+
+    async def keep_alive(self, every: float) -> None:
+        """Every `every` seconds, a keep-alive to every phone: a phone that hears nothing
+        for longer knows its link is down (and says so)."""
+        while True:
+            await asyncio.sleep(every)
+            for ch in list(self.channels.values()):
+                ch.ping()
 
     def close(self) -> None:
         """The director is stopping: every open stream ends now, not at a timeout."""

@@ -96,6 +96,7 @@ def add_player_routes(app: web.Application, director: Any,
     async def start(app: web.Application) -> None:
         q = director.hub.subscribe()
         tasks.append((asyncio.create_task(feed.run(q)), q))
+        tasks.append((asyncio.create_task(feed.keep_alive(PING)), None))
 
     async def stop(app: web.Application) -> None:
         feed.close()
@@ -105,7 +106,8 @@ def add_player_routes(app: web.Application, director: Any,
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            director.hub.unsubscribe(q)
+            if q is not None:
+                director.hub.unsubscribe(q)
 
     app.on_startup.append(start)
     app.on_shutdown.append(stop)
@@ -180,13 +182,15 @@ def add_player_routes(app: web.Application, director: Any,
         try:
             await resp.prepare(request)
             await resp.write(b"retry: 3000\n" + ch.full)
-            version = ch.version
+            version, pings = ch.version, ch.pings
             while not feed.closing:
-                if await ch.wait(version, PING):
+                await ch.wait(version, pings)
+                if ch.version != version:
                     data = ch.delta if ch.version == version + 1 else ch.full
                     version = ch.version
                     await resp.write(data)
-                elif not feed.closing:
+                if ch.pings != pings and not feed.closing:
+                    pings = ch.pings
                     await resp.write(sse({"t": round(director.now(), 3)}, "ping"))
         except (ConnectionResetError, ConnectionError):
             pass

@@ -77,40 +77,58 @@
     text("#bubble", note);
   }
 
+  const byName = (a, b) => a.localeCompare(b, "en", {numeric: true});
+  const rowsOf = part => Object.values(part.rows || {});
+
   function showCounts(k) {
     $("#counts-card").hidden = !k.shown;
     if (!k.shown) return;
-    text("#counts-note", k.rows.length ? `As last counted at the tables${k.label ? " (" + k.label + ")" : ""}.` : "No chip count entered yet.");
-    fill("#counts", k.rows, (tr, r, i) => {
+    // [name, chips, table], biggest stack first
+    const rows = rowsOf(k).sort((a, b) => b[1] - a[1] || byName(a[0], b[0]));
+    text("#counts-note", rows.length ? `As last counted at the tables${k.label ? " (" + k.label + ")" : ""}.` : "No chip count entered yet.");
+    fill("#counts", rows, (tr, r, i) => {
       cell(tr, i + 1, "rank");
-      cell(tr, r.name, "name"); cell(tr, num(r.chips), "num"); cell(tr, r.table == null ? "-" : r.table, "num");
+      cell(tr, r[0], "name"); cell(tr, num(r[1]), "num"); cell(tr, r[2] == null ? "-" : r[2], "num");
     });
   }
 
   function showBounties(b) {
     $("#bounties-card").hidden = !b.mode;
     if (!b.mode) return;
-    fill("#bounties", b.rows, (tr, r) => { cell(tr, r.name, "name"); cell(tr, num(r.head), "num"); cell(tr, num(r.won), "num"); });
+    // [name, on the head, won], the biggest head first
+    const rows = rowsOf(b).sort((x, y) => y[1] - x[1] || y[2] - x[2] || byName(x[0], y[0]));
+    fill("#bounties", rows, (tr, r) => { cell(tr, r[0], "name"); cell(tr, num(r[1]), "num"); cell(tr, num(r[2]), "num"); });
   }
 
   function showResults(r) {
     const bounty = !!(parts.bounties && parts.bounties.mode);
-    text("#results-note", r.rows.length ? "" : "Nobody is out yet.");
-    fill("#results", r.rows, (tr, x) => {
-      cell(tr, ord(x.place), "rank"); cell(tr, x.name, "name");
-      cell(tr, num(x.prize) + (bounty && x.bounty ? ` + ${num(x.bounty)} bounty` : ""), "num");
+    // [place, name, prize, bounty cash], best place first
+    const rows = rowsOf(r).sort((a, b) => a[0] - b[0] || byName(a[1], b[1]));
+    text("#results-note", rows.length ? "" : "Nobody is out yet.");
+    fill("#results", rows, (tr, x) => {
+      cell(tr, ord(x[0]), "rank"); cell(tr, x[1], "name");
+      cell(tr, num(x[2]) + (bounty && x[3] ? ` + ${num(x[3])} bounty` : ""), "num");
     });
   }
 
   function apply(msg) {
+    if (msg.full) for (const k of Object.keys(parts)) delete parts[k];
     Object.assign(parts, msg.parts);
+    const touched = new Set(Object.keys(msg.parts));
+    for (const [name, d] of Object.entries(msg.rows || {})) {
+      const part = parts[name];
+      if (!part) continue;
+      Object.assign(part.rows, d.set);
+      for (const k of d.del) delete part.rows[k];
+      touched.add(name);
+    }
     const p = msg.parts;
     if (p.event) { text("#title", p.event.title); document.title = p.event.title + " - live"; }
     if (p.clock) showClock(p.clock);
-    if (p.clock || p.payouts) showPayouts(parts.payouts);
-    if (p.counts) showCounts(p.counts);
-    if (p.bounties) showBounties(p.bounties);
-    if (p.results || p.bounties) showResults(parts.results);
+    if ((touched.has("clock") || touched.has("payouts")) && parts.payouts) showPayouts(parts.payouts);
+    if (touched.has("counts")) showCounts(parts.counts);
+    if (touched.has("bounties")) showBounties(parts.bounties);
+    if ((touched.has("results") || touched.has("bounties")) && parts.results) showResults(parts.results);
   }
 
   function heard(t) { offset = t - Date.now() / 1000; lastSeen = Date.now() / 1000; backoff = 1000; }
