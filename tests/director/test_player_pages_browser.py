@@ -124,6 +124,8 @@ def test_player_pages_fit_follow_busts_find_seats_and_hold_no_floor_power(
             expect(phone.locator("#seat-result")).to_contain_text(
                 f"Table {table} \u00b7 Seat {seat}")
             fits(phone, False, "emoji name")
+            phone.locator("#seat-result").scroll_into_view_if_needed()
+            phone.screenshot(path=str(SCREENS / "players-390x844-seat.png"))
             phone.fill("#seat-name", "Player")
             phone.click("#seat-form button")
             expect(phone.locator("#seat-result")).to_contain_text("20 players match")
