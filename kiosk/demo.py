@@ -167,6 +167,7 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
                   f"dashboard   {director.dashboard_url}   (floor login: "
                   f"{floor_users.DEMO_USER} / {floor_users.DEMO_PASSWORD})",
                   f"TV clock    {director.dashboard_url}clock",
+                  f"players     {director.dashboard_url}p/{director.tour.event}",
                   f"event log   {config.db}" + ("" if args.dir or args.keep else
                                                  " (removed at the end; --keep keeps it)")]
         if args.kiosk:
