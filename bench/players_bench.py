@@ -17,6 +17,7 @@ import asyncio
 import gc
 import json
 import multiprocessing as mp
+import re
 import statistics
 import sys
 import tempfile
@@ -29,6 +30,7 @@ from kiosk.broker import free_port
 
 EVENT = "bench"
 BUST_EVERY = 0.5       # seconds between two busts (above the feed's 0.1 s throttle)
+STAMP = re.compile(rb'"t":([0-9.]+)')
 
 
 def serve(port: int, players: int, busts: int, pipe: Connection) -> None:
@@ -82,6 +84,7 @@ class Phone(asyncio.Protocol):
     def __init__(self, n: int) -> None:
         self.addr = f"127.0.{n // 250}.{n % 250 + 1}"
         self.arrivals: list[float] = []
+        self.from_feed: list[float] = []      # ms from the feed's rebuild (its "t")
         self.sizes: list[int] = []
         self.first = 0
         self.buf = b""
@@ -96,7 +99,7 @@ class Phone(asyncio.Protocol):
                         "Accept: text/event-stream\r\n\r\n".encode())
 
     def data_received(self, data: bytes) -> None:
-        now = time.monotonic()
+        now, wall = time.monotonic(), time.time()
         self.buf += data
         if self.head:
             if b"\r\n\r\n" not in self.buf:
@@ -116,6 +119,9 @@ class Phone(asyncio.Protocol):
             else:
                 self.arrivals.append(now)
                 self.sizes.append(len(msg))
+                stamp = STAMP.search(msg)
+                if stamp:
+                    self.from_feed.append((wall - float(stamp.group(1))) * 1000)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.connected.done():
@@ -172,10 +178,12 @@ def measure(n_phones: int, players: int, busts: int) -> dict[str, Any]:
             lat.append((t1 - t0) * 1000)
             per_bust[k].append((t1 - t0) * 1000)
     sizes = [s for ph in phones for s in ph.sizes]
+    feed = [x for ph in phones for x in ph.from_feed]
     return {"phones": n_phones, "players": players, "busts": len(sent),
             "connect_all_s": round(connect_s, 2), "updates": len(lat), "missing": missing,
             "p50_ms": round(pct(lat, 50), 1), "p99_ms": round(pct(lat, 99), 1),
             "max_ms": round(max(lat), 1),
+            "feed_p50_ms": round(pct(feed, 50), 1), "feed_p99_ms": round(pct(feed, 99), 1),
             "last_phone_per_bust_median_ms": round(statistics.median(max(b) for b in per_bust
                                                                      if b), 1),
             "last_phone_per_bust_ms": [round(max(b), 1) for b in per_bust if b],
@@ -200,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
               f"all connected in {out['connect_all_s']} s")
         print(f"bust to a phone's update: p50 {out['p50_ms']} ms, p99 {out['p99_ms']} ms, "
               f"max {out['max_ms']} ms ({out['updates']} updates, {out['missing']} missing)")
+        print(f"the feed's rebuild to a phone (the bust's own write excluded): "
+              f"p50 {out['feed_p50_ms']} ms, p99 {out['feed_p99_ms']} ms")
         print(f"bust to the last phone (median over busts): "
               f"{out['last_phone_per_bust_median_ms']} ms")
         print(f"first message {out['first_message_bytes']:,} bytes; an update "

@@ -2,8 +2,10 @@
 
 The director's hub notes say only that *something* changed. The feed listens to them once
 (not once per phone), rebuilds each watched event's parts at most every THROTTLE seconds,
-and encodes what changed once: every phone gets the same bytes. A phone that fell behind
-gets the whole state again instead of a delta it could not apply.
+encodes what changed once, and writes those same bytes straight to every phone's
+connection in one pass (no task woken per phone: thousands of phones cost thousands of
+socket writes, nothing more). A phone that fell behind gets the whole state again; one
+that stops reading is dropped (it reconnects, and gets the whole state).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import msgspec
 
 log = logging.getLogger("kiosk.director")
 THROTTLE = 0.1          # seconds between two rebuilds of an event's parts
+BACKLOG = 1 << 20       # bytes waiting for a phone that does not read: dropped beyond
 
 
 _json = msgspec.json.Encoder()
@@ -26,6 +29,37 @@ def sse(data: dict[str, Any], event: str = "") -> bytes:
     """One server-sent event (a JSON body never holds a raw newline)."""
     head = f"event: {event}\n".encode() if event else b""
     return head + b"data: " + _json.encode(data) + b"\n\n"
+
+
+def chunk(data: bytes) -> bytes:
+    """`data` as one HTTP/1.1 chunk (a streamed response without a length is chunked)."""
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+class Phone:
+    """One phone's open stream: where to write, and the version it has."""
+
+    __slots__ = ("chunked", "done", "transport", "version")
+
+    def __init__(self, transport: asyncio.BaseTransport, chunked: bool, version: int) -> None:
+        self.transport = transport
+        self.chunked = chunked
+        self.version = version
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def send(self, plain: bytes, chunked: bytes) -> bool:
+        """Write; False (and the stream ended) if the phone is gone or does not read."""
+        t = self.transport
+        if t.is_closing() or not isinstance(t, asyncio.WriteTransport) or \
+                t.get_write_buffer_size() > BACKLOG:
+            self.end()
+            return False
+        t.write(chunked if self.chunked else plain)
+        return True
+
+    def end(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
 
 
 class Channel:
@@ -40,12 +74,10 @@ class Channel:
         self.version = 0
         self.delta = b""                       # from version - 1 to version
         self.full = b""                        # everything, for a phone that is behind
-        self.listeners = 0
-        self.pings = 0                         # keep-alives due so far
-        self._changed = asyncio.Event()
+        self.phones: set[Phone] = set()
 
     def update(self, parts: dict[str, Any], t: float) -> bool:
-        """Take freshly built parts; True (and phones woken) if anything changed."""
+        """Take freshly built parts; True (and every phone sent it) if anything changed."""
         whole: dict[str, Any] = {}
         row_deltas: dict[str, dict[str, Any]] = {}
         for name, part in parts.items():
@@ -68,22 +100,35 @@ class Channel:
         stamp = {"t": round(t, 3), "v": self.version}
         self.delta = sse({**stamp, "parts": whole, "rows": row_deltas})
         self.full = sse({**stamp, "full": True, "parts": parts})
-        self.wake()
+        self._fan_out()
         return True
 
-    async def wait(self, version: int, pings: int) -> None:
-        """Until the channel is past `version` or past `pings` keep-alives (no timer per
-        phone: one wake-up serves them all)."""
-        if self.version == version and self.pings == pings:
-            await self._changed.wait()
+    def _fan_out(self) -> None:
+        delta, full = (self.delta, chunk(self.delta)), (self.full, chunk(self.full))
+        for phone in list(self.phones):
+            sent = phone.send(*(delta if phone.version == self.version - 1 else full))
+            phone.version = self.version
+            if not sent:
+                self.phones.discard(phone)
 
-    def ping(self) -> None:
-        self.pings += 1
-        self.wake()
+    def join(self, phone: Phone) -> None:
+        """A phone that has been sent the full state of `phone.version`."""
+        self.phones.add(phone)
+        if phone.version != self.version:      # changed while its first message went out
+            phone.send(self.full, chunk(self.full))
+            phone.version = self.version
 
-    def wake(self) -> None:
-        woken, self._changed = self._changed, asyncio.Event()
-        woken.set()
+    def broadcast(self, data: bytes) -> None:
+        """The same bytes to every phone (a keep-alive)."""
+        framed = chunk(data)
+        for phone in list(self.phones):
+            if not phone.send(data, framed):
+                self.phones.discard(phone)
+
+    def close(self) -> None:
+        for phone in self.phones:
+            phone.end()
+        self.phones.clear()
 
 
 class PlayerFeed:
@@ -110,7 +155,7 @@ class PlayerFeed:
     def refresh(self) -> None:
         """Rebuild every watched event; forget those nobody watches."""
         for name, ch in list(self.channels.items()):
-            if not ch.listeners:
+            if not ch.phones:
                 del self.channels[name]
                 continue
             parts = self.build(name, self.now())
@@ -136,11 +181,12 @@ class PlayerFeed:
         for longer knows its link is down (and says so)."""
         while True:
             await asyncio.sleep(every)
+            ping = sse({"t": round(self.now(), 3)}, "ping")
             for ch in list(self.channels.values()):
-                ch.ping()
+                ch.broadcast(ping)
 
     def close(self) -> None:
         """The director is stopping: every open stream ends now, not at a timeout."""
         self.closing = True
         for ch in self.channels.values():
-            ch.wake()
+            ch.close()

@@ -20,7 +20,7 @@ from typing import Any
 from aiohttp import web
 
 from kiosk.director.player_views import event_parts, seat_lookup
-from kiosk.director.web.player_feed import PlayerFeed, sse
+from kiosk.director.web.player_feed import Phone, PlayerFeed
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
 from kiosk.qr import player_page_url, qr_png, qr_svg
 
@@ -178,24 +178,19 @@ def add_player_routes(app: web.Application, director: Any,
         resp = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no"})
-        ch.listeners += 1
         try:
             await resp.prepare(request)
-            await resp.write(b"retry: 3000\n" + ch.full)
-            version, pings = ch.version, ch.pings
-            while not feed.closing:
-                await ch.wait(version, pings)
-                if ch.version != version:
-                    data = ch.delta if ch.version == version + 1 else ch.full
-                    version = ch.version
-                    await resp.write(data)
-                if ch.pings != pings and not feed.closing:
-                    pings = ch.pings
-                    await resp.write(sse({"t": round(director.now(), 3)}, "ping"))
-        except (ConnectionResetError, ConnectionError):
+            version, full = ch.version, ch.full
+            await resp.write(b"retry: 3000\n" + full)
+            if request.transport is None or feed.closing:
+                return resp
+            phone = Phone(request.transport,
+                          resp.headers.get("Transfer-Encoding") == "chunked", version)
+            ch.join(phone)
+            await phone.done                   # until it leaves, or the director stops
+        except ConnectionError:
             pass
         finally:
-            ch.listeners -= 1
             limits.close_stream(who)
         return resp
 
