@@ -18,6 +18,7 @@ from kiosk.config import EventConfig, load_event_config
 from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
+from kiosk.director.web.ratelimit import RateLimiter
 from kiosk.errors import ConfigError
 from kiosk.floor_users import hash_password
 from kiosk.qr import player_page_url, qr_png
@@ -313,3 +314,17 @@ def test_qr_codes_point_at_the_event_page(tmp_path: Path) -> None:
             await c.close()
     run(go())
     assert io.BytesIO(png).getbuffer().nbytes < 4000
+
+
+def test_the_limit_refills_per_address_and_caps_live_pages() -> None:
+    now = [0.0]
+    limits = RateLimiter(burst=3, rate=0.5, max_streams=2, clock=lambda: now[0])
+    assert [limits.take("10.0.0.7") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limits.take("10.0.0.7") == pytest.approx(2.0)     # one token a 2 s
+    assert limits.take("10.0.0.8") == 0.0                    # another phone is not held
+    now[0] += 2.0
+    assert limits.take("10.0.0.7") == 0.0
+    assert limits.open_stream("10.0.0.7") and limits.open_stream("10.0.0.7")
+    assert not limits.open_stream("10.0.0.7")
+    limits.close_stream("10.0.0.7")
+    assert limits.open_stream("10.0.0.7")
