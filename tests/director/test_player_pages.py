@@ -18,11 +18,12 @@ from kiosk.config import EventConfig, load_event_config
 from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
+from kiosk.director.web.players import public_counts
 from kiosk.director.web.ratelimit import RateLimiter
 from kiosk.errors import ConfigError
 from kiosk.floor_users import hash_password
 from kiosk.qr import player_page_url, qr_png
-from kiosk.roomconfig import RoomConfig
+from kiosk.roomconfig import RoomConfig, load_director_config
 
 HASH = hash_password("s3cret")
 EMOJI = "\U0001F0CF" * 64                      # a name of 64 emoji (playing-card joker)
@@ -328,3 +329,29 @@ def test_the_limit_refills_per_address_and_caps_live_pages() -> None:
     assert not limits.open_stream("10.0.0.7")
     limits.close_stream("10.0.0.7")
     assert limits.open_stream("10.0.0.7")
+
+
+def test_a_room_lists_its_events_and_each_keeps_its_own_counts_setting(
+        tmp_path: Path) -> None:
+    (tmp_path / "room.toml").write_text(
+        '[room]\nname = "casino"\ntables = 6\n\n'
+        '[[events]]\nname = "main"\ntitle = "Main Event"\nstructure = "turbo"\n\n'
+        '[[events]]\nname = "high"\ntitle = "High Roller <b>"\nstructure = "turbo"\n'
+        "[events.money]\npublic_counts = false\n")
+    d = Director(load_director_config(tmp_path / "room.toml"))
+    assert (public_counts(d, "main"), public_counts(d, "high")) == (True, False)
+
+    async def go() -> None:
+        c = await client_for(d)
+        try:
+            body = await (await c.get("/p/events.json")).json()
+            assert {e["name"]: e["title"] for e in body["events"]} == {
+                "main": "Main Event", "high": "High Roller <b>"}
+            page = await (await c.get("/p/high")).text()
+            assert "High Roller &lt;b&gt;" in page and "High Roller <b>" not in page
+            parts = (await (await c.get("/p/high/state.json")).json())["parts"]
+            assert parts["counts"]["shown"] is False
+            assert parts["event"]["title"] == "High Roller <b>"
+        finally:
+            await c.close()
+    run(go())
