@@ -83,6 +83,10 @@ class DirectorSection(_Section):
     floor_users_file: Annotated[str, _doc("floor logins (argon2 hashes), relative to this "
                                           "file; `pokerkiosk floor-user add NAME`")] \
         = "floor-users.toml"
+    public_url: Annotated[str, _doc("the address players' phones reach the director by "
+                                    "(https://poker.example.org), for the QR codes on the "
+                                    "TV clock and the seat cards; unset: `http`'s own",
+                                    pattern=r"^(https?://[^\s/?#]+(/[^\s?#]*)?)?$")] = ""
 
 
 class MoneySection(_Section):
@@ -125,6 +129,9 @@ class MoneySection(_Section):
                          _doc("colour-up races: the dealer deals real cards and enters the "
                               "winners, or the director draws them (demo, simulator)")] \
         = "dealer"
+    public_counts: Annotated[bool, _doc("the players' own pages (/p/EVENT) show the chip "
+                                        "counts entered at the tables; false: only the "
+                                        "average")] = True
 
 
 class PrinterSection(_Section):
@@ -408,6 +415,8 @@ class EventConfig:
     chip_race: str = "dealer"             # "dealer" | "draw": who races at a colour-up
     satellite_leftover: str = "next"      # "next" | "split": a satellite's leftover cash
     printer: PrinterConfig | None = None  # the desk's receipt printer
+    public_url: str = ""                  # players' address of the director (QR codes)
+    public_counts: bool = True            # chip counts on the public player pages
 
     @property
     def https(self) -> bool:
@@ -448,7 +457,7 @@ def load_event_config(path: str | Path) -> EventConfig:
         start_stack=ev.start_stack, buy_in=ev.buy_in, payout_percent=ev.payout_percent,
         seed=ev.seed, money=money, chip_set=tuple(sorted(doc.money.chip_set)),
         h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race,
-        satellite_leftover=doc.money.satellite_leftover)
+        satellite_leftover=doc.money.satellite_leftover, public_counts=doc.money.public_counts)
 
 
 def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
@@ -479,7 +488,7 @@ def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
     return EventConfig(
         name=name, broker=_broker(source, broker), db=_relative(base, d.db), http_host=host,
         http_port=port, tls_cert=cert, tls_key=key, floor_users=floor_users.load(users_file),
-        floor_users_file=users_file, source=source,
+        floor_users_file=users_file, source=source, public_url=d.public_url.rstrip("/"),
         printer=printer_settings(source, base, printer or PrinterSection()))
 
 

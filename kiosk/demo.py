@@ -221,6 +221,7 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
                   *(f"event       {d.title} ({d.name}): tables "
                     f"{', '.join(map(str, director.room.tables_of(d.name))) or 'none'}"
                     for d in director.desks.values()),
+                  f"players     {director.dashboard_url}p/{director.tour.event}",
                   f"event log   {config.db}" + ("" if args.dir or args.keep else
                                                  " (removed at the end; --keep keeps it)")]
         if config.printer is not None:

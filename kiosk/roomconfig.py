@@ -185,7 +185,8 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
                   payout_percent=ev.payout_percent, seed=ev.seed, money=money,
                   chip_set=tuple(sorted(ev.money.chip_set)),
                   h4h_at_bubble=ev.money.h4h_at_bubble, chip_race=ev.money.chip_race,
-                  satellite_leftover=ev.money.satellite_leftover)
+                  satellite_leftover=ev.money.satellite_leftover,
+                  public_counts=ev.money.public_counts)
     if ev.kind == "satellite" and not ev.target:
         raise ConfigError(source, f"{key}.target".lstrip("."),
                           "a satellite names the event its seats are for")

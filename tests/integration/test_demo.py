@@ -112,6 +112,10 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
                  timeout=60)
         with urllib.request.urlopen(url + "clock", timeout=5) as r:
             assert b"/static/live.js" in r.read()
+        # the players' page the demo prints follows the same event
+        with urllib.request.urlopen(found["players"] + "/state.json", timeout=5) as r:
+            clock = json.load(r)["parts"]["clock"]
+        assert clock["started"] and clock["entries"] == 27
     finally:
         assert stop(proc) == 0
     dealt = hands(tmp_path / "demo" / "demo.db")
