@@ -92,7 +92,7 @@ def busy_room(pw: Any, browser: Any, d: Any) -> Floor:
 
 
 def kiosk_at_table_one(tmp_path: Path, mosquitto: Any) -> TableService:
-    cfg = TableConfig(table=1, event="casino", broker=mosquitto.config,
+    cfg = TableConfig(table=1, room="casino", broker=mosquitto.config,
                       state_dir=str(tmp_path / "table-1"), gpio=None)
     Path(cfg.state_dir).mkdir()
     kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)
