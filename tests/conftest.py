@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from director_process import DirectorProcess
 
-from kiosk import floor_users as floor_logins
-from kiosk.broker import Mosquitto, free_port, stop_process
+from kiosk.broker import Mosquitto
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -25,76 +21,6 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     broker = Mosquitto(workdir=str(tmp_path / "broker")).start()
     yield broker
     broker.stop()
-
-
-class DirectorProcess:
-    """`pokerkiosk director` as a child process, so a test can kill -9 it for real."""
-
-    def __init__(self, workdir: Path, broker: Mosquitto, *, name: str = "test-event",
-                 profile: str = "tda-2017", structure: str = "turbo", seed: int = 7,
-                 players: int = 0, web: bool = False, floor_users: dict[str, str] | None = None,
-                 seats: int = 9, extra_toml: str = "", start_stack: int = 20000,
-                 brokers: list[Mosquitto] | None = None) -> None:
-        self.dir = workdir
-        self.http_port = free_port()
-        floor_logins.save(workdir / floor_logins.FILE, {
-            u: floor_logins.hash_password(p) for u, p in (floor_users or {}).items()})
-        self.config = workdir / "event.toml"
-        where = (f'url = "mqtt://127.0.0.1:{broker.port}"' if brokers is None else "urls = ["
-                 + ", ".join(f'"mqtt://127.0.0.1:{b.port}"' for b in brokers) + "]")
-        self.config.write_text(
-            f'[event]\nname = "{name}"\nprofile = "{profile}"\nstructure = "{structure}"\n'
-            f"seats = {seats}\nseed = {seed}\nbuy_in = 100\nstart_stack = {start_stack}\n\n"
-            f"[broker]\n{where}\n\n"
-            f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{self.http_port}"\n\n'
-            f"{extra_toml}")
-        self.players_csv = workdir / "players.csv"
-        self.players_csv.write_text("name,card\n" + "".join(
-            f"Player {i + 1},C{i + 1:04d}\n" for i in range(players)))
-        self.web = web
-        self.log_path = workdir / "director.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.name = name
-
-    @property
-    def db(self) -> Path:
-        return self.dir / "event.db"
-
-    def start(self, start_event: bool = True) -> DirectorProcess:
-        cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
-               "--players", str(self.players_csv)]
-        if start_event:
-            cmd.append("--start")
-        if not self.web:
-            cmd.append("--no-web")
-        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        with self.log_path.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=out)
-        self.wait_log("connected to", start=offset)
-        return self
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def wait_log(self, text: str, timeout: float = 20.0, start: int = 0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if text in self.log_text()[start:]:
-                return
-            if self.proc is not None and self.proc.poll() is not None:
-                raise AssertionError(f"director exited: {self.log_text()[-2000:]}")
-            time.sleep(0.05)
-        raise AssertionError(f"{text!r} not in director log: {self.log_text()[-2000:]}")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-        self.proc = None
-
-    def stop(self) -> None:
-        stop_process(self.proc, grace=10)
-        self.proc = None
 
 
 @pytest.fixture

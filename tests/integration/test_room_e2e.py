@@ -15,7 +15,7 @@ import urllib.error
 from pathlib import Path
 from typing import Any
 
-from conftest import DirectorProcess
+from director_process import DirectorProcess
 from floor_client import FloorClient
 from waiting import wait_for
 
