@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "provision": ("kiosk.appliance.provision", "broker users, ACL, TLS and configs for a room"),
     "doctor": ("kiosk.appliance.doctor", "check this machine's setup, one line per check"),
     "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
+    "db": ("kiosk.director.db_cli", "copy a room's log between SQLite and PostgreSQL"),
     "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
     "profiles": ("kiosk.profiles_cli", "list rule profiles and blind structures, or check a file"),
     "results": ("kiosk.director.results_cli", "an event's results from its log, as CSV or JSON"),

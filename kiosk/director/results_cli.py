@@ -10,11 +10,13 @@ from pathlib import Path
 from kiosk import csvcells
 from kiosk.core.results import results, to_csv, totals
 from kiosk.core.tournament import Tournament
+from kiosk.database import is_dsn
 from kiosk.director.store import EventLog
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", required=True, help="the event's log (event.db)")
+    p.add_argument("--db", required=True, help="the event's log (event.db, or a "
+                                               "postgresql:// DSN)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--csv", action="store_true", help="every column as CSV (the default)")
     out.add_argument("--site", action="store_true",
@@ -27,8 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.db)
-    if not path.is_file():
+    path = args.db if is_dsn(args.db) else Path(args.db)
+    if isinstance(path, Path) and not path.is_file():
         print(f"pokerkiosk results: error: no event log at {path}", file=sys.stderr)
         return 2
     log = EventLog(path)

@@ -36,7 +36,7 @@ from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
 from kiosk.director.publisher import Publisher, free_plan_msg, publish_directory, send
 from kiosk.director.roomdesk import ROOM_STREAM, RoomDesk
-from kiosk.director.store import EventLog, Store
+from kiosk.director.store import LogStore, StreamLog, open_store
 from kiosk.director.transactions import Batch, Transactions
 from kiosk.director.web.server import start_web
 from kiosk.errors import RuleError
@@ -73,7 +73,7 @@ class Director:
         self.budget = Budget()
         self.health: dict[str, str] = {}      # background task -> how it failed (dashboard)
         self.old_tables: set[tuple[str, int]] = set()   # v1 kiosks told to update
-        self.store = Store(self.config.db)
+        self.store: LogStore = open_store(self.config.db)
         self.desks: dict[str, Desk] = {}
         self.tx = Transactions(self)
         try:
@@ -108,7 +108,7 @@ class Director:
         return self.desk().tour
 
     @property
-    def log(self) -> EventLog:
+    def log(self) -> StreamLog:
         return self.desk().log
 
     @property
