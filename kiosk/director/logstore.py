@@ -17,7 +17,7 @@ import msgspec
 
 from kiosk.core import events as ev_
 from kiosk.core.events import Event
-from kiosk.errors import KioskError
+from kiosk.errors import KioskError, RuleError
 
 ROOM_STREAM = "room"
 Row = tuple[str, bytes]     # (kind, JSON body), already checked
@@ -26,8 +26,9 @@ FullRow = tuple[int, str, str, bytes, int]
 Snapshot = tuple[str, int, str, bytes]   # (stream, seq, code version, pickled state)
 
 
-class Fenced(KioskError):
-    """An append refused because this director no longer holds the room's lease."""
+class Fenced(RuleError):
+    """An append refused because this director no longer holds the room's lease (a
+    refusal like a rule's: nothing was written, the caller's state is not the log's)."""
 
 
 def to_row(e: Event | dict[str, Any]) -> Row:
@@ -121,6 +122,17 @@ class LogStore:
         if n is None:
             n = self._count[stream] = self._count_rows(stream)
         return n
+
+    def end(self) -> int:
+        """The log's end as the database has it now (another director may write)."""
+        return self._max_seq(None)
+
+    def advanced(self, stream: str, seq: int) -> None:
+        """A row another director wrote, folded by this one: positions move past it."""
+        self._last[stream] = seq
+        if stream in self._count:
+            self._count[stream] += 1
+        self.last_seq = seq
 
     def forget_positions(self) -> None:
         """Positions are read again from the database (another director wrote to it)."""

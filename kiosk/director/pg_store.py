@@ -14,6 +14,9 @@ event's JSON arrives as the bytes that were written.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -32,17 +35,26 @@ from kiosk.database import (
 from kiosk.director.logstore import Fenced, FullRow, LogStore, Row, Snapshot
 from kiosk.errors import KioskError
 
+log = logging.getLogger("kiosk.director")
 WRITE_LOCK = 0x6B696F736B   # pg_advisory_xact_lock key: one writer of the log at a time
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS events (seq BIGINT PRIMARY KEY, stream TEXT NOT NULL, "
-    "kind TEXT NOT NULL, body BYTEA NOT NULL, v INTEGER NOT NULL)",
+    "kind TEXT NOT NULL, body BYTEA NOT NULL, v INTEGER NOT NULL, "
+    "term BIGINT NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS events_stream_seq ON events(stream, seq)",
     "CREATE TABLE IF NOT EXISTS snapshots (stream TEXT NOT NULL, seq BIGINT NOT NULL, "
     "version TEXT NOT NULL, state BYTEA NOT NULL, PRIMARY KEY (stream, seq))",
+    # the room's lease and the standbys' positions: kiosk.director.lease
     "CREATE TABLE IF NOT EXISTS lease (room TEXT PRIMARY KEY, term BIGINT NOT NULL, "
-    "holder TEXT NOT NULL, url TEXT NOT NULL DEFAULT '', expires TIMESTAMPTZ NOT NULL)",
+    "holder TEXT NOT NULL, url TEXT NOT NULL DEFAULT '', epoch DOUBLE PRECISION NOT NULL, "
+    "expires TIMESTAMPTZ NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS followers (holder TEXT PRIMARY KEY, room TEXT NOT NULL, "
+    "seq BIGINT NOT NULL, url TEXT NOT NULL DEFAULT '', seen TIMESTAMPTZ NOT NULL)",
 ]
+WRITE_RETRY_S = 10.0   # how long an append waits for a restarting or unreachable database
+# a transaction left open by a frozen director would block the log: the server ends it
+_SESSION = "SET idle_in_transaction_session_timeout = '2s'"
 _STREAMS = ("WITH RECURSIVE s(x) AS (SELECT MIN(stream) FROM events UNION ALL "
             "SELECT (SELECT MIN(stream) FROM events WHERE stream > x) FROM s "
             "WHERE x IS NOT NULL) SELECT x FROM s WHERE x IS NOT NULL")
@@ -59,6 +71,7 @@ class PgStore(LogStore):
         self.db = connect(dsn)
         self.fence: tuple[str, int] | None = None    # (room, term) while leading
         try:
+            self.db.execute(_SESSION)
             self._migrate()
             self._init_positions()
             self._fresh_statistics()
@@ -114,16 +127,45 @@ class PgStore(LogStore):
     def streams(self) -> list[str]:
         return [r[0] for r in self.db.execute(_STREAMS)]
 
+    def reconnect(self) -> None:
+        """A new connection after the old one broke (a server restart, a network cut)."""
+        self.db.close()
+        self.db = connect(self.dsn)
+        self.db.execute(_SESSION)
+
     def _insert(self, batches: list[tuple[str, list[Row]]]) -> int:
+        """One transaction; when the connection breaks, reconnect and find out whether
+        the commit landed (our rows, under our term, right after our end) before trying
+        again, so a restart of the server neither loses nor doubles a batch."""
+        total = sum(len(rs) for _s, rs in batches)
+        deadline = time.monotonic() + WRITE_RETRY_S
+        while True:
+            try:
+                return self._insert_once(batches)
+            except psycopg.OperationalError as exc:
+                if time.monotonic() > deadline:
+                    raise
+                log.warning("event log %s: %s; reconnecting", self.path, one_line(exc))
+            time.sleep(0.2)
+            with contextlib.suppress(KioskError, psycopg.Error):
+                self.reconnect()
+                landed = self._scalar(
+                    "SELECT COUNT(*) FROM events WHERE seq > %s AND term = %s",
+                    (self.last_seq, self.fence[1] if self.fence else 0))
+                if landed == total and self._max_seq(None) == self.last_seq + total:
+                    return self.last_seq + total
+
+    def _insert_once(self, batches: list[tuple[str, list[Row]]]) -> int:
+        term = self.fence[1] if self.fence else 0
         with self.db.transaction():
-            start = self._lock_for_write()
-            seq = start
+            self.db.execute("SET LOCAL statement_timeout = '3s'")
+            seq = self._lock_for_write()
             with self.db.cursor().copy(
-                    "COPY events (seq, stream, kind, body, v) FROM STDIN") as copy:
+                    "COPY events (seq, stream, kind, body, v, term) FROM STDIN") as copy:
                 for stream, rs in batches:
                     for kind, body in rs:
                         seq += 1
-                        copy.write_row((seq, stream, kind, body, ev_.SCHEMA))
+                        copy.write_row((seq, stream, kind, body, ev_.SCHEMA, term))
         return seq
 
     def _lock_for_write(self) -> int:
@@ -133,9 +175,9 @@ class PgStore(LogStore):
             room, term = self.fence
             now = self._scalar("SELECT term FROM lease WHERE room = %s", (room,))
             if now != term:
-                raise Fenced(f"event log {self.path}: the lease of room {room} is at term "
-                             f"{now}, this director led term {term}: it was deposed, "
-                             "nothing written")
+                raise Fenced(f"event log {self.path}: room {room}'s lease is at term {now}, "
+                             f"this director led term {self.fence[1] if term > 0 else '-'}: "
+                             "it no longer leads; nothing written")
         return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events"))
 
     def _rows(self, stream: str, after: int, batch: int) -> Iterator[list[tuple[bytes, int]]]:
@@ -175,6 +217,7 @@ class PgStore(LogStore):
 
     def save_snapshot(self, stream: str, seq: int, version: str, state: bytes) -> None:
         with self.db.transaction():
+            self._lock_for_write()
             self.db.execute("INSERT INTO snapshots(stream, seq, version, state) "
                             "VALUES (%s, %s, %s, %s) ON CONFLICT (stream, seq) DO UPDATE "
                             "SET version = EXCLUDED.version, state = EXCLUDED.state",
