@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import logging
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -56,15 +57,29 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve_until_stopped(director: Any, config: Any, web: bool) -> int:
     """Serve; a director that stepped down rejoins as a standby, its fold rebuilt."""
-    from kiosk.director.service import Director
 
     while True:
         stopped = asyncio.run(_serve(director, web=web))
         if stopped or director.ha is None or director.ha.role != "stepped down":
             return 0
         why = director.ha.why
-        director = Director(config, standby=True)
+        director = _rejoin(config)
         director.health["leader"] = f"rejoined as a standby after: {why}"
+
+
+def _rejoin(config: Any) -> Any:
+    """A standby again, as soon as the database lets it (it may be the one that is gone)."""
+    from kiosk.director.service import Director
+
+    told = False
+    while True:
+        try:
+            return Director(config, standby=True)
+        except KioskError as exc:
+            if not told:
+                log.warning("cannot rejoin as a standby yet: %s; retrying", exc)
+                told = True
+            time.sleep(1)
 
 
 async def _serve(director: Any, web: bool) -> bool:

@@ -122,8 +122,8 @@ class Leadership:
         if self.role == "standby":
             await self._follow()
             await self.take_over()
-        if self.why:   # lost while loading
-            self.step_down(self.why)
+        if self.role == "stepped down":   # lost while loading
+            return
         task = asyncio.ensure_future(lead())
         lost = asyncio.ensure_future(self.lost.wait())
         await asyncio.wait({task, lost}, return_when=asyncio.FIRST_COMPLETED)
@@ -201,10 +201,10 @@ class Leadership:
 
     # ------------------------------------------------------------------ stepping down
     def _lost_from_thread(self, why: str) -> None:
-        if self.loop is not None:
+        if self.loop is not None and self.loop.is_running():
             self.loop.call_soon_threadsafe(self.step_down, why)
-        else:
-            self.why = why
+        else:   # still loading, nothing is published yet: step down right here
+            self.step_down(why)
 
     def step_down(self, why: str) -> None:
         """Stop leading now: no publish, no ack, no write; visible in log and dashboard."""

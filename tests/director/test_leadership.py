@@ -10,10 +10,13 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from waiting import wait_for
 
+from kiosk.broker import free_port
 from kiosk.core import commands
 from kiosk.director.lease import TTL
 from kiosk.director.logstore import Fenced
+from kiosk.director.pg_admin import PrivateCluster, scratch_database
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
 from kiosk.roomconfig import load_director_config
@@ -105,3 +108,29 @@ def test_a_clean_stop_hands_the_lease_over_at_once(tmp_path: Path, pg_dsn: str) 
     assert b.ha is not None and a.ha is not None and not b.ha.look()
     a.ha.close()
     assert b.ha.look()                                     # no TTL to wait out
+
+
+def test_a_leader_that_loses_the_database_steps_down_and_writes_nothing(
+        tmp_path: Path) -> None:
+    cluster = PrivateCluster(free_port())   # ours to stop: never the machine's server
+    try:
+        cluster.start()
+        with scratch_database(cluster.dsn) as dsn:
+            a = director(tmp_path / "a", dsn)
+            assert a.ha is not None and a.ha.leading
+            cluster.stop()
+            wait_for(lambda: a.ha is not None and a.ha.role == "stepped down",
+                     timeout=TTL + 3)
+            assert "lost the database" in a.health["leader"]
+            cluster.start()
+            cluster.wait_ready()
+            with pytest.raises(Fenced):   # the database is back: the write is still refused
+                a.act(commands.Register(name="Late", card="late"), event="daily")
+            with psycopg.connect(dsn) as conn:
+                late = conn.execute("SELECT COUNT(*) FROM events WHERE "
+                                    "convert_from(body, 'UTF8') LIKE '%Late%'").fetchone()
+            assert late == (0,)
+            a.ha.close()
+            a.store.close()
+    finally:
+        cluster.remove()
