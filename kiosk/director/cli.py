@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import logging
 import signal
 import time
@@ -35,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.director.service import Director
+
+    # `kill -USR1 <pid>`: every thread's stack into the log, for a director that hangs
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     config = load_director_config(args.config)
     director = Director(config, standby=args.standby)

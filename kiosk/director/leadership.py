@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kiosk.director")
 POLL = 0.2        # seconds between a standby's looks at the log and the lease
+STUCK = 10.0      # seconds a leader's loop may not turn before its lease is left to run out
 
 
 def check_standby(db: str, standby: bool) -> None:
@@ -68,6 +69,7 @@ class Leadership:
         self.standbys: list[dict[str, Any]] = []
         self.lost = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.beat = 0.0                    # time.monotonic() the loop last turned
 
     # ------------------------------------------------------------------ start
     def claim(self) -> None:
@@ -96,19 +98,34 @@ class Leadership:
                 told = True
             time.sleep(POLL)
             self.store.forget_positions()
+        self.store.hold(self.store.end())   # the fold is loaded as of this one position
         self.leader = self.lease.current()
-        log.info("standby of room %s, following %s", self.d.config.name,
-                 self.leader.holder if self.leader else "nobody yet")
+        log.info("standby of room %s, following %s from event %d", self.d.config.name,
+                 self.leader.holder if self.leader else "nobody yet", self.store.last_seq)
         return None
+
+    def loaded(self) -> None:
+        """The fold is loaded: a standby follows from the position it was loaded at."""
+        self.store.hold(None)
 
     def _lead(self) -> None:
         self.role = "leader"
         self.leader = None
         self.store.fence = (self.d.config.name, self.lease.term)
         self.d.epoch = self.lease.epoch
-        self.lease.keep(self._lost_from_thread)
+        self.lease.keep(self._lost_from_thread, self._alive)
         with contextlib.suppress(Exception):
             self.lease.forget_me()
+
+    def _alive(self) -> bool:
+        """The loop turns (before it runs, loading counts as alive: the lease thread
+        keeps a long replay's lease)."""
+        return self.beat == 0.0 or time.monotonic() - self.beat < STUCK
+
+    async def _heartbeat(self) -> None:
+        while True:
+            self.beat = time.monotonic()
+            await asyncio.sleep(0.5)
 
     @property
     def leading(self) -> bool:
@@ -126,8 +143,9 @@ class Leadership:
             return
         task = asyncio.ensure_future(lead())
         lost = asyncio.ensure_future(self.lost.wait())
+        beat = asyncio.ensure_future(self._heartbeat())
         await asyncio.wait({task, lost}, return_when=asyncio.FIRST_COMPLETED)
-        for t in (task, lost):
+        for t in (task, lost, beat):
             t.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await t

@@ -158,13 +158,20 @@ class Lease:
         self._db().execute("DELETE FROM followers WHERE holder = %s", (self.me,))
 
     # ------------------------------------------------------------------ renewing
-    def keep(self, lost: Callable[[str], None]) -> None:
-        """Renew from a thread until stopped; call `lost(why)` once, from that thread,
-        when another director took the lease or this one could not renew it in time."""
+    def keep(self, lost: Callable[[str], None], alive: Callable[[], bool]) -> None:
+        """Renew from a thread until stopped, while `alive()` says the director's loop
+        still turns (a leader stuck in a call must not hold the room); call `lost(why)`
+        once, from that thread, when another director took the lease or this one could
+        not renew it in time."""
         self._stop.clear()
 
         def run() -> None:
             while not self._stop.wait(RENEW_EVERY):
+                if not alive():   # let it run out: a standby takes over
+                    if time.monotonic() - self.renewed > TTL:
+                        log.error("the director's loop is stuck: the lease of room %s is "
+                                  "left to run out", self.room)
+                    continue
                 why = self._renew_once()
                 if why:
                     lost(why)

@@ -24,6 +24,7 @@ Row = tuple[str, bytes]     # (kind, JSON body), already checked
 # one stored row as it is copied between backends: (seq, stream, kind, body, v)
 FullRow = tuple[int, str, str, bytes, int]
 Snapshot = tuple[str, int, str, bytes]   # (stream, seq, code version, pickled state)
+NO_BOUND = 2**62
 
 
 class Fenced(RuleError):
@@ -45,15 +46,19 @@ class LogStore:
     backend = ""
     path = ""            # how the log is named in messages (a DSN without its password)
     last_seq = 0
+    # reads stop here: a standby loads every stream as of one position, while the
+    # leader goes on writing, then follows from exactly that position
+    horizon = NO_BOUND
 
     def _init_positions(self) -> None:
-        self.last_seq = self._max_seq(None)
+        self.last_seq = self._max_seq(None, self.horizon)
         self._last: dict[str, int] = {}      # stream -> seq of its last row
         self._count: dict[str, int] = {}     # stream -> rows, once asked
 
     # ------------------------------------------------------------ backend primitives
-    def _max_seq(self, stream: str | None) -> int:
-        """The highest seq of `stream`, or of the whole log for None (0 when empty)."""
+    def _max_seq(self, stream: str | None, upto: int) -> int:
+        """The highest seq up to `upto` of `stream`, or of the whole log for None (0 when
+        empty)."""
         raise NotImplementedError
 
     def _count_rows(self, stream: str) -> int:
@@ -113,7 +118,7 @@ class LogStore:
         """The global seq of `stream`'s last row (0 when it has none)."""
         last = self._last.get(stream)
         if last is None:
-            last = self._last[stream] = self._max_seq(stream)
+            last = self._last[stream] = self._max_seq(stream, self.horizon)
         return last
 
     def count_of(self, stream: str) -> int:
@@ -125,7 +130,7 @@ class LogStore:
 
     def end(self) -> int:
         """The log's end as the database has it now (another director may write)."""
-        return self._max_seq(None)
+        return self._max_seq(None, NO_BOUND)
 
     def advanced(self, stream: str, seq: int) -> None:
         """A row another director wrote, folded by this one: positions move past it."""
@@ -134,9 +139,18 @@ class LogStore:
             self._count[stream] += 1
         self.last_seq = seq
 
+    def hold(self, at: int | None) -> None:
+        """Reads stop at global seq `at`, positions read again up to it; None lifts the
+        bound and keeps the positions (what was loaded is exactly the log up to there)."""
+        if at is None:
+            self.horizon = NO_BOUND
+            return
+        self.horizon = at
+        self.forget_positions()
+
     def forget_positions(self) -> None:
         """Positions are read again from the database (another director wrote to it)."""
-        self.last_seq = self._max_seq(None)
+        self.last_seq = self._max_seq(None, self.horizon)
         self._last.clear()
         self._count.clear()
 

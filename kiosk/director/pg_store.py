@@ -115,14 +115,16 @@ class PgStore(LogStore):
         return None if row is None else row[0]
 
     # ------------------------------------------------------------------ primitives
-    def _max_seq(self, stream: str | None) -> int:
+    def _max_seq(self, stream: str | None, upto: int) -> int:
         if stream is None:
-            return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events"))
-        return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stream = %s",
-                                (stream,)))
+            return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE seq <= %s",
+                                    (upto,)))
+        return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stream = %s "
+                                "AND seq <= %s", (stream, upto)))
 
     def _count_rows(self, stream: str) -> int:
-        return int(self._scalar("SELECT COUNT(*) FROM events WHERE stream = %s", (stream,)))
+        return int(self._scalar("SELECT COUNT(*) FROM events WHERE stream = %s AND seq <= %s",
+                                (stream, self.horizon)))
 
     def streams(self) -> list[str]:
         return [r[0] for r in self.db.execute(_STREAMS)]
@@ -142,8 +144,10 @@ class PgStore(LogStore):
         while True:
             try:
                 return self._insert_once(batches)
-            except psycopg.OperationalError as exc:
-                if time.monotonic() > deadline:
+            except psycopg.Error as exc:
+                lost = isinstance(exc, psycopg.OperationalError) or self.db.broken \
+                    or self.db.closed   # e.g. ended by the server while we were frozen
+                if not lost or time.monotonic() > deadline:
                     raise
                 log.warning("event log %s: %s; reconnecting", self.path, one_line(exc))
             time.sleep(0.2)
@@ -152,20 +156,25 @@ class PgStore(LogStore):
                 landed = self._scalar(
                     "SELECT COUNT(*) FROM events WHERE seq > %s AND term = %s",
                     (self.last_seq, self.fence[1] if self.fence else 0))
-                if landed == total and self._max_seq(None) == self.last_seq + total:
+                if landed == total and self.end() == self.last_seq + total:
                     return self.last_seq + total
 
     def _insert_once(self, batches: list[tuple[str, list[Row]]]) -> int:
         term = self.fence[1] if self.fence else 0
         with self.db.transaction():
             self.db.execute("SET LOCAL statement_timeout = '3s'")
-            seq = self._lock_for_write()
-            with self.db.cursor().copy(
-                    "COPY events (seq, stream, kind, body, v, term) FROM STDIN") as copy:
-                for stream, rs in batches:
-                    for kind, body in rs:
-                        seq += 1
-                        copy.write_row((seq, stream, kind, body, ev_.SCHEMA, term))
+            start = seq = self._lock_for_write()
+            rows = []
+            for stream, rs in batches:
+                for kind, body in rs:
+                    seq += 1
+                    rows.append((seq, stream, kind, body, ev_.SCHEMA, term))
+            # plain INSERTs (pipelined by psycopg): every statement gets its answer, so an
+            # error or a cancel always reaches us; COPY is kept for bulk copies
+            with self.db.cursor() as cur:
+                cur.executemany("INSERT INTO events (seq, stream, kind, body, v, term) "
+                                "VALUES (%s, %s, %s, %s, %s, %s)", rows)
+        assert seq == start + len(rows)
         return seq
 
     def _lock_for_write(self) -> int:
@@ -184,7 +193,8 @@ class PgStore(LogStore):
         cur = self.db.cursor(binary=True)
         while True:
             rows = cur.execute("SELECT seq, body, v FROM events WHERE stream = %s AND seq > %s "
-                               "ORDER BY seq LIMIT %s", (stream, after, batch)).fetchall()
+                               "AND seq <= %s ORDER BY seq LIMIT %s",
+                               (stream, after, self.horizon, batch)).fetchall()
             if not rows:
                 return
             after = rows[-1][0]

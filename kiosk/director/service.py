@@ -88,6 +88,8 @@ class Director:
                 self.ha.claim()
             self.roomdesk = RoomDesk.load(self, self.store.stream(ROOM_STREAM))
             self.tx.open_room(write=self.ha is None or self.ha.leading)
+            if self.ha is not None:
+                self.ha.loaded()
         except BaseException:
             if self.ha is not None:
                 self.ha.close()

@@ -115,15 +115,16 @@ class SqliteStore(LogStore):
         self.db.execute("DROP TABLE snapshots_old")
 
     # ------------------------------------------------------------------ primitives
-    def _max_seq(self, stream: str | None) -> int:
+    def _max_seq(self, stream: str | None, upto: int) -> int:
         if stream is None:
-            return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
-        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stream = ?",
-                                   (stream,)).fetchone()[0])
+            return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events "
+                                       "WHERE seq <= ?", (upto,)).fetchone()[0])
+        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stream = ? "
+                                   "AND seq <= ?", (stream, upto)).fetchone()[0])
 
     def _count_rows(self, stream: str) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM events WHERE stream = ?",
-                                   (stream,)).fetchone()[0])
+        return int(self.db.execute("SELECT COUNT(*) FROM events WHERE stream = ? AND seq <= ?",
+                                   (stream, self.horizon)).fetchone()[0])
 
     def streams(self) -> list[str]:
         return [r[0] for r in self.db.execute(_STREAMS)]
@@ -144,7 +145,7 @@ class SqliteStore(LogStore):
 
     def _rows(self, stream: str, after: int, batch: int) -> Iterator[list[tuple[bytes, int]]]:
         cur = self.db.execute("SELECT body, v FROM events WHERE stream = ? AND seq > ? "
-                              "ORDER BY seq", (stream, after))
+                              "AND seq <= ? ORDER BY seq", (stream, after, self.horizon))
         while rows := cur.fetchmany(batch):
             yield rows
 

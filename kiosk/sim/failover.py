@@ -338,7 +338,13 @@ def _play(room: Room, broker: Mosquitto, plan: Plan, cluster: Any, out: Outcome,
         sim = Simulator(plan.players, seed=plan.seed, structure=plan.structure, field=field_)
         thread = threading.Thread(target=faults.run, args=(sim,), daemon=True)
         thread.start()
-        res = sim.run()
+        try:
+            res = sim.run()
+        except TimeoutError:   # a director stopped answering: its stacks go to its log
+            for slot in room.slots:
+                slot.signal(signal.SIGUSR1)
+            time.sleep(1)
+            raise
         thread.join(120)
         if faults.error is not None:
             raise faults.error

@@ -63,8 +63,13 @@ def test_the_standby_follows_takes_over_and_the_deposed_leader_writes_nothing(
     assert b.ha is not None and b.ha.role == "standby"
     assert seating(b) == seating(a)                        # loaded from the log
     a.act(commands.Start(), event="daily")
+    a.open_event({"name": "evening", "title": "Evening Turbo", "structure": "turbo"})
+    a.act(commands.Register(name="Eve", card="eve"), event="evening")
     b.ha.apply(b.ha.fetch())                               # followed, row by row
     assert seating(b) == seating(a) and b.store.last_seq == a.store.last_seq
+    assert b.desks["evening"].title == "Evening Turbo"    # an event opened meanwhile
+    assert {p.name for p in b.desks["evening"].tour.players.values()} == {"Eve"}
+    assert b.room.events.keys() == a.room.events.keys()
     assert b.ha.status()["behind"] == 0 and not b.ha.look()   # the leader's lease holds
     # the leader freezes: its lease runs out and the standby takes the next term
     a.ha.lease.stop_renewing()
@@ -134,3 +139,15 @@ def test_a_leader_that_loses_the_database_steps_down_and_writes_nothing(
             a.store.close()
     finally:
         cluster.remove()
+
+
+def test_a_leader_whose_loop_is_stuck_lets_its_lease_run_out(
+        tmp_path: Path, pg_dsn: str) -> None:
+    a = director(tmp_path / "a", pg_dsn)
+    b = director(tmp_path / "b", pg_dsn, standby=True)
+    assert a.ha is not None and b.ha is not None
+    a.ha.beat = time.monotonic() - 60          # its loop last turned a minute ago
+    time.sleep(TTL + 0.6)
+    assert b.ha.look(), "the lease ran out although the renewing thread is alive"
+    a.ha.close()
+    b.ha.close()

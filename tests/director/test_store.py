@@ -201,3 +201,17 @@ def test_a_wrong_dsn_is_one_line_naming_the_database_without_its_password() -> N
     text = str(err.value)
     assert text.startswith("event log postgresql://kiosk:***@127.0.0.1:1/room: cannot connect")
     assert "secret" not in text and "\n" not in text
+
+
+def test_a_held_store_reads_as_of_one_position_then_follows_from_it(db: str) -> None:
+    """A standby loads while the leader writes: every stream as of one seq, then exactly
+    the rows after it (none folded twice, none missed)."""
+    leader, standby = open_store(db), open_store(db)
+    leader.append({"a": [created("a"), registered("p1")], "b": [created("b")]})
+    standby.hold(standby.end())
+    leader.append({"a": [registered("p2")], "b": [registered("p3")]})   # while it loads
+    assert players(standby.stream("a")) == ["p1"] and players(standby.stream("b")) == []
+    assert (standby.last_seq, standby.last_of("a"), len(standby.stream("a"))) == (3, 2, 2)
+    standby.hold(None)
+    follow = [r[:2] for rows in standby.all_rows(standby.last_seq) for r in rows]
+    assert follow == [(4, "a"), (5, "b")]
