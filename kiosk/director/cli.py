@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import faulthandler
 import logging
 import signal
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.director.service import Director
 
     # `kill -USR1 <pid>`: every thread's stack into the log, for a director that hangs
-    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    with contextlib.suppress(OSError, ValueError):   # no real stderr (embedded, tests)
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     config = load_director_config(args.config)
     director = Director(config, standby=args.standby)

@@ -163,19 +163,20 @@ class PgStore(LogStore):
         term = self.fence[1] if self.fence else 0
         with self.db.transaction():
             self.db.execute("SET LOCAL statement_timeout = '3s'")
-            start = seq = self._lock_for_write()
-            rows = []
-            for stream, rs in batches:
-                for kind, body in rs:
-                    seq += 1
-                    rows.append((seq, stream, kind, body, ev_.SCHEMA, term))
-            # plain INSERTs (pipelined by psycopg): every statement gets its answer, so an
-            # error or a cancel always reaches us; COPY is kept for bulk copies
-            with self.db.cursor() as cur:
-                cur.executemany("INSERT INTO events (seq, stream, kind, body, v, term) "
-                                "VALUES (%s, %s, %s, %s, %s, %s)", rows)
-        assert seq == start + len(rows)
-        return seq
+            start = self._lock_for_write()
+            streams = [stream for stream, rs in batches for _row in rs]
+            kinds = [kind for _s, rs in batches for kind, _body in rs]
+            bodies = [body for _s, rs in batches for _kind, body in rs]
+            seqs = list(range(start + 1, start + len(kinds) + 1))
+            # ONE statement, not a pipeline or a COPY: a director frozen mid-transaction
+            # leaves its session "idle in transaction", which the server ends after 2 s,
+            # releasing the write lock for the standby (a half-sent pipeline would hold
+            # it until the frozen director wakes)
+            self.db.execute(
+                "INSERT INTO events (seq, stream, kind, body, v, term) SELECT s, st, k, b, "
+                "%s, %s FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::bytea[]) "
+                "AS r(s, st, k, b)", (ev_.SCHEMA, term, seqs, streams, kinds, bodies))
+        return start + len(kinds)
 
     def _lock_for_write(self) -> int:
         """Inside a write transaction: the log's write lock, the fence, the current end."""

@@ -116,3 +116,13 @@ def test_doctor_checks_the_postgresql_log(tmp_path: Path, pg_dsn: str) -> None:
     assert newer.status == "FAIL" and "schema version 7 (newer)" in newer.message
     gone = checks.database("postgresql://postgres@127.0.0.1:1/room")
     assert gone.status == "FAIL" and "cannot connect" in gone.message and "fix" in gone.line()
+
+
+def test_db_check_says_what_a_log_holds_and_results_read_postgresql(
+        tmp_path: Path, pg_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    played_room(tmp_path, pg_dsn).store.close()
+    assert main(["db", "check", pg_dsn]) == 0
+    out = capsys.readouterr().out
+    assert "(postgresql)" in out and "in 2 streams (daily " in out and "room " in out
+    assert main(["results", "--db", pg_dsn, "--json"]) == 0
+    assert '"P0"' in capsys.readouterr().out

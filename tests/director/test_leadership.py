@@ -17,6 +17,7 @@ from kiosk.core import commands
 from kiosk.director.lease import TTL
 from kiosk.director.logstore import Fenced
 from kiosk.director.pg_admin import PrivateCluster, scratch_database
+from kiosk.director.pg_store import WRITE_LOCK
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
 from kiosk.roomconfig import load_director_config
@@ -150,4 +151,20 @@ def test_a_leader_whose_loop_is_stuck_lets_its_lease_run_out(
     time.sleep(TTL + 0.6)
     assert b.ha.look(), "the lease ran out although the renewing thread is alive"
     a.ha.close()
+    b.ha.close()
+
+
+def test_a_leader_frozen_inside_an_append_does_not_block_the_takeover(
+        tmp_path: Path, pg_dsn: str) -> None:
+    a = director(tmp_path / "a", pg_dsn)
+    b = director(tmp_path / "b", pg_dsn, standby=True)
+    assert a.ha is not None and b.ha is not None
+    a.ha.lease.stop_renewing()
+    a.store.db.execute("BEGIN")            # frozen here, the log's write lock held
+    a.store.db.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+    started = time.monotonic()
+    wait_for(b.ha.look, timeout=10, step=0.2)   # the server ends the idle transaction
+    assert time.monotonic() - started < TTL + 3
+    with pytest.raises(Fenced):
+        a.act(commands.Register(name="Zombie", card="z"), event="daily")
     b.ha.close()
