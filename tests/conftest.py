@@ -103,8 +103,11 @@ class DirectorProcess:
 def director_factory(tmp_path: Path, mosquitto: Mosquitto) -> Iterator:
     made: list[DirectorProcess] = []
 
-    def make(**kw: object) -> DirectorProcess:
-        d = DirectorProcess(tmp_path, mosquitto, **kw)  # type: ignore[arg-type]
+    def make(workdir: Path | None = None, **kw: object) -> DirectorProcess:
+        """A director in `tmp_path`, or in a folder of its own (a second machine)."""
+        if workdir is not None:
+            workdir.mkdir(parents=True, exist_ok=True)
+        d = DirectorProcess(workdir or tmp_path, mosquitto, **kw)  # type: ignore[arg-type]
         made.append(d)
         return d
 

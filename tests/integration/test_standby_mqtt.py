@@ -13,7 +13,6 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from conftest import DirectorProcess
 from test_director_mqtt import PLAYERS, director_places, play_over_mqtt, reference_places
 from waiting import wait_for
 
@@ -33,10 +32,8 @@ def test_the_standby_takes_over_from_a_killed_leader_mid_tournament(
         tmp_path: Path, mosquitto, pg_dsn: str, director_factory) -> None:
     leader = director_factory(players=PLAYERS, db=pg_dsn)
     leader.start()
-    standby_dir = tmp_path / "standby"
-    standby_dir.mkdir()
-    standby = DirectorProcess(standby_dir, mosquitto, players=PLAYERS, db=pg_dsn,
-                              standby=True).start()
+    standby = director_factory(workdir=tmp_path / "standby", players=PLAYERS, db=pg_dsn,
+                               standby=True).start()
     took: list[float] = []
 
     def chaos(sim) -> None:
@@ -64,10 +61,8 @@ def test_the_standby_takes_over_from_a_killed_leader_mid_tournament(
 def test_both_serve_health_the_standby_redirects_and_a_second_leader_is_refused(
         tmp_path: Path, mosquitto, pg_dsn: str, director_factory) -> None:
     leader = director_factory(players=12, db=pg_dsn, web=True).start()
-    standby_dir = tmp_path / "standby"
-    standby_dir.mkdir()
-    standby = DirectorProcess(standby_dir, mosquitto, players=12, db=pg_dsn, web=True,
-                              standby=True).start()
+    standby = director_factory(workdir=tmp_path / "standby", players=12, db=pg_dsn,
+                               web=True, standby=True).start()
     try:
         wait_for(lambda: health(standby.http_port).get("leadership", {}).get("behind") == 0
                  and health(leader.http_port)["leadership"]["standbys"], timeout=10)
