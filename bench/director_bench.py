@@ -3,9 +3,11 @@
 Prints: sustained table events per second the director absorbs; p50/p99 from a table's
 report to the dashboard's live update (a real WebSocket client on /ws when the web app
 is there); time for a level change to reach all 1,000 tables (1,000 real MQTT
-connections); replay time of a 1,000,000-event log.
+connections); replay time of a 1,000,000-event log, on SQLite and (--backend) on
+PostgreSQL (a scratch database of --dsn's server, created and dropped).
 
     python bench/director_bench.py [--tables 1000] [--seconds 20] [--replay 1000000]
+        [--backend sqlite|postgresql|both] [--dsn postgresql://...] [--no-room]
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import paho.mqtt.client as mqtt
 from kiosk.broker import Mosquitto, free_port
 from kiosk.config import BrokerConfig
 from kiosk.core.tournament import Tournament
+from kiosk.director.pg_admin import LOCAL_SERVER, scratch_database
 from kiosk.director.snapshots import SNAPSHOT_EVERY, Snapshots
 from kiosk.director.store import EventLog
 from kiosk.mqttclient import make_client
@@ -296,17 +299,29 @@ def _play_logged(players: int) -> list[dict[str, Any]]:
     return events
 
 
-def run_replay(target: int) -> dict[str, Any]:
+def run_replay(target: int, backend: str = "sqlite",
+               server: str = LOCAL_SERVER) -> dict[str, Any]:
+    """The replay benchmark on one backend (PostgreSQL: a scratch database of `server`)."""
+    if backend == "sqlite":
+        return {"backend": "sqlite", **_replay(target, Path(tempfile.mkdtemp(
+            prefix="pk-replay-")) / "event.db")}
+    with scratch_database(server, prefix="pk_bench") as dsn:
+        return {"backend": "postgresql", **_replay(target, dsn)}
+
+
+def _replay(target: int, db: str | Path) -> dict[str, Any]:
     """One tournament big enough for `target` events, logged; then a cold replay.
 
     The log is the first `target` events of that tournament (any prefix of a log is a
     log the director could have written)."""
     per_player = len(_play_logged(1000)) / 1000
     events = _play_logged(int(target / per_player * 1.05) + 1)[:target]
-    log = EventLog(Path(tempfile.mkdtemp(prefix="pk-replay-")) / "event.db")
+    log = EventLog(db)
     for i in range(0, len(events), 50000):
         log.append(events[i:i + 50000])
     del events
+    log.close()
+    log = EventLog(db)   # cold: what a director starting on this log opens
     t0 = time.perf_counter()
     tour = Tournament.replay(log.read())
     replay_s = time.perf_counter() - t0
@@ -318,6 +333,7 @@ def run_replay(target: int) -> dict[str, Any]:
     again = snaps.load()
     restart_s = time.perf_counter() - t0
     assert again.alive == tour.alive
+    log.close()
     return {"events": log.last_seq, "players": len(tour.players), "alive": tour.alive,
             "full_replay_s": round(replay_s, 2), "events_per_s": round(log.last_seq / replay_s),
             "restart_from_snapshot_s": round(restart_s, 2),
@@ -329,9 +345,16 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=1000)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--replay", type=int, default=1_000_000)
+    ap.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="sqlite",
+                    help="where the replayed log is kept")
+    ap.add_argument("--dsn", default=LOCAL_SERVER, help="the PostgreSQL server to use")
+    ap.add_argument("--no-room", action="store_true", help="the replay only")
     args = ap.parse_args()
-    print(json.dumps({"room": run_room(args.tables, args.seconds)}, indent=1), flush=True)
-    print(json.dumps({"replay": run_replay(args.replay)}, indent=1), flush=True)
+    if not args.no_room:
+        print(json.dumps({"room": run_room(args.tables, args.seconds)}, indent=1), flush=True)
+    for backend in ("sqlite", "postgresql") if args.backend == "both" else (args.backend,):
+        print(json.dumps({"replay": run_replay(args.replay, backend, args.dsn)}, indent=1),
+              flush=True)
 
 
 if __name__ == "__main__":

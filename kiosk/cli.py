@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "floor-user": ("kiosk.director.floor_cli", "add, remove or list dashboard floor logins"),
     "room": ("kiosk.director.room_cli", "events, tables and tickets of a running director's "
                                         "room"),
+    "db": ("kiosk.director.db_cli", "copy a room's log between SQLite and PostgreSQL"),
     "new-event": ("kiosk.director.newevent", "set the event log aside to start a new event"),
     "profiles": ("kiosk.profiles_cli", "list rule profiles and blind structures, or check a file"),
     "results": ("kiosk.director.results_cli", "results from the director's log: an event, or one "

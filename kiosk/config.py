@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 import msgspec
 from msgspec import Meta
 
+from kiosk.database import is_dsn
 from kiosk.errors import ConfigError
 from kiosk.printer.settings import PrinterConfig
 from kiosk.protocol.topics import check_event_name, check_room_name
@@ -72,8 +73,10 @@ class EventSection(_Section):
 class DirectorSection(_Section):
     """`[director]`: the director service on this machine."""
 
-    db: Annotated[str, _doc("event log (SQLite); relative to this file. Its folder is "
-                            "the state directory (floor sessions are kept there too)")] \
+    db: Annotated[str, _doc("event log: a SQLite file, relative to this file (its folder "
+                            "is the state directory: floor sessions are kept there too), "
+                            "or a PostgreSQL database, postgresql://user@host/dbname "
+                            "(the state directory is then this file's folder)")] \
         = "event.db"
     http: Annotated[str, _doc("dashboard address host:port; anything but 127.0.0.1 "
                               "needs tls_cert and tls_key")] = "127.0.0.1:8080"
@@ -424,6 +427,8 @@ class EventConfig:
 
     @property
     def state_dir(self) -> Path:
+        if is_dsn(self.db):
+            return Path(self.source).parent if self.source else Path(".")
         return Path(self.db).parent
 
     def fixed(self) -> dict[str, Any]:
@@ -434,6 +439,11 @@ class EventConfig:
 
 def _relative(base: Path, value: str) -> str:
     return str(value if Path(value).is_absolute() else base / value)
+
+
+def _database(base: Path, db: str) -> str:
+    """A SQLite file relative to the config; a PostgreSQL DSN as written."""
+    return db if is_dsn(db) else _relative(base, db)
 
 
 def load_event_config(path: str | Path) -> EventConfig:
@@ -486,7 +496,7 @@ def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
                           "on 127.0.0.1 only")
     users_file = _relative(base, d.floor_users_file)
     return EventConfig(
-        name=name, broker=_broker(source, broker), db=_relative(base, d.db), http_host=host,
+        name=name, broker=_broker(source, broker), db=_database(base, d.db), http_host=host,
         http_port=port, tls_cert=cert, tls_key=key, floor_users=floor_users.load(users_file),
         floor_users_file=users_file, source=source, public_url=d.public_url.rstrip("/"),
         printer=printer_settings(source, base, printer or PrinterSection()))

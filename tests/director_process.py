@@ -19,8 +19,11 @@ class DirectorProcess:
                  profile: str = "tda-2017", structure: str = "turbo", seed: int = 7,
                  players: int = 0, web: bool = False, floor_users: dict[str, str] | None = None,
                  seats: int = 9, extra_toml: str = "", start_stack: int = 20000,
-                 brokers: list[Mosquitto] | None = None) -> None:
+                 brokers: list[Mosquitto] | None = None, db: str = "event.db",
+                 standby: bool = False) -> None:
         self.dir = workdir
+        self.db_setting = db
+        self.standby = standby
         self.http_port = free_port()
         floor_logins.save(workdir / floor_logins.FILE, {
             u: floor_logins.hash_password(p) for u, p in (floor_users or {}).items()})
@@ -31,7 +34,7 @@ class DirectorProcess:
             f'[event]\nname = "{name}"\nprofile = "{profile}"\nstructure = "{structure}"\n'
             f"seats = {seats}\nseed = {seed}\nbuy_in = 100\nstart_stack = {start_stack}\n\n"
             f"[broker]\n{where}\n\n"
-            f'[director]\ndb = "event.db"\nhttp = "127.0.0.1:{self.http_port}"\n\n'
+            f'[director]\ndb = "{db}"\nhttp = "127.0.0.1:{self.http_port}"\n\n'
             f"{extra_toml}")
         self.players_csv = workdir / "players.csv"
         self.players_csv.write_text("name,card\n" + "".join(
@@ -43,7 +46,7 @@ class DirectorProcess:
 
     @property
     def db(self) -> Path:
-        return self.dir / "event.db"
+        return self.dir / self.db_setting
 
     def start(self, start_event: bool = True) -> DirectorProcess:
         cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
@@ -52,10 +55,12 @@ class DirectorProcess:
             cmd.append("--start")
         if not self.web:
             cmd.append("--no-web")
+        if self.standby:
+            cmd.append("--standby")
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=out)
-        self.wait_log("connected to", start=offset)
+        self.wait_log("standby of room" if self.standby else "connected to", start=offset)
         return self
 
     def log_text(self) -> str:

@@ -22,6 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import BrokerConfig, EventConfig, GpioConfig, TableConfig
+from kiosk.database import (
+    STORE_SCHEMA,
+    connect,
+    is_dsn,
+    one_line,
+    replication,
+    schema_error,
+    schema_version,
+    shown,
+)
+from kiosk.errors import KioskError
 
 DEV = Path("/dev")
 MAX_OFFSET_S = 0.5   # tables more than half a second apart show different countdowns
@@ -341,6 +352,8 @@ def floor_logins(cfg: EventConfig) -> Check:
 
 
 def database(db: str) -> Check:
+    if is_dsn(db):
+        return pg_database(db)
     folder = Path(db).parent
     if not folder.is_dir():
         return fail("db", f"folder {folder} does not exist",
@@ -355,6 +368,28 @@ def database(db: str) -> Check:
 def each_broker(cfg: BrokerConfig) -> list[BrokerConfig]:
     """One config per broker of `[broker] urls`: a table must reach every one of them."""
     return [replace(cfg, host=h, port=p, more=()) for h, p in cfg.addresses]
+
+
+def pg_database(dsn: str) -> Check:
+    """A PostgreSQL log: reachable, of our schema version, and where it stands in
+    replication (a primary with no standby is a single point of failure: said, not failed)."""
+    try:
+        conn = connect(dsn)
+    except KioskError as exc:
+        return fail("db", str(exc), "start PostgreSQL, or fix [director] db (user, host, "
+                    "port, database name)")
+    try:
+        version = schema_version(conn)
+        role = replication(conn)
+    except Exception as exc:
+        return fail("db", f"{shown(dsn)}: {one_line(exc)}", "check the database's logs")
+    finally:
+        conn.close()
+    if version not in (0, STORE_SCHEMA):
+        return fail("db", str(schema_error(shown(dsn), version)),
+                    "point [director] db at this release's database, or upgrade pokerkiosk")
+    held = f"schema version {version}" if version else "empty (the director creates it)"
+    return ok("db", f"event log {shown(dsn)}: {held}; {role}")
 
 
 def table_checks(cfg: TableConfig, timeout: float) -> list[Check]:

@@ -1,14 +1,21 @@
-"""`pokerkiosk director --config room.toml`: run the director of a room (or of one event,
-from an event.toml)."""
+"""`pokerkiosk director --config room.toml [--standby]`: run the director of a room (or of
+one event, from an event.toml).
+
+With the log on PostgreSQL, `--standby` runs a second director that follows the log and
+takes over when the leader is gone (kiosk.director.leadership); a leader that loses its
+lease rejoins as a standby in the same process."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import contextlib
+import faulthandler
 import logging
 import signal
+import time
 from pathlib import Path
+from typing import Any
 
 from kiosk.core.commands import Start
 from kiosk.errors import KioskError
@@ -24,12 +31,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", help="CSV of players to register (header: name[,card][,id])")
     p.add_argument("--start", action="store_true", help="draw seats and start the clock")
     p.add_argument("--no-web", action="store_true", help="no dashboard (tests, benchmarks)")
+    p.add_argument("--standby", action="store_true",
+                   help="follow the PostgreSQL log and lead only when no director does")
 
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.director.service import Director
 
-    director = Director(load_director_config(args.config))
+    # `kill -USR1 <pid>`: every thread's stack into the log, for a director that hangs
+    with contextlib.suppress(OSError, ValueError):   # no real stderr (embedded, tests)
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+    config = load_director_config(args.config)
+    director = Director(config, standby=args.standby)
+    if director.ha is not None and not director.ha.leading:
+        return _serve_until_stopped(director, config, web=not args.no_web)
     desk = director.desk(args.event)
     if args.players and not desk.tour.players:
         try:
@@ -42,16 +58,46 @@ def run(args: argparse.Namespace) -> int:
         log.info("registered %d players from %s", added, args.players)
     if args.start and not desk.tour.started:
         director.act(Start(), event=desk.name)
-    asyncio.run(_serve(director, web=not args.no_web))
-    return 0
+    return _serve_until_stopped(director, config, web=not args.no_web)
 
 
-async def _serve(director: object, web: bool) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down cleanly (offline status, log closed)."""
+def _serve_until_stopped(director: Any, config: Any, web: bool) -> int:
+    """Serve; a director that stepped down rejoins as a standby, its fold rebuilt."""
+
+    while True:
+        stopped = asyncio.run(_serve(director, web=web))
+        if stopped or director.ha is None or director.ha.role != "stepped down":
+            return 0
+        why = director.ha.why
+        director = _rejoin(config)
+        director.health["leader"] = f"rejoined as a standby after: {why}"
+
+
+def _rejoin(config: Any) -> Any:
+    """A standby again, as soon as the database lets it (it may be the one that is gone)."""
+    from kiosk.director.service import Director
+
+    told = False
+    while True:
+        try:
+            return Director(config, standby=True)
+        except KioskError as exc:
+            if not told:
+                log.warning("cannot rejoin as a standby yet: %s; retrying", exc)
+                told = True
+            time.sleep(1)
+
+
+async def _serve(director: Any, web: bool) -> bool:
+    """Serve until SIGTERM or SIGINT (True), then shut down cleanly (offline status, log
+    closed), or until the director stepped down (False)."""
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
     assert task is not None
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, task.cancel)
-    with contextlib.suppress(asyncio.CancelledError):
-        await director.serve(web=web)  # type: ignore[attr-defined]
+    try:
+        await director.serve(web=web)
+    except asyncio.CancelledError:
+        return True
+    return False

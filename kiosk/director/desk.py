@@ -19,9 +19,9 @@ from kiosk.core import events as ev_
 from kiosk.core.commands import Command
 from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
+from kiosk.director.logstore import StreamLog
 from kiosk.director.publisher import Publisher
 from kiosk.director.snapshots import Snapshots
-from kiosk.director.store import EventLog
 from kiosk.errors import ConfigError, RuleError
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
@@ -52,7 +52,7 @@ def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Cre
 class Desk:
     """One event: `decide` is the only way its state changes."""
 
-    def __init__(self, director: Director, name: str, log_: EventLog, tour: Tournament,
+    def __init__(self, director: Director, name: str, log_: StreamLog, tour: Tournament,
                  title: str = "") -> None:
         self.director = director
         self.name = name
@@ -63,7 +63,7 @@ class Desk:
         self.out = Publisher(director, self)
 
     @classmethod
-    def load(cls, director: Director, name: str, log_: EventLog,
+    def load(cls, director: Director, name: str, log_: StreamLog,
              config: EventConfig | None, title: str = "") -> Desk:
         """The event as its stream has it (snapshot plus tail); settings checked against
         `config` when the room's file still lists it."""
@@ -113,7 +113,7 @@ class Desk:
             self.snapshots.save(self.tour)
 
 
-def check_unchanged(c: EventConfig, created: ev_.Created, log_: EventLog) -> None:
+def check_unchanged(c: EventConfig, created: ev_.Created, log_: StreamLog) -> None:
     """[event] settings are fixed once the event exists: a change is refused, not lost."""
     structure = load_structure(c.structure)
     now = {"profile": load_profile(c.profile).id, "structure": structure.to_dict(),

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from kiosk.config import load_event_config
+from kiosk.database import is_dsn
 from kiosk.errors import KioskError
 
 
@@ -20,6 +21,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = load_event_config(args.config)
+    if is_dsn(config.db):
+        raise KioskError(f"{args.config}: [director] db is a PostgreSQL database; a new "
+                         "event there is a new database: create one, point db at it (the "
+                         "old one keeps last event's results)")
     kept = set_aside(Path(config.db))
     if kept is None:
         print(f"no event log at {config.db}: the next director start creates the event")

@@ -17,7 +17,9 @@ from kiosk import csvcells
 from kiosk.core.results import results, to_csv, totals
 from kiosk.core.room import Room
 from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog, Store
+from kiosk.database import is_dsn
+from kiosk.director.logstore import LogStore
+from kiosk.director.store import EventLog, open_store
 from kiosk.errors import KioskError
 
 ROOM_STREAM = "room"
@@ -26,7 +28,8 @@ PLAYER_COLUMNS = ("event", "title", "kind", "place", "prize", "bounty", "status"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", required=True, help="the director's log (room.db or event.db)")
+    p.add_argument("--db", required=True, help="the director's log (room.db or event.db, "
+                                               "or a postgresql:// DSN)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--event", help="one event of a room log")
     which.add_argument("--player", help="one player's results across every event of the "
@@ -48,10 +51,10 @@ def _fail(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.db)
-    if not path.is_file():
+    path: str | Path = args.db if is_dsn(args.db) else Path(args.db)
+    if isinstance(path, Path) and not path.is_file():
         return _fail(f"no event log at {path}")
-    store = Store(path)
+    store = open_store(path)
     try:
         if store.last_seq == 0:
             return _fail(f"{path} holds no event")
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _event(store: Store, path: Path, event: str | None) -> Tournament:
+def _event(store: LogStore, path: str | Path, event: str | None) -> Tournament:
     """One event's tournament: the one named, or the file's only event."""
     if event is not None and event not in store.event_streams():
         raise KioskError(f"no event {event!r} in {path} (events: "
@@ -104,7 +107,7 @@ def _write(out: str | None, text: str) -> None:
         sys.stdout.write(text)
 
 
-def player_results(store: Store, query: str) -> dict[str, Any]:
+def player_results(store: LogStore, query: str) -> dict[str, Any]:
     """Every event result of the players `query` names (a room player id, card or name,
     any case), in the order the events were created; the room's tickets they hold."""
     room = Room.replay(store.read(ROOM_STREAM)) if ROOM_STREAM in store.streams() else None

@@ -13,7 +13,7 @@ from kiosk.core import events as ev_
 from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
-from kiosk.director.store import EventLog
+from kiosk.director.logstore import StreamLog
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
@@ -27,13 +27,13 @@ Rows = list[tuple[str, bytes]]
 class RoomDesk:
     """The room: `decide` is the only way it changes."""
 
-    def __init__(self, director: Director, log_: EventLog, room: Room) -> None:
+    def __init__(self, director: Director, log_: StreamLog, room: Room) -> None:
         self.director = director
         self.log = log_
         self.room = room
 
     @classmethod
-    def load(cls, director: Director, log_: EventLog) -> RoomDesk:
+    def load(cls, director: Director, log_: StreamLog) -> RoomDesk:
         """The room as logged; a new room (its first start) is created and written now,
         before any event of it, so every later batch has a room to fold into."""
         c = director.config

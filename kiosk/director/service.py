@@ -34,10 +34,13 @@ from kiosk.director.budget import Budget
 from kiosk.director.csv_import import import_players
 from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
+from kiosk.director.leadership import Leadership, check_standby
+from kiosk.director.logstore import Fenced
+from kiosk.director.pg_store import PgStore
 from kiosk.director.printing import attach_printer
 from kiosk.director.publisher import Publisher, free_plan_msg, publish_directory, send
 from kiosk.director.roomdesk import ROOM_STREAM, RoomDesk
-from kiosk.director.store import EventLog, Store
+from kiosk.director.store import LogStore, StreamLog, open_store
 from kiosk.director.transactions import Batch, Transactions
 from kiosk.director.web.server import start_web
 from kiosk.errors import RuleError
@@ -54,7 +57,7 @@ class Director:
     broker connection. `act` and `room_act` are the only ways anything changes."""
 
     def __init__(self, config: EventConfig | RoomConfig,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, standby: bool = False) -> None:
         self.config = config if isinstance(config, RoomConfig) else RoomConfig.of_event(config)
         self.clock = clock
         self.topics = Topics(self.config.name)
@@ -74,14 +77,24 @@ class Director:
         self.budget = Budget()
         self.health: dict[str, str] = {}      # background task -> how it failed (dashboard)
         self.old_tables: set[tuple[str, int]] = set()   # v1 kiosks told to update
-        self.store = Store(self.config.db)
+        check_standby(self.config.db, standby)
+        self.store: LogStore = open_store(self.config.db)
         self.desks: dict[str, Desk] = {}
         self.observers: list[Callable[[Batch], None]] = []   # after each commit (printer)
         self.tx = Transactions(self)
+        # on PostgreSQL: the room's lease, taken (or followed) before anything is loaded
+        self.ha = Leadership(self, self.store, standby) \
+            if isinstance(self.store, PgStore) else None
         try:
+            if self.ha is not None:
+                self.ha.claim()
             self.roomdesk = RoomDesk.load(self, self.store.stream(ROOM_STREAM))
-            self.tx.open_room()
+            self.tx.open_room(write=self.ha is None or self.ha.leading)
+            if self.ha is not None:
+                self.ha.loaded()
         except BaseException:
+            if self.ha is not None:
+                self.ha.close()
             self.store.close()
             raise
         self.printer = attach_printer(self)
@@ -111,7 +124,7 @@ class Director:
         return self.desk().tour
 
     @property
-    def log(self) -> EventLog:
+    def log(self) -> StreamLog:
         return self.desk().log
 
     @property
@@ -171,6 +184,10 @@ class Director:
         if batch.rows:
             try:
                 self.store.append_many(batch.rows)
+            except Fenced as exc:   # deposed: nothing written, nothing published
+                if self.ha is not None:
+                    self.ha.step_down(str(exc))
+                raise
             except Exception:  # the state is now ahead of the log: only a replay can fix it
                 log.critical("cannot write the event log %s; stopping", self.config.db,
                              exc_info=True)
@@ -279,7 +296,10 @@ class Director:
                 inbox.live(self, table, payload, tables_changed)
             elif leaf == "status":
                 inbox.status(self, table, payload, tables_changed)
-        self.commit(batch)
+        try:
+            self.commit(batch)
+        except Fenced:   # no longer the leader: acknowledge nothing
+            return
         for table, ids in acks.items():
             body: dict[str, Any] = {"ids": ids}
             if rejected.get(table):
@@ -351,14 +371,21 @@ class Director:
         try:
             if web:
                 runner = await start_web(self)
-            self.start_mqtt(loop)
             notifier = Notifier()
             notifier.ready()
-            notifier.status(f"room {self.config.name}: {len(self.desks)} events")
-            await self.tick_forever()
+
+            async def lead() -> None:
+                self.start_mqtt(loop)
+                notifier.status(f"room {self.config.name}: {len(self.desks)} events")
+                await self.tick_forever()
+
+            await (self.ha.serve(lead) if self.ha is not None else lead())
         finally:
             notifier.stopping()
-            self.stop_mqtt()
+            if self.ha is None or self.ha.leading:
+                self.stop_mqtt()
+            if self.ha is not None:
+                self.ha.close()
             if runner is not None:
                 await runner.cleanup()
             if self.printer is not None:

@@ -13,14 +13,13 @@ import gc
 import hashlib
 import logging
 import pickle
-import sqlite3
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
-from kiosk.director.store import SNAPSHOTS_SCHEMA, EventLog
+from kiosk.director.logstore import StreamLog
 
 log = logging.getLogger("kiosk.director")
 SNAPSHOT_EVERY = 100_000
@@ -46,19 +45,16 @@ class Folded(Protocol):
 
 
 class Snapshots:
-    """Snapshots of one stream, kept beside its events in the same SQLite file.
+    """Snapshots of one stream, kept beside its events in the same store.
 
     `fold` is the aggregate the stream replays into (`fold.replay(events)`): a Tournament
     by default, the Room for the room's stream."""
 
-    def __init__(self, events: EventLog, fold: Any = Tournament) -> None:
-        self.db: sqlite3.Connection = events.db
+    def __init__(self, events: StreamLog, fold: Any = Tournament) -> None:
+        self.store = events.store
         self.events = events
         self.fold = fold
-        self.db.execute(SNAPSHOTS_SCHEMA)
-        row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE stream = ?",
-                              (events.stream,)).fetchone()
-        self.last_seq: int = row[0]
+        self.last_seq: int = self.store.snapshot_seq(events.stream)
 
     def due(self) -> bool:
         """SNAPSHOT_EVERY rows written since the last snapshot (counted in the whole file,
@@ -69,17 +65,12 @@ class Snapshots:
         """Store `tour`, the state after event `seq` (by default the end of the stream)."""
         blob = pickle.dumps(tour, protocol=pickle.HIGHEST_PROTOCOL)
         seq = self.events.last_seq if seq is None else seq
-        stream = self.events.stream
-        self.db.execute("INSERT OR REPLACE INTO snapshots(stream, seq, version, state) "
-                        "VALUES (?, ?, ?, ?)", (stream, seq, code_version(), blob))
-        self.db.execute("DELETE FROM snapshots WHERE stream = ? AND seq < ?", (stream, seq))
+        self.store.save_snapshot(self.events.stream, seq, code_version(), blob)
         self.last_seq = seq
 
     def load(self) -> Any:
         """The state at the end of the stream: newest usable snapshot plus the tail."""
-        row = self.db.execute("SELECT seq, state FROM snapshots WHERE stream = ? AND "
-                              "version = ? ORDER BY seq DESC LIMIT 1",
-                              (self.events.stream, code_version())).fetchone()
+        row = self.store.load_snapshot(self.events.stream, code_version())
         if row is None or row[0] > self.events.last_seq:
             return self.fold.replay(self.events.read())
         gc.disable()   # unpickling makes millions of long-lived objects: see Tournament.replay

@@ -83,21 +83,24 @@ class Transactions:
         self.d = director
 
     # ------------------------------------------------------------- start
-    def open_room(self) -> None:
-        """Every event of the log at its desk; an old single-event log adopted as the
-        room's event; the events the config lists and the room lacks, opened."""
+    def open_room(self, write: bool = True) -> None:
+        """Every event of the log at its desk (those not at one yet); an old single-event
+        log adopted as the room's event; the events the config lists and the room lacks,
+        opened. A standby (`write=False`) only loads: the leader writes the rest."""
         d = self.d
         specs = {e.name: e for e in d.config.events}
         batch = Batch()
-        for name in d.store.event_streams():
+        for name in d.store.event_streams() if write else ():
             if name not in d.room.events:
                 self.adopt(name, batch)
         for name, info in d.room.events.items():
             spec = specs.get(name)
-            d.desks[name] = Desk.load(d, name, d.store.stream(name),
-                                      spec.config if spec else None, info.title)
-            self.sync_state(d.desks[name], batch)
-        for spec in d.config.events:
+            if name not in d.desks:
+                d.desks[name] = Desk.load(d, name, d.store.stream(name),
+                                          spec.config if spec else None, info.title)
+            if write:
+                self.sync_state(d.desks[name], batch)
+        for spec in d.config.events if write else ():
             if spec.name not in d.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch))
         d.commit(batch)

@@ -42,6 +42,7 @@ class MqttField:
         self.ack_timeout = ack_timeout
         self.resend_every = resend_every
         self.resent = 0
+        self.acked: set[str] = set()                 # every report id acknowledged
         self.live: dict[int, dict[str, Any]] = {}   # table -> live snapshot we publish
         self.dealt: dict[int, tuple[int, Positions]] = {}  # table -> our last hand, as a kiosk
         self.open_hands: dict[int, int] = {}        # table -> hand started and not yet ended
@@ -79,6 +80,7 @@ class MqttField:
                 body = decode("ack", msg.payload)
                 self.rejected.update(body.get("rejected", {}))
                 for rid in body["ids"]:
+                    self.acked.add(rid)
                     ev = self._acked.get(rid)
                     if ev:
                         ev.set()
@@ -99,6 +101,10 @@ class MqttField:
             self.plans.pop(table, None)
 
     # ------------------------------------------------------------- the Field
+    def epoch(self) -> float:
+        """The newest director epoch any plan carried (a new leader publishes a new one)."""
+        return max((e for e, _rev in self._revs.values()), default=0.0)
+
     def _plan(self, table: int) -> dict[str, Any]:
         return self.plans.get(table, {})
 

@@ -39,7 +39,7 @@ def test_an_old_shape_is_upcast_and_a_bad_row_is_named(tmp_path: Path,
     created = Tournament.create(event="u", structure=_structure(), t=1.0).config
     log.append([created])
     # a row as an older release might have written it: the note under another name
-    log.db.execute("INSERT INTO events(stream, kind, body, v) "
+    log.store.db.execute("INSERT INTO events(stream, kind, body, v) "
                    "VALUES (?, 'floor_resolved', ?, 1)",
                    (log.stream,
                     b'{"kind":"floor_resolved","t":2,"call":"f1","table":1,"comment":"ok"}'))
@@ -47,7 +47,7 @@ def test_an_old_shape_is_upcast_and_a_bad_row_is_named(tmp_path: Path,
                         lambda raw: {**raw, "note": raw.pop("comment", "")})
     rows = list(log.read())
     assert rows[1].note == "ok"
-    log.db.execute("INSERT INTO events(stream, kind, body) VALUES (?, 'busted', ?)",
+    log.store.db.execute("INSERT INTO events(stream, kind, body) VALUES (?, 'busted', ?)",
                    (log.stream, b'{"kind":"busted","t":2,"player":"p1","table":1,'
                     b'"stack":"lots","group":[]}'))
     with pytest.raises(events.EventError, match=r"stack"):

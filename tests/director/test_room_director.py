@@ -14,7 +14,7 @@ from kiosk.core import button as btn
 from kiosk.core import commands
 from kiosk.core import room_commands as rc
 from kiosk.director.service import Director
-from kiosk.director.store import Store
+from kiosk.director.store import open_store
 from kiosk.errors import RuleError
 from kiosk.roomconfig import load_director_config
 
@@ -91,8 +91,8 @@ class Dealer:
                 self.send(p.table or 0, "present", seat=p.seat)
 
 
-def room(tmp_path: Path, text: str = ROOM) -> Director:
-    (tmp_path / "room.toml").write_text(text)
+def room(tmp_path: Path, text: str = ROOM, db: str = "room.db") -> Director:
+    (tmp_path / "room.toml").write_text(text.replace('db = "room.db"', f'db = "{db}"'))
     return Director(load_director_config(tmp_path / "room.toml"), clock=lambda: 1000.0)
 
 
@@ -233,17 +233,19 @@ def test_day_two_from_two_flights_carries_every_stack_and_the_pools(tmp_path: Pa
         assert d.table_event(day2.players[pid].table) == "day2"
 
 
-def test_a_restart_folds_the_same_room_from_the_log(tmp_path: Path) -> None:
-    d = room(tmp_path)
+def test_a_restart_folds_the_same_room_from_the_log(tmp_path: Path, log_db: str) -> None:
+    d = room(tmp_path, db=log_db)
     register(d, "daily", 20)
     d.act(commands.Start(), event="daily")
     Dealer(d, "daily").play_down(15)
     seen = ({n: d.table_event(n) for n in range(1, 9)},
             sorted((p.id, p.status, p.table, p.seat)
                    for p in d.desks["daily"].tour.players.values()))
+    if d.ha is not None:
+        d.ha.close()      # a clean stop: the lease is released
     d.store.close()
-    again = room(tmp_path)
+    again = room(tmp_path, db=log_db)
     assert ({n: again.table_event(n) for n in range(1, 9)},
             sorted((p.id, p.status, p.table, p.seat)
                    for p in again.desks["daily"].tour.players.values())) == seen
-    assert set(Store(tmp_path / "room.db").streams()) == {"room", "daily", "sat", "sunday"}
+    assert set(open_store(log_db).streams()) == {"room", "daily", "sat", "sunday"}

@@ -1,4 +1,5 @@
-"""The store: several events' streams in one file, written together or not at all."""
+"""The store: several events' streams in one log, written together or not at all, on
+both backends (a SQLite file, a PostgreSQL database of the machine's server)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import pickle
 import sqlite3
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from kiosk.core import events as ev_
 from kiosk.core.room import ROOM_STREAM, Room
 from kiosk.core.tournament import Tournament
 from kiosk.director import snapshots
-from kiosk.director.store import EventLog, Store
+from kiosk.director.store import EventLog, Store, StreamLog, open_store
 from kiosk.errors import KioskError
 from kiosk.rules.structure_files import load_structure
 
@@ -25,12 +27,17 @@ def registered(player: str, t: float = 2.0) -> ev_.Event:
     return ev_.make("registered", t, player=player, name=f"Player {player}", stack=10000)
 
 
-def players(log: EventLog) -> list[str]:
+def players(log: StreamLog) -> list[str]:
     return sorted(Tournament.replay(log.read()).players)
 
 
-def test_streams_are_isolated_and_share_one_global_seq(tmp_path: Path) -> None:
-    store = Store(tmp_path / "room.db")
+@pytest.fixture
+def db(log_db: str) -> str:
+    return log_db
+
+
+def test_streams_are_isolated_and_share_one_global_seq(db: str) -> None:
+    store = open_store(db)
     daily, sat = store.stream("daily"), store.stream("sat")
     daily.append([created("daily"), registered("p1")])
     sat.append([created("sat"), registered("p9")])
@@ -41,20 +48,21 @@ def test_streams_are_isolated_and_share_one_global_seq(tmp_path: Path) -> None:
     assert [e.kind for e in sat.read(after=3)] == ["registered"]   # global seq
     assert store.streams() == ["daily", "sat"]
     store.close()
-    again = Store(tmp_path / "room.db")       # positions as written, after a restart
+    again = open_store(db)       # positions as written, after a restart
     assert (again.stream("daily").last_seq, again.stream("sat").last_seq) == (5, 4)
     assert again.last_seq == 5
+    again.close()
     with pytest.raises(KioskError, match="several events"):
-        EventLog(tmp_path / "room.db")       # "the only event" is ambiguous here
+        EventLog(db)       # "the only event" is ambiguous here
 
 
-def test_a_multi_stream_append_is_all_or_nothing(tmp_path: Path) -> None:
-    store = Store(tmp_path / "room.db")
+def test_a_multi_stream_append_is_all_or_nothing(db: str) -> None:
+    store = open_store(db)
     store.append({"main": [created("main")], "sat": [created("sat")]})
     before = store.last_seq
     good = ("registered", ev_.check(registered("p1")))
     bad = ("registered", None)                # NOT NULL: the insert fails mid-way
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises((sqlite3.IntegrityError, psycopg.errors.IntegrityError)):
         store.append_many({"main": [good], "sat": [good, bad]})   # type: ignore[dict-item]
     assert store.last_seq == before
     assert (len(store.stream("main")), len(store.stream("sat"))) == (1, 1)
@@ -62,20 +70,20 @@ def test_a_multi_stream_append_is_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(ev_.EventError, match="registered"):    # checked before any write
         store.append({"main": [registered("p1")],
                       "sat": [{"kind": "registered", "t": 3, "player": "p2"}]})
-    assert Store(tmp_path / "room.db").last_seq == before     # nothing reached the file
+    assert open_store(db).last_seq == before     # nothing reached the log
     last = store.append_many({"main": [good], "sat": [good]})
     assert last == before + 2 == store.last_seq
     assert players(store.stream("main")) == players(store.stream("sat")) == ["p1"]
 
 
-def test_event_log_of_a_new_file_names_its_stream_after_the_event(tmp_path: Path) -> None:
-    log = EventLog(tmp_path / "e.db")
+def test_event_log_of_a_new_file_names_its_stream_after_the_event(db: str) -> None:
+    log = EventLog(db)
     assert log.last_seq == 0
     log.append([created("sunday"), registered("p1")])
-    assert log.stream == "sunday" and Store(tmp_path / "e.db").streams() == ["sunday"]
-    store = Store(tmp_path / "e.db")
+    assert log.stream == "sunday" and open_store(db).streams() == ["sunday"]
+    store = open_store(db)
     store.stream("room").append_rows([("created", ev_.check(created("x")))])
-    reopened = EventLog(tmp_path / "e.db")   # the room's stream is not an event
+    reopened = EventLog(db)   # the room's stream is not an event
     assert reopened.stream == "sunday" and players(reopened) == ["p1"]
 
 
@@ -123,8 +131,8 @@ def test_a_migration_that_fails_leaves_the_old_file_as_it_was(tmp_path: Path) ->
     assert "stream" not in cols and db.execute("SELECT COUNT(*) FROM events").fetchone() == (1,)
 
 
-def test_snapshots_are_kept_per_stream(tmp_path: Path) -> None:
-    store = Store(tmp_path / "room.db")
+def test_snapshots_are_kept_per_stream(db: str) -> None:
+    store = open_store(db)
     a, b = store.stream("a"), store.stream("b")
     a.append([created("a"), registered("p1")])
     b.append([created("b"), registered("p2"), registered("p3")])
@@ -142,9 +150,9 @@ def test_snapshots_are_kept_per_stream(tmp_path: Path) -> None:
     assert snapshots.Snapshots(store.stream("a")).load().alive == -1
 
 
-def test_the_room_stream_is_stored_replayed_and_snapshotted(tmp_path: Path) -> None:
+def test_the_room_stream_is_stored_replayed_and_snapshotted(db: str) -> None:
     room = Room.create("main-room", "Main Room", tables=[1, 2, 3], t=1.0)
-    store = Store(tmp_path / "room.db")
+    store = open_store(db)
     body = created("daily").to_dict()
     decided = room.execute({"kind": "add_event", "event": "daily", "created": body,
                             "tables": [1, 2]}, 2.0)
@@ -158,6 +166,52 @@ def test_the_room_stream_is_stored_replayed_and_snapshotted(tmp_path: Path) -> N
     snaps.save(snaps.load())
     freed = room.execute({"kind": "free_table", "table": 2, "why": "broken"}, 3.0)
     log.append(freed)
-    again = snapshots.Snapshots(Store(tmp_path / "room.db").stream(ROOM_STREAM), fold=Room)
+    again = snapshots.Snapshots(open_store(db).stream(ROOM_STREAM), fold=Room)
     assert again.load().free_tables() == [2, 3]
-    assert EventLog(tmp_path / "room.db").stream == "daily"   # the only event
+    assert EventLog(db).stream == "daily"   # the only event
+
+
+def raw(db: str, sql: str) -> list[tuple]:
+    """A statement straight on the database, past the store (what another release did)."""
+    if db.startswith("postgresql://"):
+        with psycopg.connect(db, autocommit=True) as conn:
+            cur = conn.execute(sql)   # type: ignore[arg-type]
+            return cur.fetchall() if cur.description else []
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_log_of_another_schema_version_is_refused_in_one_line(db: str) -> None:
+    open_store(db).append({"main": [created("main")]})
+    raw(db, "UPDATE schema_version SET version = 99")
+    with pytest.raises(KioskError, match=r"schema version 99 \(newer\); this director reads "
+                                         r"version 1") as err:
+        open_store(db)
+    assert "\n" not in str(err.value)
+    assert raw(db, "SELECT version FROM schema_version") == [(99,)]    # nothing written
+    assert raw(db, "SELECT COUNT(*) FROM events") == [(1,)]
+
+
+def test_a_wrong_dsn_is_one_line_naming_the_database_without_its_password() -> None:
+    with pytest.raises(KioskError) as err:
+        open_store("postgresql://kiosk:secret@127.0.0.1:1/room")
+    text = str(err.value)
+    assert text.startswith("event log postgresql://kiosk:***@127.0.0.1:1/room: cannot connect")
+    assert "secret" not in text and "\n" not in text
+
+
+def test_a_held_store_reads_as_of_one_position_then_follows_from_it(db: str) -> None:
+    """A standby loads while the leader writes: every stream as of one seq, then exactly
+    the rows after it (none folded twice, none missed)."""
+    leader, standby = open_store(db), open_store(db)
+    leader.append({"a": [created("a"), registered("p1")], "b": [created("b")]})
+    standby.hold(standby.end())
+    leader.append({"a": [registered("p2")], "b": [registered("p3")]})   # while it loads
+    assert players(standby.stream("a")) == ["p1"] and players(standby.stream("b")) == []
+    assert (standby.last_seq, standby.last_of("a"), len(standby.stream("a"))) == (3, 2, 2)
+    standby.hold(None)
+    follow = [r[:2] for rows in standby.all_rows(standby.last_seq) for r in rows]
+    assert follow == [(4, "a"), (5, "b")]

@@ -115,6 +115,20 @@ def same_origin(request: web.Request) -> bool:
     return origin == own or origin.startswith(own + "/")
 
 
+def standby_redirect(director: ServedDirector, request: web.Request) -> web.Response | None:
+    """A standby sends the dashboard and the clock to the leader (its own health stays
+    here, so the floor sees both machines); None when this director serves the request."""
+    ha = getattr(director, "ha", None)
+    url = ha.leader_url() if ha is not None else None
+    if url is None or request.path in ("/api/health",) or request.path.startswith("/static/"):
+        return None
+    target = url.rstrip("/") + request.path_qs
+    if request.method == "GET" and request.path != "/ws":
+        return web.Response(status=307, headers={"Location": target},
+                            text=f"this director is the standby; the leader is at {url}")
+    return _error(503, f"this director is the standby; the leader is at {url}")
+
+
 def make_app(director: ServedDirector) -> web.Application:
     cfg = director.config
     users = FloorUsers(dict(cfg.floor_users or {}), getattr(cfg, "floor_users_file", None),
@@ -128,9 +142,12 @@ def make_app(director: ServedDirector) -> web.Application:
     async def guard(request: web.Request,
                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
                     ) -> web.StreamResponse:
+        leader = standby_redirect(director, request)
         if request.method == "POST" and not same_origin(request):
             resp: web.StreamResponse = _error(403, "refused: the request came from another "
                                                    "site's page")
+        elif leader is not None:
+            resp = leader
         else:
             resp = await handler(request)
         resp.headers.setdefault("Content-Security-Policy", CSP)
@@ -190,9 +207,11 @@ def make_app(director: ServedDirector) -> web.Application:
     async def health(request: web.Request) -> web.Response:
         """For `pokerkiosk doctor` and the dashboard's health line: which event runs here,
         is the broker connected, and which background task failed (and how)."""
+        ha = getattr(director, "ha", None)
         return web.json_response({"service": "pokerkiosk-director", "event": cfg.name,
                                   "broker_connected": director.connected.is_set(),
-                                  "failed": dict(director.health)})
+                                  "failed": dict(director.health),
+                                  "leadership": ha.status() if ha is not None else None})
 
     async def players(request: web.Request) -> web.Response:
         view = _view(director, desk_for(director, request))

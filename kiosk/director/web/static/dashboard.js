@@ -236,7 +236,20 @@ async function checkHealth() {
     if (!h.broker_connected) failed.unshift(["broker", "not connected"]);
     $("#health").hidden = !failed.length;
     $("#health").textContent = failed.map(([task, why]) => `${task}: ${why}`).join(" · ");
+    showLeadership(h.leadership);
   } catch (e) { /* the connection line says so already */ }
 }
+// two directors on one PostgreSQL log: which machine leads, how far behind the standby is
+function showLeadership(ha) {
+  $("#leadership").hidden = !ha;
+  if (!ha) return;
+  const lead = ha.leader ? `led by ${ha.leader.holder} (term ${ha.leader.term})`
+                         : "no leader right now";
+  const behind = n => `${n} event${n === 1 ? "" : "s"} behind`;
+  const standbys = (ha.standbys || []).map(s => `standby ${s.holder}: ${behind(s.behind)}`);
+  if (ha.role === "standby") standbys.push(`this standby: ${behind(ha.behind)}`);
+  $("#leadership").textContent = [lead, ...(standbys.length ? standbys : ["no standby"])]
+    .join(" · ");
+}
 checkHealth();
-setInterval(checkHealth, 5000);
+setInterval(checkHealth, 2000);
