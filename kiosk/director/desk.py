@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kiosk.config import EventConfig
@@ -83,21 +84,8 @@ class Desk:
         is rebuilt from the log plus `pending` (this batch's earlier, unwritten events).
         Raises RuleError with the reason.
         """
-        before = self.tour.n_events
-        try:
-            events = self.tour.execute(cmd, self.director.now())
-            rows = [(e.kind, ev_.check(e)) for e in events]
-        except RuleError:
-            if self.tour.n_events != before:
-                self.rebuild(pending)
-            raise
-        except Exception as exc:
-            log.error("%s: command %s failed; state rolled back", self.name, cmd.kind,
-                      exc_info=True)
-            if self.tour.n_events != before:
-                self.rebuild(pending)
-            raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
-        return events, rows
+        return decide_whole(self.tour, cmd, self.director.now(), pending, self.rebuild,
+                            self.name)
 
     def rebuild(self, pending: list[Event]) -> None:
         """The state as logged, plus this batch's decided-but-unwritten events."""
@@ -111,6 +99,28 @@ class Desk:
     def after_commit(self) -> None:
         if self.snapshots.due():
             self.snapshots.save(self.tour)
+
+
+def decide_whole(state: Any, cmd: Any, t: float, pending: list[Event],
+                 rebuild: Callable[[list[Event]], None],
+                 name: str) -> tuple[list[Event], Rows]:
+    """`state.execute(cmd, t)` as a transaction, for an event or the room: its events each
+    proven storable, or nothing; a state the command had already changed is rebuilt from
+    the log plus `pending`. Raises RuleError with the reason."""
+    before = state.n_events
+    try:
+        events = state.execute(cmd, t)
+        rows = [(e.kind, ev_.check(e)) for e in events]
+    except RuleError:
+        if state.n_events != before:
+            rebuild(pending)
+        raise
+    except Exception as exc:
+        log.error("%s: command %s failed; state rolled back", name, cmd.kind, exc_info=True)
+        if state.n_events != before:
+            rebuild(pending)
+        raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
+    return events, rows
 
 
 def check_unchanged(c: EventConfig, created: ev_.Created, log_: StreamLog) -> None:

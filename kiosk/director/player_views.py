@@ -14,6 +14,7 @@ from typing import Any
 from kiosk.core.results import results
 from kiosk.core.state import IN_PLAY, MOVING, WAITING
 from kiosk.core.tournament import Tournament
+from kiosk.director.views import next_break_in
 
 MAX_MATCHES = 20        # a seat lookup lists at most this many players
 MAX_QUERY = 120         # characters of a name to look up (a name's own limit)
@@ -62,12 +63,7 @@ def _timing(tour: Tournament, t: float) -> dict[str, Any]:
     so the part does not change every second); stopped: the time left."""
     s = tour.structure
     r = tour.clock.read(s, t)
-    to_break, acc = None, r.remaining
-    for p in s.periods[r.period + 1:]:
-        if p.is_break:
-            to_break = acc
-            break
-        acc += p.seconds
+    to_break = next_break_in(s, r)
     running = tour.started and not r.paused and tour.finished_at is None
     return {"paused": not running,
             "ends_at": round(t + r.remaining, 1) if running else None,

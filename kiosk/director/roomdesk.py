@@ -9,12 +9,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from kiosk.core import events as ev_
 from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
+from kiosk.director.desk import decide_whole
 from kiosk.director.logstore import StreamLog
-from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
     from kiosk.director.service import Director
@@ -47,20 +46,8 @@ class RoomDesk:
 
     def decide(self, cmd: RoomCommand, pending: list[Event]) -> tuple[list[Event], Rows]:
         """One room command, proven storable, or nothing (RuleError with why)."""
-        before = self.room.n_events
-        try:
-            events = self.room.execute(cmd, self.director.now())
-            rows = [(e.kind, ev_.check(e)) for e in events]
-        except RuleError:
-            if self.room.n_events != before:
-                self.rebuild(pending)
-            raise
-        except Exception as exc:
-            log.error("room command %s failed; state rolled back", cmd.kind, exc_info=True)
-            if self.room.n_events != before:
-                self.rebuild(pending)
-            raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
-        return events, rows
+        return decide_whole(self.room, cmd, self.director.now(), pending, self.rebuild,
+                            "room")
 
     def rebuild(self, pending: list[Event]) -> None:
         room = Room.replay(self.log.read())

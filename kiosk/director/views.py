@@ -26,12 +26,7 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
     r = tour.clock.read(s, t)
     period = s.periods[r.period]
     nxt = next((p for p in s.periods[r.period + 1:] if not p.is_break), None)
-    to_break, acc = None, r.remaining
-    for p in s.periods[r.period + 1:]:
-        if p.is_break:
-            to_break = acc
-            break
-        acc += p.seconds
+    to_break = next_break_in(s, r)
     winner = next((pid for pid, pl in tour.places().items() if pl == 1), None) \
         if tour.finished_at is not None else None
     money = tour.money_view()
@@ -191,3 +186,14 @@ def snapshot(d: DirectorLike, t: float) -> dict[str, Any]:
             "calls": calls(d, t), "moves": moves_in_transit(d),
             "waiting": [{"player": p.id, "name": p.name} for p in tour.players.values()
                         if p.status == "waiting"]}
+
+
+def next_break_in(s: Any, r: Any) -> float | None:
+    """Seconds from now to the next break of structure `s` at clock reading `r` (None when
+    no break is left): the dashboard, the TV clock and the players' pages all show it."""
+    acc = r.remaining
+    for p in s.periods[r.period + 1:]:
+        if p.is_break:
+            return acc
+        acc += p.seconds
+    return None
