@@ -107,7 +107,7 @@ class EventTables(MqttField):
         super().__init__(mosquitto.config, event, client_id=f"e2e-{event}", room=ROOM,
                          resend_every=1.0, ack_timeout=60)
         self.floor, self.bags = floor, bags
-        self.acked: set[tuple[int, str]] = set()
+        self.acked_at: set[tuple[int, str]] = set()   # (table, id): ids are per table
 
     def bought(self, player: str) -> int | None:
         """A Day 2 player sits down with the chips in his bag (the plans carry no stacks)."""
@@ -115,7 +115,7 @@ class EventTables(MqttField):
 
     def report(self, rep: AnyTableReport, t: float) -> bool:
         accepted = super().report(rep, t)
-        self.acked.add((rep.table, rep.id))
+        self.acked_at.add((rep.table, rep.id))
         return accepted
 
     def finished(self) -> bool:
@@ -200,7 +200,7 @@ class Room:
                 self.play("day2")
 
     def acked(self) -> int:
-        return sum(len(f.acked) for f in list(self.fields.values()))
+        return sum(len(f.acked_at) for f in list(self.fields.values()))
 
     def wait(self, timeout: float) -> None:
         end = time.monotonic() + timeout
@@ -259,7 +259,8 @@ def test_a_room_of_four_events_survives_a_sigkill_with_the_reference_places(
         floor.kill_and_restart()
         room.wait(timeout=75)
         rejected = {rid for f in room.fields.values() for rid in f.rejected}
-        acked = {key for f in room.fields.values() for key in f.acked if key[1] not in rejected}
+        acked = {key for f in room.fields.values() for key in f.acked_at
+                 if key[1] not in rejected}
     finally:
         room.close()
         director.stop()
@@ -271,4 +272,4 @@ def test_a_room_of_four_events_survives_a_sigkill_with_the_reference_places(
         assert places[event] == ranked, f"{event}: places differ from the reference"
     assert acked - seen == set(), "acknowledged reports missing from the log"
     assert main_entrants == reference["main_entrants"] > 0    # satellite seats, registered
-    assert room.moved and len(room.fields["day2"].acked) > 0
+    assert room.moved and len(room.fields["day2"].acked_at) > 0
