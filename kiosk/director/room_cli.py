@@ -21,6 +21,11 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+import msgspec
+
+from kiosk.core import commands
+from kiosk.core import room_commands as rc
+from kiosk.core.room_events import EventState
 from kiosk.errors import KioskError
 
 PASSWORD_ENV = "PK_FLOOR_PASSWORD"
@@ -88,11 +93,12 @@ class RoomClient:
         self.csrf = answer["csrf"]
         return str(answer.get("role", "director"))
 
-    def act(self, event: str, cmd: dict[str, Any]) -> Any:
-        return self.call("POST", "/api/act?event=" + urllib.parse.quote(event), cmd)
+    def act(self, event: str, cmd: commands.Command) -> Any:
+        return self.call("POST", "/api/act?event=" + urllib.parse.quote(event),
+                         msgspec.to_builtins(cmd))
 
-    def room_act(self, cmd: dict[str, Any]) -> Any:
-        return self.call("POST", "/api/room/act", cmd)
+    def room_act(self, cmd: rc.RoomCommand) -> Any:
+        return self.call("POST", "/api/room/act", msgspec.to_builtins(cmd))
 
 
 def _password(user: str) -> str:
@@ -182,30 +188,28 @@ def act(client: RoomClient, args: argparse.Namespace) -> str:
         (name,) = _need(args, 1, "an EVENT")
         known = {e["event"]: e for e in client.call("GET", "/api/room")["events"]}
         if name in known:
-            client.room_act({"kind": "set_event_state", "event": name, "state": "open"})
+            client.room_act(rc.SetEventState(event=name, state="open"))
             return f"{name} is open for entries"
         client.call("POST", "/api/room/events", spec(args, name))
         return f"{name} created" + (" (scheduled)" if args.scheduled else "")
     if a in ("start", "pause", "resume"):
         (name,) = _need(args, 1, "an EVENT")
-        client.act(name, {"kind": "start"} if a == "start" else {"kind": "clock", "action": a})
+        client.act(name, commands.Start() if a == "start" else commands.ClockAction(action=a))
         return f"{name}: {'started' if a == 'start' else a + 'd'}"
     if a in ("finish", "archive"):
         (name,) = _need(args, 1, "an EVENT")
-        state = {"finish": "finished", "archive": "archived"}[a]
-        client.room_act({"kind": "set_event_state", "event": name, "state": state})
+        state: EventState = "finished" if a == "finish" else "archived"
+        client.room_act(rc.SetEventState(event=name, state=state))
         return f"{name}: {state}"
     if a == "assign":
         table, name = _need(args, 2, "a TABLE and an EVENT")
-        client.room_act({"kind": "assign_table", "table": _table(table), "event": name})
+        client.room_act(rc.AssignTable(table=_table(table), event=name))
         return f"table {table} now serves {name}"
     if a == "free":
         (table,) = _need(args, 1, "a TABLE")
-        client.room_act({"kind": "free_table", "table": _table(table)})
+        client.room_act(rc.FreeTable(table=_table(table)))
         return f"table {table} is free"
     (ticket,) = _need(args, 1, "a TICKET")
-    cmd: dict[str, Any] = {"kind": f"{a}_ticket", "ticket": ticket, "note": args.note}
-    if a == "refund" and args.amount is not None:
-        cmd["amount"] = args.amount
-    client.room_act(cmd)
+    client.room_act(rc.ReturnTicket(ticket=ticket, note=args.note) if a == "return" else
+                    rc.RefundTicket(ticket=ticket, note=args.note, amount=args.amount))
     return f"ticket {ticket} {'returned' if a == 'return' else 'refunded'}"

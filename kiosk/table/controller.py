@@ -68,6 +68,19 @@ ACTIONS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Ctx:
+    """A name read through to the table's shared context (read only: the flows own it)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        return self if obj is None else getattr(obj.ctx, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise AttributeError(f"{self.name} belongs to the table's context")
+
+
 class TableController:
     """One table's kiosk logic; see the module docstring."""
 
@@ -98,25 +111,11 @@ class TableController:
         raise AttributeError(f"{type(self).__name__} has no action {name!r}")
 
     # ---------------------------------------------------------------- shared state, read
-    @property
-    def table(self) -> int:
-        return self.ctx.table
-
-    @property
-    def plan(self) -> dict[str, Any]:
-        return self.ctx.plan
-
-    @property
-    def local(self) -> Local:
-        return self.ctx.local
-
-    @property
-    def event(self) -> str | None:
-        return self.ctx.event
-
-    @property
-    def pending(self) -> str | None:
-        return self.ctx.pending
+    table: int = _Ctx()                  # type: ignore[assignment]
+    plan: dict[str, Any] = _Ctx()        # type: ignore[assignment]
+    local: Local = _Ctx()                # type: ignore[assignment]
+    event: str | None = _Ctx()           # type: ignore[assignment]
+    pending: str | None = _Ctx()         # type: ignore[assignment]
 
     # ---------------------------------------------------------------- inputs
     def apply_schedule(self, msg: dict[str, Any]) -> bool:
