@@ -63,7 +63,8 @@ def test_broker_outage_every_report_reaches_the_director_once(tmp_path, mosquitt
                                                               director_factory) -> None:
     director = director_factory(players=18).start()
     svc = kiosk(tmp_path, mosquitto, director.name)
-    before = svc.ctl.ctx.reading(time.time())
+    # the schedule follows the plan (it names the event whose schedule to read)
+    before = wait_for(lambda: svc.ctl.ctx.reading(time.time()), 10)
     mosquitto.stop()
     wait_for(lambda: svc.view().offline, 10)
     ids: list[str] = []
