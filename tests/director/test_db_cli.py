@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from small_room import ROOM
 
 from kiosk.appliance import checks
 from kiosk.cli import main
@@ -13,21 +14,6 @@ from kiosk.core import commands
 from kiosk.director.service import Director
 from kiosk.director.store import open_store
 from kiosk.roomconfig import load_director_config
-
-ROOM = """
-[room]
-name = "casino"
-tables = 4
-
-[director]
-db = "{db}"
-
-[[events]]
-name = "daily"
-structure = "turbo"
-seed = 1
-seats = 6
-"""
 
 
 def played_room(folder: Path, db: str) -> Director:

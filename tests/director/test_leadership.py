@@ -10,6 +10,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from small_room import ROOM
 from waiting import wait_for
 
 from kiosk.broker import free_port
@@ -21,21 +22,6 @@ from kiosk.director.pg_store import WRITE_LOCK
 from kiosk.director.service import Director
 from kiosk.errors import KioskError
 from kiosk.roomconfig import load_director_config
-
-ROOM = """
-[room]
-name = "casino"
-tables = 4
-
-[director]
-db = "{db}"
-
-[[events]]
-name = "daily"
-structure = "turbo"
-seed = 1
-seats = 6
-"""
 
 
 def director(folder: Path, db: str, standby: bool = False) -> Director:
