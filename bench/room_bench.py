@@ -25,18 +25,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from kiosk.core import commands
 from kiosk.core import room_commands as rc
 from kiosk.core import room_events as rev
-from kiosk.core.commands import AnyTableReport
-from kiosk.core.tournament import Tournament
 from kiosk.director.service import Director
-from kiosk.protocol.messages import VERSION, encode
-from kiosk.roomconfig import RoomConfig, load_director_config
 from kiosk.sim.engine import Simulator
-from kiosk.sim.fields import LocalField
+from kiosk.sim.room_loop import DirectorField, LoopRoom, Turns
 
 T0 = 1_000_000.0          # the room's clock at the start, in seconds
 SEATS = 9
@@ -99,142 +93,19 @@ def places(d: Director) -> dict[str, list[tuple[int, str]]]:
             for name, desk in d.desks.items()}
 
 
-class Loopback:
-    """Stands where the director's paho client would: keeps the newest retained message
-    of every topic and counts acknowledgements, as a broker and the tables would see."""
-
-    def __init__(self) -> None:
-        self.retained: dict[str, bytes] = {}
-        self.acked: set[tuple[int, str]] = set()
-        self.rejected: set[tuple[int, str]] = set()
-
-    def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> None:
-        if retain:
-            self.retained[topic] = payload
-        elif "/director/ack/" in topic:
-            table = int(topic.rsplit("/", 1)[1])
-            body = json.loads(payload)
-            self.acked.update((table, rid) for rid in body["ids"])
-            self.rejected.update((table, rid) for rid in body.get("rejected", {}))
-
-
-class BenchRoom:
+class BenchRoom(LoopRoom):
     """The room under test: a director, its loopback, the clock, the kill."""
 
     def __init__(self, folder: Path, entrants: int, kill_at: int | None,
                  tables: int = 0) -> None:
-        (folder / "room.toml").write_text(room_toml(entrants, tables))
-        self.config: RoomConfig = load_director_config(folder / "room.toml")
-        self.now = T0
-        self.net = Loopback()
-        self.kill_at, self.kills, self.reports = kill_at, 0, 0
-        self.latency: list[float] = []
-        self.d = self._director()
-
-    def _director(self) -> Director:
-        d = Director(self.config, clock=lambda: self.now)
-        d.client = self.net   # type: ignore[assignment]
-        d.republish_all()
-        return d
-
-    def kill(self) -> None:
-        """Throw the director away and fold a new one from the log, as after SIGKILL."""
-        self.d.store.close()
-        self.d = self._director()
-        self.kills += 1
-
-    def report(self, event: str, rep: AnyTableReport, t: float) -> bool:
-        """One report through the director's inbox; timed until its plans are out."""
-        self.reports += 1
-        if self.kill_at is not None and self.reports == self.kill_at:
-            self.kill()
-        body = {**msgspec.to_builtins(rep), "v": VERSION, "seq": self.reports, "ts": t,
-                "event": event}
-        d = self.d
-        start = time.perf_counter()
-        d._inbox.append((d.topics.report(rep.table), encode(body)))
-        d.drain()
-        self.latency.append(time.perf_counter() - start)
-        key = (rep.table, rep.id)
-        return key in self.net.acked and key not in self.net.rejected
+        super().__init__(folder, room_toml(entrants, tables), kill_at, T0)
 
 
-class DirectorField(LocalField):
-    """One event's tables as its dealers see them: the director's tournament (whichever
-    director object runs now), reports sent through the room's inbox."""
-
-    def __init__(self, room: BenchRoom, event: str, floor: Floor) -> None:
-        self.room, self.event, self.floor = room, event, floor
-
-    @property
-    def tour(self) -> Tournament:  # type: ignore[override]
-        return self.room.d.desks[self.event].tour
-
-    def report(self, rep: AnyTableReport, t: float) -> bool:  # type: ignore[override]
-        self.room.now = max(self.room.now, t)
-        return self.room.report(self.event, rep, t)
-
-    def finished(self) -> bool:
-        if self.event in self.floor.flights:
-            return self.event in self.floor.bagged
-        return super().finished()
-
-    def idle(self) -> bool:
-        """Every table holds: a flight's day is over; bag when all tables counted."""
-        return self.floor.try_bag(self.event)
-
-
-class Turns:
-    """The dealers of every event take turns in tournament-clock order (ties by name), one
-    at a time, so a run and its reference interleave alike whatever the threads do."""
-
-    def __init__(self) -> None:
-        self.cond = threading.Condition()
-        self.wants: dict[str, float] = {}
-        self.live: set[str] = set()
-        self.running: str | None = None
-        self.errors: list[BaseException] = []
-
-    def spawn(self, name: str, t: float, body: Any) -> threading.Thread:
-        with self.cond:
-            self.live.add(name)
-            self.wants[name] = t
-
-        def main() -> None:
-            try:
-                self._wait(name)
-                body()
-            except BaseException as exc:   # raised again by the bench once all stop
-                self.errors.append(exc)
-            finally:
-                with self.cond:
-                    self.live.discard(name)
-                    self.wants.pop(name, None)
-                    self.running = None
-                    self._choose()
-
-        th = threading.Thread(target=main, name=f"dealers-{name}", daemon=True)
-        th.start()
-        return th
-
-    def pace(self, name: str, t: float) -> None:
-        with self.cond:
-            self.wants[name] = t
-            self.running = None
-            self._choose()
-        self._wait(name)
-
-    def _wait(self, name: str) -> None:
-        with self.cond:
-            self._choose()
-            while self.running != name:
-                self.cond.wait()
-
-    def _choose(self) -> None:
-        if self.running is None and self.wants and len(self.wants) == len(self.live):
-            self.running = min(self.wants, key=lambda n: (self.wants[n], n))
-            del self.wants[self.running]
-            self.cond.notify_all()
+def director_field(room: BenchRoom, event: str, floor: Floor) -> DirectorField:
+    """One event's tables: a flight is done once bagged; its tables hold at the end of
+    its day until every table counted, then the floor bags."""
+    done = (lambda: event in floor.bagged) if event in floor.flights else None
+    return DirectorField(room, event, done=done, idle=lambda: floor.try_bag(event))
 
 
 class Floor:
@@ -257,11 +128,12 @@ class Floor:
 
     def start(self) -> None:
         open_events(self.d, self.entrants)
-        for event in RUNNING:
-            self.play(event)
+        with self.turns.together():
+            for event in RUNNING:
+                self.play(event)
 
     def play(self, event: str) -> None:
-        field = DirectorField(self.room, event, self)
+        field = director_field(self.room, event, self)
         tour = self.d.desks[event].tour
         sim = Simulator(tour.alive, seats=SEATS, profile=tour.profile,
                         structure=tour.structure, seed=sim_seed(event, self.seed),
@@ -323,11 +195,7 @@ def run(entrants: int, kill: bool, seed: int = 1, tables: int = 0) -> dict[str, 
         floor = Floor(room, turns, entrants, seed)
         wall = time.perf_counter()
         floor.start()
-        while any(th.is_alive() for th in list(floor.threads)):
-            for th in list(floor.threads):
-                th.join(0.5)
-        if turns.errors:
-            raise turns.errors[0]
+        turns.join(floor.threads)
         return _summary(room, floor, time.perf_counter() - wall)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -439,6 +439,13 @@ class Balancing(Component):
         tab = self.t.seating.table_in_play(cmd.get("table"))
         if len(self.t.seating.active_tables()) < 2:
             raise RuleError("the last table cannot break")
+        room = sum(x.seats - x.count for x in self.t.seating.active_tables()
+                   if x.id != tab.id and not x.breaking)
+        if not tab.breaking and room < tab.count:
+            # TDA 9 breaks a table into open seats: with too few, its players would wait
+            # at a table that can never deal again
+            raise RuleError(f"table {tab.id} cannot break: its {tab.count} players need "
+                            f"seats and the other tables have {room} open")
         if not tab.breaking:
             self._mark_breaking(tab, t)
         if not tab.in_hand:
