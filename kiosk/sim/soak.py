@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from kiosk.core import commands
 from kiosk.core import room_commands as rc
@@ -207,9 +207,7 @@ class SoakFloor:
 
     def play(self, event: str) -> None:
         tour = self.d.desks[event].tour
-        field_ = DirectorField(self.room, event, done=lambda: event in self.bagged,
-                               idle=lambda: self.try_bag(event))
-        field_.report = self._reporter(event, field_)   # type: ignore[method-assign]
+        field_ = SoakField(self, event)
         sim = Simulator(tour.alive, seats=SEATS, profile=tour.profile,
                         structure=tour.structure, seed=self.plans[event].seed
                         if event in self.plans else 99, field=field_,
@@ -224,22 +222,18 @@ class SoakFloor:
 
         self.threads.append(self.turns.spawn(event, self.room.now, body))
 
-    def _reporter(self, event: str, field_: DirectorField
-                  ) -> Callable[[AnyTableReport, float], bool]:
-        def report(rep: AnyTableReport, t: float) -> bool:
-            self.room.now = max(self.room.now, t)
-            ack = self.room.send(event, rep, t)
-            self.found.reports += 1
-            why = ack.get("rejected", {}).get(rep.id)
-            if why is not None:
-                self._refused(f"{event}: table {rep.table} {rep.kind}", why)
-            ok = rep.id in ack.get("ids", ()) and why is None
-            if ok:
-                self.sent[event].append(rep)
-                if isinstance(rep, BustReport) and rep.data.player:
-                    self.last_bust[event] = rep.data.player
-            return ok
-        return report
+    def reported(self, event: str, rep: AnyTableReport, ack: dict[str, Any]) -> bool:
+        """A table's report and its acknowledgement: kept for re-sending when applied."""
+        self.found.reports += 1
+        why = ack.get("rejected", {}).get(rep.id)
+        if why is not None:
+            self._refused(f"{event}: table {rep.table} {rep.kind}", why)
+        ok = rep.id in ack.get("ids", ()) and why is None
+        if ok:
+            self.sent[event].append(rep)
+            if isinstance(rep, BustReport) and rep.data.player:
+                self.last_bust[event] = rep.data.player
+        return ok
 
     def step(self, event: str, t: float) -> None:
         """Before each hand end: this event's turn, the director's clock, the floor."""
@@ -261,44 +255,50 @@ class SoakFloor:
             self.check_seats(event, self.d.desks[event].tour)
 
     def floor(self, event: str, tour: Tournament) -> None:
-        """What the floor does between two hands (each on its own throw)."""
-        rng, plan = self.rng, self.plans.get(event)
-        if event in self.paused:
-            self.paused[event] -= 1
-            if self.paused[event] <= 0:
-                del self.paused[event]
-                self.act(commands.ClockAction(action="resume"), event)
-        elif rng.random() < 0.01:
-            if self.act(commands.ClockAction(action="pause"), event):
-                self.paused[event] = rng.randint(1, 6)
+        """What the floor does between two hands: the clock, a flight's end of day, the
+        bubble, then one more thing on a throw of the dice."""
+        self.clock(event)
+        plan = self.plans.get(event)
         if plan is not None and plan.kind == "flight" and event not in self.ended \
                 and tour.alive <= max(4, plan.entrants // 4):
             self.ended.add(event)
             self.act(commands.EndDay(), event)
             return
         self.bubble(event, tour)
-        roll = rng.random()
-        if roll < 0.015:
-            self.extra += 1
-            self.act(commands.Register(name=f"late {event} {self.extra}"), event)
-        elif roll < 0.03:
-            out = [p.id for p in tour.players.values() if p.status == BUSTED]
-            if out:
-                self.act(commands.Reenter(player=rng.choice(sorted(out))), event)
-        elif roll < 0.04:
-            self.take_back(event, tour)
-        elif roll < 0.045:
-            tables = sorted(x.id for x in tour.seating.active_tables())
-            if len(tables) > 2:
-                self.act(commands.BreakTable(table=rng.choice(tables)), event)
-        elif roll < 0.05:
-            self.act(commands.CountChips(label="soak"), event)
-        elif roll < 0.055:
-            self.penalty(event, tour)
-        elif roll < 0.08:
-            self.resend(event)
-        elif roll < 0.10:
-            self.deal(event, tour)
+        roll = self.rng.random()
+        for chance, action in self.ACTIONS:
+            if roll < chance:
+                action(self, event, tour)
+                return
+            roll -= chance
+
+    def clock(self, event: str) -> None:
+        """Now and then the floor pauses the clock, and resumes it a few hands later."""
+        if event in self.paused:
+            self.paused[event] -= 1
+            if self.paused[event] <= 0:
+                del self.paused[event]
+                self.act(commands.ClockAction(action="resume"), event)
+        elif self.rng.random() < 0.01 and self.act(commands.ClockAction(action="pause"),
+                                                   event):
+            self.paused[event] = self.rng.randint(1, 6)
+
+    def late(self, event: str, tour: Tournament) -> None:
+        self.extra += 1
+        self.act(commands.Register(name=f"late {event} {self.extra}"), event)
+
+    def reenter(self, event: str, tour: Tournament) -> None:
+        out = sorted(p.id for p in tour.players.values() if p.status == BUSTED)
+        if out:
+            self.act(commands.Reenter(player=self.rng.choice(out)), event)
+
+    def break_one(self, event: str, tour: Tournament) -> None:
+        tables = sorted(x.id for x in tour.seating.active_tables())
+        if len(tables) > 2:
+            self.act(commands.BreakTable(table=self.rng.choice(tables)), event)
+
+    def count(self, event: str, tour: Tournament) -> None:
+        self.act(commands.CountChips(label="soak"), event)
 
     def bubble(self, event: str, tour: Tournament) -> None:
         """Hand-for-hand from the bubble to the money, where the floor runs it by hand."""
@@ -319,13 +319,7 @@ class SoakFloor:
         if self.act(commands.Unbust(player=pid), event):
             self.act(commands.Bust(player=pid), event)
 
-    def penalty(self, event: str, tour: Tournament) -> None:
-        seated = sorted(p.id for p in tour.players.values() if p.status in IN_PLAY)
-        if seated:
-            kind = "time" if tour.profile.penalties.minutes_ladder else "missed_hands"
-            self.act(commands.Penalty(player=self.rng.choice(seated), type=kind), event)
-
-    def resend(self, event: str) -> None:
+    def resend(self, event: str, tour: Tournament) -> None:
         """A table sends again a report it had acknowledged: a duplicate, and said so."""
         sent = self.sent.get(event)
         if not sent:
@@ -336,6 +330,12 @@ class SoakFloor:
         if rep.id not in ack.get("ids", ()) or rep.id in ack.get("rejected", {}):
             self.violation(event, f"re-sent report {rep.id} ({rep.kind}, table {rep.table}) "
                                   f"answered {ack}")
+
+    def penalty(self, event: str, tour: Tournament) -> None:
+        seated = sorted(p.id for p in tour.players.values() if p.status in IN_PLAY)
+        if seated:
+            kind = "time" if tour.profile.penalties.minutes_ladder else "missed_hands"
+            self.act(commands.Penalty(player=self.rng.choice(seated), type=kind), event)
 
     def deal(self, event: str, tour: Tournament) -> None:
         """Two or three left at the final table agree to split what is left evenly."""
@@ -363,6 +363,11 @@ class SoakFloor:
         self.bagged.add(event)
         self.check_bags(event)
         return True
+
+    # the floor's other steps, each with its chance between two hands
+    ACTIONS: ClassVar[list[tuple[float, Callable[[SoakFloor, str, Tournament], None]]]] = [
+        (0.015, late), (0.015, reenter), (0.01, take_back), (0.005, break_one),
+        (0.005, count), (0.005, penalty), (0.025, resend), (0.02, deal)]
 
     # ------------------------------------------------------------------ endings
     def over(self, event: str, sim: Simulator, violations: list[str]) -> None:
@@ -472,6 +477,20 @@ class SoakFloor:
             self.violation(event, f"{ordered.count(1)} winners")
         if len(busted) != len(tour.players) - ordered.count(1):
             self.violation(event, f"{len(busted)} busted of {len(tour.players)} entrants")
+
+
+class SoakField(DirectorField):
+    """An event's tables in the soak: a flight is done once bagged, its held tables ask
+    the floor to bag, and every acknowledgement goes to the referee."""
+
+    def __init__(self, floor: SoakFloor, event: str) -> None:
+        super().__init__(floor.room, event, done=lambda: event in floor.bagged,
+                         idle=lambda: floor.try_bag(event))
+        self.floor = floor
+
+    def report(self, rep: AnyTableReport, t: float) -> bool:  # type: ignore[override]
+        self.room.now = max(self.room.now, t)
+        return self.floor.reported(self.event, rep, self.room.send(self.event, rep, t))
 
 
 def stuck_state(tour: Tournament) -> str:
