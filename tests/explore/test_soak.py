@@ -1,0 +1,69 @@
+"""The soak (kiosk.sim.soak, bench/soak.py): whole rooms played to their ends through the
+director while the floor acts, every invariant checked. A few seeds run here; .ci/run
+runs twenty more and bench/soak.py as many as asked."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.sim import soak
+from kiosk.sim.soak import plan_room, soak_room
+
+BENCH = Path(__file__).parents[2] / "bench" / "soak.py"
+
+
+@pytest.mark.parametrize("seed", [1, 5, 16])
+def test_a_room_plays_every_event_to_its_end_with_no_trouble(seed: int) -> None:
+    """Seeds 1 and 16 hold a satellite into a main event and two flights into a Day 2;
+    seed 5 two events of the home rebuy set."""
+    plans = plan_room(seed)
+    found = soak_room(seed)
+    trouble = found.stuck + found.internal_errors + found.violations + found.replay_mismatches
+    assert trouble == []
+    # every event played: the main opened by the satellite, the Day 2 by the flights
+    opened = {"main"} if any(p.kind == "satellite" for p in plans) else set()
+    opened |= {"day2"} if any(p.kind == "flight" for p in plans) else set()
+    assert found.events_played == len([p for p in plans if p.entrants]) + len(opened)
+    assert found.kills == 1 and found.resent > 0 and found.floor_actions > 50
+
+
+def test_the_referee_names_a_broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Places that are not a permutation of the busted entries are seen (the check can
+    fail): one result row hidden from the referee."""
+    real = soak.results
+    monkeypatch.setattr(soak, "results", lambda tour: real(tour)[1:])
+    found = soak_room(5)
+    assert any("places for" in v for v in found.violations)
+
+
+def test_a_bug_inside_a_decision_is_counted_not_hidden(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """A decision that raises something other than a rule's refusal is an internal error
+    in the soak's counts, and the room still reaches a verdict."""
+    from kiosk.core.commands import Penalty
+    from kiosk.core.tournament import Tournament
+
+    def broken(part: object, cmd: Penalty, t: float) -> None:
+        raise KeyError(2)
+
+    part, _ = Tournament.DECIDES[Penalty]
+    monkeypatch.setitem(Tournament.DECIDES, Penalty, (part, broken))
+    found = soak_room(5)
+    assert found.internal_errors
+    assert all("penalty" in e for e in found.internal_errors)
+
+
+def test_the_soak_bench_prints_its_counts() -> None:
+    proc = subprocess.run([sys.executable, str(BENCH), "--seeds", "3", "--jobs", "1",
+                           "--json"], capture_output=True, text=True, timeout=300,
+                          check=False)
+    out = json.loads(proc.stdout)
+    assert {"seeds", "events_played", "stuck", "internal_errors", "invariant_violations",
+            "replay_mismatches"} <= set(out)
+    assert out["seeds"] == 3 and out["events_played"] >= 6
+    assert proc.returncode == (1 if out["failing_seeds"] else 0)
