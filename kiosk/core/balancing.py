@@ -430,6 +430,9 @@ class Balancing(Component):
     def _on_final_seated(self, ev: ev_.FinalSeated) -> None:
         self.final_pending = False
         tab = self.t.seating.tables[ev.final_table]
+        if tab.breaking:   # broken by the floor mid-hand, then drawn as the final table
+            tab.breaking = False
+            self.n_breaking -= 1
         tab.seats = ev.seats
         tab.redraw_button = True
         tab.positions = None
@@ -439,6 +442,8 @@ class Balancing(Component):
         tab = self.t.seating.table_in_play(cmd.get("table"))
         if len(self.t.seating.active_tables()) < 2:
             raise RuleError("the last table cannot break")
+        if self.final_pending:
+            raise RuleError("the final table draw is under way: every table breaks into it")
         room = sum(x.seats - x.count for x in self.t.seating.active_tables()
                    if x.id != tab.id and not x.breaking)
         if not tab.breaking and room < tab.count:
