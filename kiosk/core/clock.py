@@ -104,9 +104,9 @@ class Clock:
         full, on the real clock (no table deals until it is over).
         """
         paused = self.pause(s, t)
-        now = paused.read(s, t).period
-        new = paused.set_remaining(s, t, paused.read(s, t).remaining - seconds)
-        for i in range(now + 1, new.period + 1):
+        now = paused.read(s, t)
+        new = paused.set_remaining(s, t, now.remaining - seconds)
+        for i in range(now.period + 1, new.period + 1):
             if s.periods[i].is_break:
                 return Clock.start(t, i)
         return new
