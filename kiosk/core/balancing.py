@@ -167,16 +167,18 @@ class Balancing(Component):
         return "halted until the tables are balanced" if self.halted(tab) else ""
 
     def between_hands(self, tab: Table, t: float) -> None:
-        """At a table's hand end: break it, or send the players it owes."""
-        if tab.breaking:
+        """At a table's hand end: break it, or send the players it owes (nobody once
+        the day is over: see `rebalance`)."""
+        moving = not self.t.chipcount.day_over
+        if moving and tab.breaking:
             if not self.final_pending:  # the final draw seats this table's players
                 self._break(tab, t)
-        else:
+        elif moving:
             for dst_id in list(tab.pending_out):
                 self._execute_order(tab, dst_id, t)
         # a breaking table's hand may be the last one a H4H round or the final draw awaits
         self.t.levels.h4h_next(t, after_hand=True)
-        if self.final_pending:
+        if self.final_pending and moving:
             self._final_draw(t)
 
     def _execute_order(self, src: Table, dst_id: int, t: float) -> None:
@@ -336,7 +338,16 @@ class Balancing(Component):
                 self.t._emit("table_broken", t, table=x.id)
 
     def rebalance(self, t: float) -> None:
-        """Decide breaks and balancing moves after any change in the field."""
+        """Decide breaks and balancing moves after any change in the field.
+
+        None once the day is over. The Irish Open's r.73 ends a day's play with the
+        last hands drawn ten minutes before its end; when they are played the floor
+        ends the day, and every table counts the stacks it holds for the bags. A move
+        or a break after that would seat players in counted seats (or empty them), and
+        the redraw for the next day seats everyone afresh anyway.
+        """
+        if self.t.chipcount.day_over:
+            return
         rules = self.t.profile.balance
         b = self.balancer
         fits_final = self.t.registry.alive <= rules.final_table_size(self.t.seats)
@@ -427,6 +438,19 @@ class Balancing(Component):
         for tab in self.t.seating.active_tables():
             self.t._touch(tab.id)
 
+    def redrawn(self) -> None:
+        """The next day's redraw seats everyone afresh: a break or a final-table draw
+        that waited since the day ended (see `rebalance`) has nothing left to do."""
+        if not (self.n_breaking or self.final_pending):
+            return
+        for tab in self.t.seating.active_tables():
+            if tab.breaking:
+                tab.breaking = False
+                self.n_breaking -= 1
+        if self.final_pending:
+            self.final_pending, self.final_table = False, None
+        self._rebuild_balancer()
+
     def _on_final_seated(self, ev: ev_.FinalSeated) -> None:
         self.final_pending = False
         tab = self.t.seating.tables[ev.final_table]
@@ -440,6 +464,9 @@ class Balancing(Component):
 
     def _do_break_table(self, cmd: cmd_.BreakTable, t: float) -> None:
         tab = self.t.seating.table_in_play(cmd.get("table"))
+        if self.t.chipcount.day_over:
+            raise RuleError(f"day {self.t.chipcount.day} is over: its tables break at the "
+                            "redraw")
         if len(self.t.seating.active_tables()) < 2:
             raise RuleError("the last table cannot break")
         if self.final_pending:

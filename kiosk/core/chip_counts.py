@@ -158,6 +158,10 @@ class ChipCounts(Component):
         missing = [x.id for x in self.t.seating.active_tables() if x.id not in self.counts]
         if missing:
             raise RuleError(f"tables {', '.join(map(str, missing))} have not counted")
+        stale = [f"table {x.id} (seats {', '.join(map(str, seats))})"
+                 for x in self.t.seating.active_tables() if (seats := self.changed_seats(x))]
+        if stale:
+            raise RuleError(f"the seating changed after the count; recount {'; '.join(stale)}")
         rec = self.reconciliation()
         if rec.difference and not cmd.get("accept_difference"):
             raise RuleError(f"the count is {rec.difference:+,} chips off; recount the flagged "
@@ -168,6 +172,13 @@ class ChipCounts(Component):
                 bags[pid] = self.counts[tab.id][seat]
         self.t._emit("bagged", t, day=self.day, bags=bags, difference=rec.difference,
                      by=cmd.get("by"))
+
+    def changed_seats(self, tab: Table) -> list[int]:
+        """Seats whose player is not the one the table's count names (a floor move or an
+        undone bust since): that count cannot say what each player bags."""
+        counted = self.count_players.get(tab.id, {})
+        seats = set(tab.seat_of) | set(self.counts.get(tab.id, ()))
+        return sorted(s for s in seats if tab.seat_of.get(s) != counted.get(str(s)))
 
     def _on_bagged(self, ev: ev_.Bagged) -> None:
         self.bags[ev["day"]] = dict(ev["bags"])
@@ -206,6 +217,7 @@ class ChipCounts(Component):
         self.day_over = False
         self.count_round = None
         self.counts = {}
+        self.t.balancing.redrawn()
         for tid in ev["tables"]:
             tab = self.t.seating.tables[tid]
             tab.redraw_button, tab.positions = True, None

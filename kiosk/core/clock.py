@@ -97,9 +97,19 @@ class Clock:
         return Clock(period, t)
 
     def run_off(self, s: Structure, t: float, seconds: float) -> Clock:
-        """Hand-for-hand (TDA RP-8): a paused clock loses `seconds` at each hand start."""
+        """Hand-for-hand (TDA RP-8B): a paused clock loses `seconds` at each hand start.
+
+        A break is not a hand: RP-8 and the Irish Open's r.74 run time off per hand
+        only, so a run-off that reaches a break stops there and the break starts, in
+        full, on the real clock (no table deals until it is over).
+        """
         paused = self.pause(s, t)
-        return paused.set_remaining(s, t, paused.read(s, t).remaining - seconds)
+        now = paused.read(s, t)
+        new = paused.set_remaining(s, t, now.remaining - seconds)
+        for i in range(now.period + 1, new.period + 1):
+            if s.periods[i].is_break:
+                return Clock.start(t, i)
+        return new
 
     def to_dict(self) -> dict:
         return {"period": self.period, "anchor": self.anchor,

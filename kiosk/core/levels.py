@@ -73,6 +73,32 @@ class Levels(Component):
     def period(self, t: float) -> int:
         return self.clock.read(self.t.structure, t).period
 
+    def in_break(self, t: float) -> bool:
+        return self.t.structure.periods[self.period(t)].is_break
+
+    def _runoff(self) -> int | None:
+        """Seconds hand-for-hand runs off per hand; None: the clock runs as usual."""
+        rules = self.t.profile.hand_for_hand
+        return rules.runoff_seconds if rules else None
+
+    def tick(self, t: float) -> None:
+        """A level change re-anchors the clock.
+
+        Under hand-for-hand with a run-off a break runs on the real clock (a break is
+        not a hand: TDA RP-8B and the Irish Open's r.74 take time off per hand only, see
+        Clock.run_off); once it is over, the next level starts paused and in full, and
+        runs off per hand again, however late the tick that sees it comes.
+        """
+        s, old = self.t.structure, self.clock
+        new, why = old.normalized(s, t), "level"
+        if self.h4h_on and self._runoff() and not new.paused \
+                and not s.periods[new.period].is_break \
+                and any(s.periods[i].is_break for i in range(old.period, new.period)):
+            new, why = Clock(new.period, new.anchor, s.periods[new.period].seconds), \
+                "hand-for-hand"
+        if new != old:
+            self.t._emit("clock_set", t, clock=new.to_dict(), why=why)
+
     def _on_h4h(self, ev: ev_.HandForHand) -> None:
         self.h4h_on = ev.on
         if not ev.on:
@@ -97,8 +123,13 @@ class Levels(Component):
             raise RuleError(f"hand-for-hand is already {'on' if on else 'off'}")
         self.t._emit("h4h", t, on=on)
         if rules and rules.runoff_seconds:
-            clock = self.clock.pause(self.t.structure, t) if on \
-                else self.clock.resume(self.t.structure, t)
+            s = self.t.structure
+            if not on:
+                clock = self.clock.resume(s, t)
+            elif self.in_break(t):
+                clock = self.clock   # the break runs on; the level after it waits (tick)
+            else:
+                clock = self.clock.pause(s, t)
             self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand")
         if on:
             self.h4h_next(t)
@@ -109,10 +140,13 @@ class Levels(Component):
                 or any(x.in_hand for x in self.t.seating.active_tables()):
             return
         tables = [x.id for x in self.t.seating.active_tables() if x.count >= 2]
-        rules = self.t.profile.hand_for_hand
-        if after_hand and rules and rules.runoff_seconds:
-            # RP-8B: the run-off started with the hand in play at the announcement
-            clock = self.clock.run_off(self.t.structure, t, rules.runoff_seconds)
-            self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand run-off")
+        runoff = self._runoff()
+        if after_hand and runoff:
+            self.tick(t)   # a break over before the director's tick: the level waits in full
+            if not self.in_break(t):   # a hand dealt in a break runs nothing off
+                # RP-8B: the run-off started with the hand in play at the announcement
+                clock = self.clock.run_off(self.t.structure, t, runoff)
+                self.t._emit("clock_set", t, clock=clock.to_dict(),
+                             why="hand-for-hand run-off")
         self.t._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
 

@@ -45,13 +45,15 @@ class TableReports(Component):
         if rep.table != table:
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
+        rid = rep.id
+        if type(table) is int and (table, rid) in self.seen_reports:
+            # a re-send of a report applied once (say after a director restart): applied
+            # it is, even if its table has broken since
+            return
         tour = self.t
         tab = tour.seating.tables.get(table) if type(table) is int else None
         if tab is None or tab.broken:   # once per report: the call only for its error
             tab = tour.seating.table_in_play(table)
-        rid = rep.id
-        if (tab.id, rid) in self.seen_reports:
-            return  # a re-send: already applied once
         part, handle = tour.report_handlers[type(rep)]
         handle(tour.parts[part], tab, rep.data, t, rid)
 

@@ -257,11 +257,10 @@ class Tournament:
         return self.seating.players_at(table)
 
     def _do_tick(self, cmd: cmd_.Tick, t: float) -> None:
-        """Time-driven decisions: a level change re-anchors the clock; timed penalties end;
-        payouts lock; a break that removes a denomination races it off."""
-        new = self.levels.clock.normalized(self.structure, t)
-        if new != self.levels.clock:
-            self._emit("clock_set", t, clock=new.to_dict(), why="level")
+        """Time-driven decisions: a level change re-anchors the clock (and, under
+        hand-for-hand, stops it again after a break); timed penalties end; payouts lock;
+        a break that removes a denomination races it off."""
+        self.levels.tick(t)
         for p in self.registry.players.values():
             if p.penalty_until is not None and p.penalty_until <= t:
                 self._emit("penalty_served", t, player=p.id)

@@ -386,13 +386,18 @@ class Simulator:
         self._deal(tid, t, seat_of, period)
 
     def _period(self, tid: int, t: float) -> int | None:
-        """The clock's period for a hand starting now; None in a break (the table deals
-        again when it is over)."""
+        """The clock's period for a hand starting now; None in a break: the table deals
+        again when it is over, in simulated time. A break the floor stopped never ends by
+        itself: the table waits for the floor as a held one does, or the run would go on
+        waiting for the same moment again and again."""
         clock = self.field.clock()
         reading = clock.read(self.structure, t)
         if reading.period != clock.period and self.tour is not None:
             self.execute(Tick(), t)     # the level changed: as the director's clock does
         if self.structure.periods[reading.period].is_break:
+            if reading.paused:
+                self.waiting.add(tid)
+                return None
             heapq.heappush(self.queue, (t + reading.remaining + 0.001, self._next(), -tid))
             self.waiting.discard(tid)
             return None

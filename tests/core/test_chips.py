@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_kit import Room
+from core_kit import Room, digest
 
 from kiosk.core.chips import colour_up, leaving_at, odd_chips, race, reconcile, settle
 from kiosk.core.plans import plan
@@ -186,3 +186,66 @@ def test_end_of_day_bags_and_a_random_redraw_for_day_two() -> None:
     assert [e["kind"] for e in tour.audit][-4:] == ["day_ended", "count_opened", "bagged",
                                                     "redrawn"]
     assert all(e["by"] == "td" for e in tour.audit[-4:])
+
+
+def _count_tables(room: Room, tables: list[int], extra: int = 0) -> None:
+    """These tables enter their stacks (each player his buy-in), `extra` chips in the
+    first seat of the first one."""
+    tour = room.tour
+    for tid in tables:
+        tab = tour.tables[tid]
+        stacks = {str(s): tour.players[pid].chips_bought for s, pid in tab.seat_of.items()}
+        stacks[str(min(tab.seat_of))] += extra
+        extra = 0
+        room.report(tid, "chip_count", round=tour.count_round["round"], stacks=stacks)
+
+
+def test_nobody_moves_once_the_day_is_over() -> None:
+    """Irish Open r.73: a day's play ends with its last hands, and from then every table
+    counts for the bags where it sits. A table breaking at the end of the day breaks no
+    more, nobody is balanced and the floor cannot break a table: the counts stay right."""
+    room = _room(20)
+    tour = room.tour
+    for tid in room.playing():
+        room.deal(tid)
+    first, second, *_ = sorted(tour.tables[1].seat_of)
+    room.bust(1, first)
+    room.bust(1, second)
+    assert tour.tables[1].breaking and tour.tables[1].in_hand   # due to break at its end
+    room.do({"kind": "end_day", "by": "td"})
+    room.bust(2, min(tour.tables[2].seat_of))                   # the last hands go on
+    room.end(2)
+    room.end(3)
+    seated = {t: dict(tour.tables[t].seat_of) for t in room.playing()}
+    _count_tables(room, [2, 3], extra=3 * 20000)
+    room.end(1)
+    assert {t: dict(tour.tables[t].seat_of) for t in room.playing()} == seated
+    assert tour.n_pending == 0 and not tour.moving
+    with pytest.raises(RuleError, match="is over"):
+        room.do({"kind": "break_table", "table": 3})
+    _count_tables(room, [1])
+    room.do({"kind": "bag", "by": "td"})
+    assert len(tour.bags[1]) == 17 and sum(tour.bags[1].values()) == tour.chips
+    room.do({"kind": "redraw", "by": "td"})       # day 2: everyone drawn afresh
+    assert len(room.playing()) == 2 and tour.n_breaking == 0
+    for tid in room.playing():
+        room.hand(tid)
+    assert digest(room.replay()) == digest(tour)
+
+
+def test_a_count_the_seating_no_longer_matches_is_refused_by_table_and_seat() -> None:
+    room = _room(20)
+    tour = room.tour
+    room.do({"kind": "end_day", "by": "td"})
+    _count_all(room)
+    seat = min(tour.tables[1].seat_of)
+    pid = tour.tables[1].seat_of[seat]
+    free = min(set(range(1, 10)) - set(tour.tables[3].seat_of))
+    room.do({"kind": "move", "player": pid, "table": 3, "seat": free})   # after the count
+    with pytest.raises(RuleError, match=rf"recount table 1 \(seats {seat}\); table 3 "
+                                        rf"\(seats {free}\)"):
+        room.do({"kind": "bag", "accept_difference": True, "by": "td"})
+    assert 1 not in tour.bags
+    _count_tables(room, [1, 3])
+    room.do({"kind": "bag", "accept_difference": True, "by": "td"})
+    assert tour.bags[1][pid] == 20000

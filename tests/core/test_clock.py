@@ -4,7 +4,7 @@ hand-for-hand takes two minutes off per hand (TDA RP-8B)."""
 from __future__ import annotations
 
 import pytest
-from core_kit import Room, flat_structure
+from core_kit import Room, digest, flat_structure
 
 from kiosk.core.clock import Clock, format_clock, raises_so_far
 
@@ -152,3 +152,97 @@ def test_profiles_without_h4h_refuse_it(profile: str) -> None:
     room = Room(20, profile=profile, structure=flat_structure())
     with pytest.raises(RuleError, match="no hand-for-hand"):
         room.do({"kind": "h4h", "on": True})
+
+
+# ------------------------------------------- RP-8 and the Irish Open's r.74: breaks
+
+BREAK = 10 * 60
+B = flat_structure(levels=4, minutes=20, breaks_after=(1,))   # L1 break L2 L3 L4
+
+
+def _break_room(remaining: float) -> Room:
+    room = Room(30, structure=B)
+    room.do({"kind": "clock", "action": "set", "seconds": remaining}, dt=60)
+    return room
+
+
+def _clock(room: Room) -> tuple[int, float, bool]:
+    r = room.tour.clock.read(room.tour.structure, room.t)
+    return r.period, r.remaining, r.paused
+
+
+def _round(room: Room, dt: float = 0.0) -> None:
+    for tid in room.playing():
+        room.hand(tid, dt=dt)
+
+
+def test_a_runoff_into_a_break_lets_the_break_run_then_the_level_waits() -> None:
+    room = _break_room(60)
+    room.do({"kind": "h4h", "on": True})
+    _round(room, dt=30)                        # its run-off reaches the break
+    assert _clock(room) == (1, BREAK, False)   # the whole break, on the real clock
+    h4h_round = room.tour.h4h_round
+    room.t += 400
+    room.do({"kind": "tick"})
+    assert _clock(room) == (1, BREAK - 400, False)
+    room.t += BREAK - 400 + 5                  # the break is over
+    room.do({"kind": "tick"})
+    assert _clock(room) == (2, 20 * 60, True)  # level 2 waits for its first hand
+    room.t += 600
+    assert _clock(room) == (2, 20 * 60, True)
+    _round(room, dt=30)
+    assert _clock(room) == (2, 18 * 60, True)
+    assert room.tour.h4h_round == h4h_round + 1
+    assert digest(room.replay()) == digest(room.tour)
+
+
+def test_a_break_over_before_the_tick_still_starts_the_level_in_full() -> None:
+    room = _break_room(60)
+    room.do({"kind": "h4h", "on": True})
+    _round(room)
+    room.t += BREAK + 90          # no tick came: the first hand after the break ends
+    _round(room)
+    assert _clock(room) == (2, 18 * 60, True)
+
+
+def test_hand_for_hand_announced_in_a_break_leaves_it_running() -> None:
+    room = _break_room(30)
+    room.t += 90                  # 60 s into the break
+    room.do({"kind": "h4h", "on": True})
+    assert _clock(room) == (1, BREAK - 60, False)
+    _round(room)                  # a hand dealt in the break runs nothing off
+    assert _clock(room) == (1, BREAK - 60, False)
+    room.t += BREAK
+    room.do({"kind": "tick"})
+    assert _clock(room) == (2, 20 * 60, True)
+
+
+def test_a_break_the_floor_stopped_stays_stopped() -> None:
+    room = _break_room(60)
+    room.do({"kind": "h4h", "on": True})
+    _round(room)
+    room.do({"kind": "clock", "action": "pause"}, dt=100)
+    room.t += 3600
+    room.do({"kind": "tick"})
+    assert _clock(room) == (1, BREAK - 100, True)
+    room.do({"kind": "clock", "action": "resume"})
+    room.t += BREAK
+    room.do({"kind": "tick"})
+    assert _clock(room) == (2, 20 * 60, True)
+
+
+def test_hand_for_hand_off_in_a_break_keeps_the_clock_running() -> None:
+    room = _break_room(60)
+    room.do({"kind": "h4h", "on": True})
+    _round(room)
+    room.do({"kind": "h4h", "on": False}, dt=60)
+    room.t += BREAK
+    room.do({"kind": "tick"})
+    assert _clock(room) == (2, 20 * 60 - 60, False)
+
+
+def test_a_runoff_never_passes_over_a_break() -> None:
+    c = Clock.start(0.0).pause(B, 20 * 60 - 10).run_off(B, 5000.0, 120)
+    assert c == Clock.start(5000.0, 1)
+    c = Clock.start(0.0).pause(B, 60).run_off(B, 5000.0, 120)
+    assert (c.period, c.paused_remaining) == (0, 20 * 60 - 180)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from core_kit import PROFILES
@@ -91,3 +92,66 @@ def test_a_player_the_floor_sells_a_seat_mid_run_is_dealt_in(kind: str) -> None:
     newcomer = sim.tour.players[sold[0]]
     assert newcomer.bust_hand is not None or res.places[0] == sold[0], \
         "the newcomer played until out (or won)"
+
+
+def _clock_guard(sim: Simulator) -> None:
+    """A frozen event shows as simulated time running on with no hand dealt: stop there."""
+    assert sim.tour is not None
+    if sim.now - sim.start > 48 * 3600:
+        c = sim.tour.clock
+        raise AssertionError(f"no winner after 48 h of play: clock in period {c.period}, "
+                             f"paused with {c.paused_remaining} s left")
+
+
+def test_hand_for_hand_through_a_break_reaches_a_winner() -> None:
+    """The floor plays hand-for-hand from 30 players left to 21 (turbo): a run-off carries
+    the clock into the break after level 6, the break runs its five minutes while the
+    tables wait in simulated time, and level 7 then waits for its first hand."""
+    sim = Simulator(40, seed=1, structure="turbo")
+    clocks: list[tuple[bool, int, float | None]] = []
+    real = sim.execute
+
+    def execute(cmd: Any, t: float) -> list[Any]:
+        evs = real(cmd, t)
+        clocks.extend((sim.tour.h4h_on, e.clock["period"], e.clock["paused_remaining"])
+                      for e in evs if e.kind == "clock_set")
+        return evs
+
+    def floor(t: float) -> None:
+        _clock_guard(sim)
+        tour = sim.tour
+        if not tour.h4h_on and 21 < tour.alive <= 30 and not tour.h4h_round:
+            sim.send("h4h", t, {"on": True})
+        elif tour.h4h_on and tour.alive <= 21:
+            sim.send("h4h", t, {"on": False})
+
+    sim.execute = sim.field.execute = execute   # type: ignore[method-assign]
+    sim.pace = floor
+    res = sim.run()
+    assert res.invariant_violations == 0, res.violations
+    assert len(res.places) == 40
+    assert sim.structure.periods[6].is_break
+    in_h4h = [(period, left) for on, period, left in clocks if on]
+    assert (6, None) in in_h4h, "the break came during hand-for-hand and ran"
+    assert (7, 600.0) in in_h4h, "level 7 waited, in full, for its first hand"
+    assert not any(sim.structure.periods[p].is_break and left is not None
+                   for _, p, left in clocks), "a break was never stopped"
+
+
+def test_a_break_the_floor_stops_holds_the_tables_without_spinning() -> None:
+    """The floor stops the clock in a break and nobody starts it again: the dealers give
+    up with a violation instead of waiting for the same moment over and over."""
+    sim = Simulator(40, seed=1, structure="turbo")
+
+    def floor(t: float) -> None:
+        _clock_guard(sim)
+        tour = sim.tour
+        reading = tour.clock.read(tour.structure, t)
+        if tour.structure.periods[reading.period].is_break and not reading.paused:
+            sim.send("clock", t, {"action": "pause"})
+
+    sim.pace = floor
+    res = sim.run()
+    assert res.violations[0] == "tournament ended without a winner"
+    assert sim.tour.clock.paused and sim.tour.clock.period == 6
+    assert sim.now - sim.start < 3 * 3600

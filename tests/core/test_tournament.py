@@ -131,6 +131,23 @@ def test_duplicate_report_id_returns_no_events(midhand: Room) -> None:
     assert digest(midhand.tour) == before
 
 
+def test_a_report_resent_after_its_table_broke_is_a_duplicate() -> None:
+    room = Room(20, structure=flat_structure())
+    tour = room.tour
+    for tid in room.playing():
+        room.deal(tid)
+    first, second, *_ = sorted(tour.tables[1].seat_of)
+    room.bust(1, first)
+    room.report(1, "bust", rid="late", seat=second, player=tour.tables[1].seat_of[second])
+    room.end(1)
+    assert tour.tables[1].broken
+    before = digest(tour)
+    assert room.report(1, "bust", rid="late", seat=second, player="p0") == []
+    assert digest(tour) == before
+    with pytest.raises(RuleError, match="not in play"):   # a new report is still refused
+        room.report(1, "floor_call", rid="new", seat=second)
+
+
 def test_report_naming_another_table_is_refused(midhand: Room) -> None:
     cmd = _rep(1, "all_in", seat=1, hand=1)
     cmd["report"]["table"] = 2

@@ -152,6 +152,26 @@ def test_report_ids_are_per_table(tmp_path: Path) -> None:
     assert out.rejected(1) == {} and out.rejected(2) == {}
 
 
+def test_a_report_resent_after_its_table_broke_is_acknowledged_as_applied(
+        tmp_path: Path) -> None:
+    """A table re-sends a report the director applied (its ack was lost in a restart)
+    after the table broke: acknowledged again as applied, not refused as out of play."""
+    d = director(tmp_path, players=20)   # three tables
+    out = Acks(d)
+    seat, pid = seat_of(d, 3)
+    send(d, 3, "a-1", "absent", seat=seat)
+    d.drain()
+    for other in sorted(set(d.tour.tables[3].seat_of.values()) - {pid})[:2]:  # 18 fit 2
+        d.act(commands.decode({"kind": "bust", "player": other}))
+    assert d.tour.tables[3].broken
+    before, logged = state(d), len(d.log)
+    send(d, 3, "a-1", "absent", seat=seat)
+    d.drain()
+    assert out.ids(3) == ["a-1", "a-1"] and out.rejected(3) == {}
+    assert state(d) == before and len(d.log) == logged
+    assert d.tour.players[pid].absent
+
+
 def test_a_report_naming_another_table_is_acknowledged_as_rejected(tmp_path: Path) -> None:
     d = director(tmp_path)
     out = Acks(d)
