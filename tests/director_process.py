@@ -48,7 +48,8 @@ class DirectorProcess:
     def db(self) -> Path:
         return self.dir / self.db_setting
 
-    def start(self, start_event: bool = True) -> DirectorProcess:
+    def command(self, start_event: bool = True) -> list[str]:
+        """The command line `start` runs."""
         cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
                "--players", str(self.players_csv)]
         if start_event:
@@ -57,11 +58,20 @@ class DirectorProcess:
             cmd.append("--no-web")
         if self.standby:
             cmd.append("--standby")
+        return cmd
+
+    def start(self, start_event: bool = True) -> DirectorProcess:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=out)
+            self.proc = subprocess.Popen(self.command(start_event), stdout=out, stderr=out)
         self.wait_log("standby of room" if self.standby else "connected to", start=offset)
         return self
+
+    def run_to_exit(self, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+        """Run the director expecting it to stop by itself (a mistake in its setup): its
+        exit code and what it printed."""
+        return subprocess.run(self.command(), capture_output=True, text=True,
+                              timeout=timeout, check=False)
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")

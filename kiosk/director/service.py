@@ -368,10 +368,10 @@ class Director:
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
         runner = None
+        notifier = Notifier()   # before anything can fail: the shutdown below tells systemd
         try:
             if web:
                 runner = await start_web(self)
-            notifier = Notifier()
             notifier.ready()
 
             async def lead() -> None:
