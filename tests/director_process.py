@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from kiosk import floor_users as floor_logins
@@ -85,6 +87,21 @@ class DirectorProcess:
                 raise AssertionError(f"director exited: {self.log_text()[-2000:]}")
             time.sleep(0.05)
         raise AssertionError(f"{text!r} not in director log: {self.log_text()[-2000:]}")
+
+    def internal_errors(self) -> int:
+        """Bugs this director met (commands refused as internal errors): what its
+        /api/health counts while it serves the dashboard, and at least what its log
+        records over every run (a killed or restarted one, one without a dashboard)."""
+        logged = self.log_text().count("internal error in ") if self.log_path.exists() else 0
+        if not self.web or self.proc is None or self.proc.poll() is not None:
+            return logged
+        url = f"http://127.0.0.1:{self.http_port}/api/health"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                served = int(json.load(r)["internal_errors"])
+        except OSError:   # not serving (yet, or any more): the log still tells
+            return logged
+        return max(logged, served)
 
     def kill9(self) -> None:
         assert self.proc is not None

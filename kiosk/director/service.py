@@ -73,6 +73,7 @@ class Director:
         self._stopping = False
         self._unreachable = False
         self.rejected = 0
+        self.internal_errors = 0    # bugs met while deciding (Transactions.internal)
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.budget = Budget()
         self.health: dict[str, str] = {}      # background task -> how it failed (dashboard)
@@ -155,7 +156,8 @@ class Director:
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
         desk = self.desk(event)
-        events = self.tx.atomic(batch, lambda: self.tx.event(desk, cmd, batch))
+        events = self.tx.atomic(batch, lambda: self.tx.event(desk, cmd, batch),
+                                f"{desk.name}: {cmd.kind}")
         self.commit(batch)
         return events
 
@@ -164,7 +166,7 @@ class Director:
         if user and hasattr(cmd, "by"):
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
-        events = self.tx.atomic(batch, lambda: self.tx.room(cmd, batch))
+        events = self.tx.atomic(batch, lambda: self.tx.room(cmd, batch), f"room: {cmd.kind}")
         self.commit(batch)
         return events
 
@@ -174,7 +176,8 @@ class Director:
         if isinstance(spec, dict):
             spec = event_spec(self.config, spec)
         batch = Batch()
-        desk = self.tx.atomic(batch, lambda: self.tx.open_event(spec, batch, user))
+        desk = self.tx.atomic(batch, lambda: self.tx.open_event(spec, batch, user),
+                              f"room: opening {spec.name}")
         self.commit(batch)
         return desk
 
@@ -285,17 +288,10 @@ class Director:
         tables_changed: set[int] = set()
         while self._inbox:
             topic, payload = self._inbox.popleft()
-            parsed = self.topics.parse_table_topic(topic)
-            if parsed is None:
-                inbox.old_table(self, topic, payload)
-                continue
-            table, leaf = parsed
-            if leaf == "report":
-                inbox.report(self, table, payload, batch, acks, rejected)
-            elif leaf == "live":
-                inbox.live(self, table, payload, tables_changed)
-            elif leaf == "status":
-                inbox.status(self, table, payload, tables_changed)
+            try:
+                inbox.take(self, topic, payload, batch, acks, rejected, tables_changed)
+            except Exception as exc:   # a bug: this message is lost, never the batch
+                self.tx.internal(f"a message on {topic}", exc)
         try:
             self.commit(batch)
         except Fenced:   # no longer the leader: acknowledge nothing
