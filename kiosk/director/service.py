@@ -23,7 +23,7 @@ import paho.mqtt.client as mqtt
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import EventConfig
-from kiosk.core import commands
+from kiosk.core import commands, room_commands
 from kiosk.core.commands import Command
 from kiosk.core.events import Event
 from kiosk.core.room import Room
@@ -148,10 +148,11 @@ class Director:
         """Publish at QoS 1 (the one door every outgoing message takes)."""
         send(self, topic, body, retain)
 
-    def act(self, cmd: Command, user: str | None = None,
+    def act(self, cmd: Command | dict[str, Any], user: str | None = None,
             event: str | None = None) -> list[Event]:
         """Decide a command of one event, with whatever it carries into the room, write it
         all in one transaction, publish what changed. RuleError if refused."""
+        cmd = commands.decode(cmd)   # a dict (tools, tests) fits its schema first
         if user:
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
@@ -161,8 +162,10 @@ class Director:
         self.commit(batch)
         return events
 
-    def room_act(self, cmd: RoomCommand, user: str | None = None) -> list[Event]:
+    def room_act(self, cmd: RoomCommand | dict[str, Any],
+                 user: str | None = None) -> list[Event]:
         """A room command (open an event, move a table, a ticket...), as `act`."""
+        cmd = room_commands.decode(cmd)
         if user and hasattr(cmd, "by"):
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
