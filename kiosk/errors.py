@@ -20,6 +20,20 @@ class RuleError(KioskError):
     """A decision the rules do not allow (seat taken, player not seated, ...)."""
 
 
+class InternalError(RuleError):
+    """A bug met while deciding: any exception that is not a RuleError. The director logs
+    it with its traceback and counts it on /api/health; the command is refused whole, so
+    the floor or the table reads this one line and never the bug's own words as a rule."""
+
+    MESSAGE = "internal error (logged)"
+
+    def __init__(self) -> None:
+        super().__init__(self.MESSAGE)
+
+    def __reduce__(self) -> tuple[type, tuple[()]]:
+        return (type(self), ())
+
+
 class NeedsTable(RuleError):
     """An event of a room (pool mode) must open more tables than the room has granted it.
 

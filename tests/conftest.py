@@ -11,7 +11,38 @@ from director_process import DirectorProcess
 
 from kiosk.broker import Mosquitto
 
+pytest_plugins = ["pytester"]   # tests/director/test_internal_errors.py runs a pytest
 os.environ.setdefault("KIVY_NO_ARGS", "1")
+
+
+PROCESS_ERRORS = pytest.StashKey[list[tuple[str, int]]]()   # director_factory's count
+
+
+@pytest.fixture(autouse=True)
+def no_internal_errors(request: pytest.FixtureRequest,
+                       monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A director that met a bug (a command refused as an internal error) fails the test
+    that drove it, unless the test says how many it provokes
+    (`@pytest.mark.internal_errors(n)`). Counted at teardown over every Director the test
+    built in its own process and every director process of `director_factory`."""
+    from kiosk.director.service import Director
+    made: list[Director] = []
+    build = Director.__init__
+
+    def tracked(self: Director, *args: object, **kw: object) -> None:
+        made.append(self)
+        build(self, *args, **kw)   # type: ignore[arg-type]
+
+    monkeypatch.setattr(Director, "__init__", tracked)
+    yield
+    met = [(f"in process: {getattr(d, 'config', None) and d.config.name}",
+            getattr(d, "internal_errors", 0)) for d in made]
+    met += request.node.stash.get(PROCESS_ERRORS, [])
+    marker = request.node.get_closest_marker("internal_errors")
+    expected = marker.args[0] if marker else 0
+    total = sum(n for _, n in met)
+    assert total == expected, (f"the directors met {total} internal error(s), expected "
+                               f"{expected} (their logs hold the tracebacks): {met}")
 
 
 @pytest.fixture
@@ -24,7 +55,8 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
 
 
 @pytest.fixture
-def director_factory(tmp_path: Path, mosquitto: Mosquitto) -> Iterator:
+def director_factory(request: pytest.FixtureRequest, tmp_path: Path,
+                     mosquitto: Mosquitto) -> Iterator:
     made: list[DirectorProcess] = []
 
     def make(workdir: Path | None = None, **kw: object) -> DirectorProcess:
@@ -36,7 +68,9 @@ def director_factory(tmp_path: Path, mosquitto: Mosquitto) -> Iterator:
         return d
 
     yield make
+    met = request.node.stash.setdefault(PROCESS_ERRORS, [])
     for d in made:
+        met.append((f"process in {d.dir}", d.internal_errors()))   # no_internal_errors checks
         d.stop()
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from kiosk import floor_users as floor_logins
@@ -48,7 +50,8 @@ class DirectorProcess:
     def db(self) -> Path:
         return self.dir / self.db_setting
 
-    def start(self, start_event: bool = True) -> DirectorProcess:
+    def command(self, start_event: bool = True) -> list[str]:
+        """The command line `start` runs."""
         cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
                "--players", str(self.players_csv)]
         if start_event:
@@ -57,11 +60,20 @@ class DirectorProcess:
             cmd.append("--no-web")
         if self.standby:
             cmd.append("--standby")
+        return cmd
+
+    def start(self, start_event: bool = True) -> DirectorProcess:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=out)
+            self.proc = subprocess.Popen(self.command(start_event), stdout=out, stderr=out)
         self.wait_log("standby of room" if self.standby else "connected to", start=offset)
         return self
+
+    def run_to_exit(self, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+        """Run the director expecting it to stop by itself (a mistake in its setup): its
+        exit code and what it printed."""
+        return subprocess.run(self.command(), capture_output=True, text=True,
+                              timeout=timeout, check=False)
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -75,6 +87,21 @@ class DirectorProcess:
                 raise AssertionError(f"director exited: {self.log_text()[-2000:]}")
             time.sleep(0.05)
         raise AssertionError(f"{text!r} not in director log: {self.log_text()[-2000:]}")
+
+    def internal_errors(self) -> int:
+        """Bugs this director met (commands refused as internal errors): what its
+        /api/health counts while it serves the dashboard, and at least what its log
+        records over every run (a killed or restarted one, one without a dashboard)."""
+        logged = self.log_text().count("internal error in ") if self.log_path.exists() else 0
+        if not self.web or self.proc is None or self.proc.poll() is not None:
+            return logged
+        url = f"http://127.0.0.1:{self.http_port}/api/health"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                served = int(json.load(r)["internal_errors"])
+        except OSError:   # not serving (yet, or any more): the log still tells
+            return logged
+        return max(logged, served)
 
     def kill9(self) -> None:
         assert self.proc is not None

@@ -79,15 +79,27 @@ def _heading(tour: Tournament, event: str | None, title: str | None,
             "room": room}
 
 
+def money_line(tour: Tournament) -> dict[str, Any]:
+    """The money as every table of the event shows it: places paid, the bubble."""
+    view = tour.money_view()
+    return {"places_paid": view.places_paid, "bubble": view.bubble,
+            "in_the_money": view.in_the_money, "bounties": bool(tour.prize.bounty)}
+
+
+def event_key(tour: Tournament) -> tuple[Any, ...]:
+    """What every plan shows of the event as a whole: the money line, hand-for-hand (and
+    with it which busts a table announces), the final draw, the end of the day or of the
+    event. These change without any table being touched, so the director republishes
+    every plan of the event when this key changes, a broken table's too: its retained
+    plan would otherwise keep the old ones for good."""
+    return (tuple(money_line(tour).values()), tour.day_over, tour.h4h_on, tour.h4h_round,
+            tour.final_pending, tour.finished_at)
+
+
 def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
     """What a table shows of the money (besides the busts' places and prizes): the
     bubble, an open chip count and its colour-up."""
-    view = tour.money_view()
-    out: dict[str, Any] = {
-        "money": {"places_paid": view.places_paid, "bubble": view.bubble,
-                  "in_the_money": view.in_the_money, "bounties": bool(tour.prize.bounty)},
-        "day_over": tour.day_over,
-    }
+    out: dict[str, Any] = {"money": money_line(tour), "day_over": tour.day_over}
     r = tour.count_round
     if r is not None and tab.id in r["tables"]:
         out["chip_count"] = {"round": r["round"], "label": r["label"], "purpose": r["purpose"],

@@ -23,7 +23,7 @@ from kiosk.core.tournament import Tournament
 from kiosk.director.logstore import StreamLog
 from kiosk.director.publisher import Publisher
 from kiosk.director.snapshots import Snapshots
-from kiosk.errors import ConfigError, RuleError
+from kiosk.errors import ConfigError
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
 
@@ -82,10 +82,10 @@ class Desk:
         Whatever raises (a rule, a bug, an event that would not encode) leaves the state
         as if the command never came: when the command had already changed the state, it
         is rebuilt from the log plus `pending` (this batch's earlier, unwritten events).
-        Raises RuleError with the reason.
+        Raises RuleError with the reason, or the bug itself (`Transactions.atomic` logs
+        and counts it).
         """
-        return decide_whole(self.tour, cmd, self.director.now(), pending, self.rebuild,
-                            self.name)
+        return decide_whole(self.tour, cmd, self.director.now(), pending, self.rebuild)
 
     def rebuild(self, pending: list[Event]) -> None:
         """The state as logged, plus this batch's decided-but-unwritten events."""
@@ -102,24 +102,19 @@ class Desk:
 
 
 def decide_whole(state: Any, cmd: Any, t: float, pending: list[Event],
-                 rebuild: Callable[[list[Event]], None],
-                 name: str) -> tuple[list[Event], Rows]:
+                 rebuild: Callable[[list[Event]], None]) -> tuple[list[Event], Rows]:
     """`state.execute(cmd, t)` as a transaction, for an event or the room: its events each
     proven storable, or nothing; a state the command had already changed is rebuilt from
-    the log plus `pending`. Raises RuleError with the reason."""
+    the log plus `pending`. Raises what the decision raised: a RuleError with the reason,
+    or a bug, which is never dressed up as a rule (`Transactions.atomic` reports it)."""
     before = state.n_events
     try:
         events = state.execute(cmd, t)
         rows = [(e.kind, ev_.check(e)) for e in events]
-    except RuleError:
+    except Exception:
         if state.n_events != before:
             rebuild(pending)
         raise
-    except Exception as exc:
-        log.error("%s: command %s failed; state rolled back", name, cmd.kind, exc_info=True)
-        if state.n_events != before:
-            rebuild(pending)
-        raise RuleError(f"refused ({exc.__class__.__name__}: {exc})") from exc
     return events, rows
 
 

@@ -24,6 +24,22 @@ if TYPE_CHECKING:
 log = logging.getLogger("kiosk.director")
 
 
+def take(d: Director, topic: str, payload: bytes, batch: Batch, acks: dict[int, list[str]],
+         rejected: dict[int, dict[str, str]], changed: set[int]) -> None:
+    """One message off the broker, by its topic."""
+    parsed = d.topics.parse_table_topic(topic)
+    if parsed is None:
+        old_table(d, topic, payload)
+        return
+    table, leaf = parsed
+    if leaf == "report":
+        report(d, table, payload, batch, acks, rejected)
+    elif leaf == "live":
+        live(d, table, payload, changed)
+    elif leaf == "status":
+        status(d, table, payload, changed)
+
+
 def report(d: Director, table: int, payload: bytes, batch: Batch,
            acks: dict[int, list[str]], rejected: dict[int, dict[str, str]]) -> None:
     """One report: applied and logged whole, or acknowledged as rejected with why."""
@@ -40,29 +56,33 @@ def report(d: Director, table: int, payload: bytes, batch: Batch,
     except ProtocolError as exc:
         refuse(report_id(payload), str(exc))
         return
-    if msg.table != table:
-        refuse(msg.id, f"names table {msg.table} but came from table {table}")
-        return
-    event = getattr(msg, "event", None) or d.table_event(table)
-    if event is None and not d.config.pool and len(d.desks) == 1:
-        event = next(iter(d.desks))   # a room of one: its event says why (as it always did)
-    if event is None:
-        refuse(msg.id, f"table {table} is free: it serves no event")
-        return
-    desk = d.desks.get(event)
-    if desk is None:
-        refuse(msg.id, f"no event {event!r} in this room")
-        return
-    duplicate = (table, msg.id) in desk.tour.seen_reports
     try:
-        cmd = commands.report_command(table, payload)
-        d.tx.atomic(batch, lambda: d.tx.event(desk, cmd, batch))
-    except RuleError as exc:
+        duplicate = d.tx.atomic(batch, lambda: _apply(d, table, msg, payload, batch),
+                                f"table {table}'s report {msg.id}")
+    except RuleError as exc:   # a bug too, as InternalError: the director carries on
         refuse(msg.id, str(exc))
         return
     if duplicate:
         log.info("table %d: report %s was already applied; acknowledged again", table, msg.id)
     acks.setdefault(table, []).append(msg.id)
+
+
+def _apply(d: Director, table: int, msg: Any, payload: bytes, batch: Batch) -> bool:
+    """Route a parsed report to its event and decide it into `batch`; whether it was a
+    re-send of one already applied. RuleError with why it is refused."""
+    if msg.table != table:
+        raise RuleError(f"names table {msg.table} but came from table {table}")
+    event = getattr(msg, "event", None) or d.table_event(table)
+    if event is None and not d.config.pool and len(d.desks) == 1:
+        event = next(iter(d.desks))   # a room of one: its event says why (as it always did)
+    if event is None:
+        raise RuleError(f"table {table} is free: it serves no event")
+    desk = d.desks.get(event)
+    if desk is None:
+        raise RuleError(f"no event {event!r} in this room")
+    duplicate = (table, msg.id) in desk.tour.seen_reports
+    d.tx.event(desk, commands.report_command(table, payload), batch)
+    return duplicate
 
 
 def decode_from(table: int, kind: str, payload: bytes) -> dict[str, Any] | None:

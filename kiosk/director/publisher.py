@@ -35,6 +35,8 @@ class Publisher:
         self._schedule_urgent: tuple | None = None
         self._schedule_due = False
         self._schedule_at = 0.0
+        self._event_key = plans.event_key(desk.tour)
+        self._prizes = tuple(desk.tour.current_payouts())
 
     def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
         self.d.send(topic, body, retain)
@@ -61,9 +63,23 @@ class Publisher:
         if self.owns(table):
             self.send(self.d.topics.plan(table), self.plan_for(table))
 
+    def follow_event(self) -> None:
+        """Mark the plans that fields of the event as a whole made stale (no table was
+        touched): every table's, broken ones included, when `plans.event_key` changed;
+        those announcing busts when only the prizes did (an entry, a rebuy)."""
+        tour = self.desk.tour
+        key, prizes = plans.event_key(tour), tuple(tour.current_payouts())
+        if key != self._event_key:
+            tour.dirty.update(tour.tables)
+        elif prizes != self._prizes:
+            tour.dirty.update(n for n, tab in tour.tables.items()
+                              if plans.hand_busts(tour, tab))
+        self._event_key, self._prizes = key, prizes
+
     def changes(self) -> None:
         """After a decision: the plans it changed, the schedule when due, dashboard notes."""
         tour = self.desk.tour
+        self.follow_event()
         changed = sorted(tour.dirty)
         tour.dirty.clear()
         for n in changed:

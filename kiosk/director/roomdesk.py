@@ -46,8 +46,7 @@ class RoomDesk:
 
     def decide(self, cmd: RoomCommand, pending: list[Event]) -> tuple[list[Event], Rows]:
         """One room command, proven storable, or nothing (RuleError with why)."""
-        return decide_whole(self.room, cmd, self.director.now(), pending, self.rebuild,
-                            "room")
+        return decide_whole(self.room, cmd, self.director.now(), pending, self.rebuild)
 
     def rebuild(self, pending: list[Event]) -> None:
         room = Room.replay(self.log.read())

@@ -29,7 +29,7 @@ from kiosk.core.room_players import PlayerRecord
 from kiosk.core.tournament import Tournament
 from kiosk.director.desk import Desk, created_event
 from kiosk.director.roomdesk import ROOM_STREAM
-from kiosk.errors import NeedsTable, RuleError
+from kiosk.errors import InternalError, NeedsTable, RuleError
 from kiosk.roomconfig import RoomEvent
 
 if TYPE_CHECKING:
@@ -102,7 +102,8 @@ class Transactions:
                 self.sync_state(d.desks[name], batch)
         for spec in d.config.events if write else ():
             if spec.name not in d.room.events:
-                self.atomic(batch, functools.partial(self.open_event, spec, batch))
+                self.atomic(batch, functools.partial(self.open_event, spec, batch),
+                            f"room: opening {spec.name}")
         d.commit(batch)
 
     def sync_state(self, desk: Desk, batch: Batch) -> None:
@@ -123,17 +124,29 @@ class Transactions:
         log.info("the event log of %s is now the room's event %s", name, name)
 
     # ------------------------------------------------------------ the frame
-    def atomic(self, batch: Batch, step: Callable[[], T]) -> T:
-        """Run `step`; when it is refused, undo everything it added to the batch."""
+    def atomic(self, batch: Batch, step: Callable[[], T], what: str = "a command") -> T:
+        """Run `step`; when it is refused, undo everything it added to the batch. Anything
+        else it raises is a bug: undone the same way, then reported (`internal`) and
+        refused as an InternalError, so the caller's refusal path carries it."""
         mark = batch.mark()
         freed, assigned = set(batch.freed), set(batch.assigned)
         try:
             return step()
-        except RuleError:
+        except Exception as exc:
             for stream in batch.undo_to(mark):
                 self._rebuild(stream, batch.pending(stream))
             batch.freed, batch.assigned = freed, assigned
-            raise
+            if isinstance(exc, RuleError):
+                raise
+            raise self.internal(what, exc) from exc
+
+    def internal(self, what: str, exc: BaseException) -> InternalError:
+        """A bug: logged with its traceback and counted for /api/health; the error that
+        refuses the command in its place."""
+        self.d.internal_errors += 1
+        log.error("internal error in %s (refused; nothing of it written): %s: %s", what,
+                  type(exc).__name__, exc, exc_info=exc)
+        return InternalError()
 
     def _rebuild(self, stream: str, pending: list[Event]) -> None:
         if stream == ROOM_STREAM:
@@ -290,7 +303,7 @@ class Transactions:
         if info is None or info.state not in REGISTERING or t.target not in self.d.desks:
             return False
         try:
-            self.atomic(batch, lambda: self.redeem(ticket, batch))
+            self.atomic(batch, lambda: self.redeem(ticket, batch), f"room: ticket {ticket}")
         except RuleError as exc:
             log.info("ticket %s stays held: %s", ticket, exc)
             return False

@@ -52,9 +52,10 @@ class ProtocolError(ValueError):
 
 
 class Message(Part, forbid_unknown_fields=False):
-    """Fields every message carries."""
+    """Fields every message carries. The version is required: a payload without it was
+    written to no known schema, so it is refused, never read as version 2."""
 
-    v: Literal[2] = 2
+    v: Literal[2]
 
 
 # ---------------------------------------------------------------- table reports
@@ -379,16 +380,22 @@ def parse(kind: str, payload: bytes | bytearray | str) -> Any:
         raise ProtocolError(f"unreadable: {exc.__class__.__name__}") from None
 
 
+_NO_VERSION = object()
+
+
 class _Version(msgspec.Struct):
-    v: Any = None
+    v: Any = _NO_VERSION
 
 
 def _reason(problem: str, payload: bytes | bytearray | str) -> str:
-    """msgspec's reason, or the version when that is what is wrong (a newer table)."""
+    """msgspec's reason, or the version when that is what is wrong (a newer table, or a
+    sender that left it out)."""
     try:
         v = msgspec.json.decode(payload, type=_Version).v
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         return problem
+    if v is _NO_VERSION:
+        return f'no schema version: every payload carries "v": {VERSION}'
     return problem if v == VERSION else f"schema version {v!r} is not {VERSION}"
 
 

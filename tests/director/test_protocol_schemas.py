@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from kiosk.protocol import doc
-from kiosk.protocol.messages import ProtocolError, decode, encode, report
+from kiosk.protocol.messages import SCHEMAS, ProtocolError, decode, encode, report
 
 DOC = Path(__file__).parents[2] / "docs" / "protocol.md"
 
@@ -42,3 +43,23 @@ def test_refusals_name_the_version_size_and_nesting() -> None:
         decode("report", b'{"v": 2, "data": ' + b"[" * 5000 + b"]" * 5000 + b"}")
     names = decode("seating", encode({"rev": 1, "cards": {"C1": [1, 2, "Ann"]}}))
     assert list(names["cards"]["C1"]) == [1, 2, "Ann"]
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMAS))
+def test_a_payload_without_its_version_is_refused_with_the_reason(kind: str) -> None:
+    """The version is required: a message that leaves it out is not taken for version 2,
+    whatever else it carries."""
+    bodies = {"report": report(3, "r1", 1, 1.0, "floor_call"),
+              "status": {"state": "online"}, "ack": {"ids": ["r1"]},
+              "live": {"table": 3, "hand": 1}, "seating": {"rev": 1, "cards": {}},
+              "events": {"rev": 1, "room": "casino"},
+              "plan": {"table": 3, "rev": 1, "event": None, "seats": {}, "moves_out": [],
+                       "moves_in": []},
+              "schedule": {"rev": 1, "profile": "tda-2017", "clock": {"period": 0,
+                                                                      "anchor": 0.0},
+                           "structure": {"name": "s", "start_stack": 100,
+                                         "periods": [{"minutes": 20}]}}}
+    body = {k: v for k, v in bodies[kind].items() if k != "v"}
+    assert decode(kind, encode(body))["v"] == 2           # the sender's encode stamps it
+    with pytest.raises(ProtocolError, match='no schema version: every payload carries "v": 2'):
+        decode(kind, msgspec.json.encode(body))

@@ -95,6 +95,20 @@ def test_a_taken_dashboard_port_is_named_before_anything_starts(tmp_path: Path) 
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
+def test_a_director_on_a_taken_dashboard_port_says_so_and_exits_cleanly(
+        director_factory) -> None:
+    """The port is found taken only once the director runs: its shutdown must not trip
+    over what never started, and the real reason is the one line the operator reads."""
+    director = director_factory(players=4, web=True)
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", director.http_port))
+        squatter.listen()
+        proc = director.run_to_exit()
+    one_line_error(proc, f"cannot serve the dashboard on 127.0.0.1:{director.http_port}")
+    assert "notifier" not in proc.stderr and "UnboundLocalError" not in proc.stderr
+    assert "cannot write the event log" not in proc.stderr
+
+
 def test_a_demo_failing_at_start_takes_its_broker_along(tmp_path: Path) -> None:
     proc = pokerkiosk("demo", "--http", "127.0.0.1:0", "--profile", "no-such-profile",
                       env=demo_env(tmp_path))

@@ -8,6 +8,7 @@ import time
 
 import paho.mqtt.client as mqtt
 from waiting import wait_for
+from wire_tap import WireTap
 
 from kiosk.core.tournament import Tournament
 from kiosk.director.store import EventLog
@@ -48,12 +49,17 @@ def play_over_mqtt(mosquitto, director, during=None) -> MqttField:
 
 def test_tournament_over_mqtt_matches_the_simulator(mosquitto, director_factory) -> None:
     director = director_factory(players=PLAYERS).start()
+    tap = WireTap(mosquitto, director.name)
     play_over_mqtt(mosquitto, director)
     director.stop()
     places, tour = director_places(str(director.db))
     assert places == reference_places()
     assert tour.finished_at is not None and tour.alive == 1
     assert "rejected" not in director.log_text()
+    # the simulated tables and the director: every message carries its schema version
+    assert {"report", "live", "status", "plan", "ack", "schedule"} <= tap.leaves()
+    assert tap.unversioned() == []
+    tap.close()
 
 
 def wait_for_hands(sim: Simulator, hands: int) -> None:
@@ -153,7 +159,8 @@ def test_bad_input_is_rejected_with_a_reason_and_changes_nothing(mosquitto,
     probe.send(1, report(1, "r-u", "bust", seat=int(seat), player="p999"))  # wrong player
     probe.send(1, report(9, "r-9", "floor_call"))                        # no such table
     probe.send(9, report(9, "r-9", "floor_call"))
-    for text in ("not JSON", "schema version 3 is not 2",
+    probe.send(1, json.dumps(report(1, "r-nov", "floor_call")).encode())  # no "v" at all
+    for text in ("not JSON", "schema version 3 is not 2", "no schema version",
                  "missing required field `hand` - at `$.data`",
                  "names table 2", f"holds {who['player']}, not p999",
                  "table 9 is not in play"):
@@ -172,4 +179,6 @@ def test_bad_input_is_rejected_with_a_reason_and_changes_nothing(mosquitto,
     wait_for(lambda: [i for a in probe.acks for i in a["ids"]].count("r-ok") == 2, 10)
     rejected = {k: v for a in probe.acks for k, v in a.get("rejected", {}).items()}
     assert "p999" in rejected["r-u"]
+    assert rejected["r-nov"] == 'no schema version: every payload carries "v": 2'
+    assert "r-nov" not in [e.get("report") for e in EventLog(director.db).read()]
     probe.close()

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from waiting import wait_for
+from wire_tap import WireTap
 
 from kiosk.config import TableConfig
 from kiosk.director.store import EventLog
@@ -35,6 +36,7 @@ def sent(*results) -> list[str]:
 def test_a_dealer_plays_a_hand_and_the_director_follows(tmp_path, mosquitto,
                                                         director_factory) -> None:
     director = director_factory(players=18).start()   # two full tables
+    tap = WireTap(mosquitto, director.name)
     svc = kiosk(tmp_path, mosquitto, director.name)
     seats = [s for s in svc.view().seats if s.name]
     victim = seats[2]
@@ -57,6 +59,11 @@ def test_a_dealer_plays_a_hand_and_the_director_follows(tmp_path, mosquitto,
     assert not next(s for s in svc.view().seats if s.seat == victim.seat).occupied
     assert svc.view().floor_state == "open"
     svc.stop()
+    # every message either side sent carries its schema version
+    assert {"report", "live", "status", "plan", "ack", "schedule", "seating",
+            "events"} <= tap.leaves()
+    assert tap.unversioned() == []
+    tap.close()
 
 
 def test_broker_outage_every_report_reaches_the_director_once(tmp_path, mosquitto,

@@ -37,7 +37,7 @@ from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
 from kiosk.director.web.room_routes import add_room_routes
-from kiosk.errors import KioskError, RuleError
+from kiosk.errors import KioskError
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "pk_floor"
@@ -55,6 +55,7 @@ class ServedDirector(views.DirectorLike, Protocol):
     config: Any
     connected: asyncio.Event
     health: dict[str, str]       # background task -> how it failed
+    internal_errors: int         # bugs met while deciding, each logged and refused
 
     def now(self) -> float: ...
     def desk(self, event: str | None = None) -> Any: ...
@@ -206,11 +207,13 @@ def make_app(director: ServedDirector) -> web.Application:
 
     async def health(request: web.Request) -> web.Response:
         """For `pokerkiosk doctor` and the dashboard's health line: which event runs here,
-        is the broker connected, and which background task failed (and how)."""
+        is the broker connected, which background task failed (and how), and how many
+        commands a bug refused (each in the log with its traceback)."""
         ha = getattr(director, "ha", None)
         return web.json_response({"service": "pokerkiosk-director", "event": cfg.name,
                                   "broker_connected": director.connected.is_set(),
                                   "failed": dict(director.health),
+                                  "internal_errors": director.internal_errors,
                                   "leadership": ha.status() if ha is not None else None})
 
     async def players(request: web.Request) -> web.Response:
@@ -265,10 +268,8 @@ def make_app(director: ServedDirector) -> web.Application:
             return refused
         try:   # decoded here, once: a command that does not fit never reaches the core
             events = director.act(commands.decode(cmd), user, event=desk.name)
-        except (RuleError, KioskError) as exc:
+        except KioskError as exc:   # a refusal, a bad command, or a bug (internal error)
             return _error(400, str(exc))
-        except (TypeError, ValueError, KeyError) as exc:
-            return _error(400, f"bad {kind} command: {exc}")
         return web.json_response({"ok": True, "events": len(events)})
 
     async def import_csv(request: web.Request) -> web.Response:

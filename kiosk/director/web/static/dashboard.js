@@ -228,14 +228,14 @@ fetch(PK.url("/api/snapshot")).then(r => r.json()).then(s => setUser(s.user, s.c
 PK.connect(onMessage, ok => { if (!ok) toast("Connection lost, reconnecting…", false); });
 setInterval(tickWaits, 1000);
 
-// the health line: a background task of the director (or the demo's tables) that failed
+// the health line: a background task of the director (or the demo's tables) that failed,
+// the broker, internal errors
 async function checkHealth() {
   try {
     const h = await fetch("/api/health").then(r => r.json());
-    const failed = Object.entries(h.failed || {});
-    if (!h.broker_connected) failed.unshift(["broker", "not connected"]);
-    $("#health").hidden = !failed.length;
-    $("#health").textContent = failed.map(([task, why]) => `${task}: ${why}`).join(" · ");
+    const problems = PK.problems(h);
+    $("#health").hidden = !problems.length;
+    $("#health").textContent = problems.join(" · ");
     showLeadership(h.leadership);
   } catch (e) { /* the connection line says so already */ }
 }

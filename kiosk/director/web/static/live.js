@@ -1,4 +1,5 @@
-// Shared by the dashboard and the TV clock: the live feed and a local clock.
+// Shared by the dashboard, the room page and the TV clock: the live feed, a local clock
+// and the health line's items.
 "use strict";
 const PK = {
   summary: null, offset: 0, at: 0,
@@ -32,6 +33,16 @@ const PK = {
     return s.paused ? s.remaining : s.remaining - (Date.now() / 1000 - PK.at);
   },
   setSummary(s) { PK.summary = s; PK.at = Date.now() / 1000; },
+  // the health line's items from /api/health: a background task that failed, the broker,
+  // commands a bug refused (each in the director's log with its traceback)
+  problems(h) {
+    const failed = Object.entries(h.failed || {});
+    if (!h.broker_connected) failed.unshift(["broker", "not connected"]);
+    if (h.internal_errors) {
+      failed.push(["internal errors", `${h.internal_errors} command${h.internal_errors === 1 ? "" : "s"} refused (see the director's log)`]);
+    }
+    return failed.map(([task, why]) => `${task}: ${why}`);
+  },
   connect(onMessage, onState, event) {
     let ws, backoff = 500;
     const open = () => {

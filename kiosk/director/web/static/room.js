@@ -172,14 +172,14 @@ load();
 setInterval(load, 2000);
 setInterval(tickWaits, 1000);
 
-// the health line: a background task of the director (or the demo's tables) that failed
+// the health line: a background task of the director (or the demo's tables) that failed,
+// the broker, internal errors
 async function checkHealth() {
   try {
     const h = await fetch("/api/health").then(r => r.json());
-    const failed = Object.entries(h.failed || {});
-    if (!h.broker_connected) failed.unshift(["broker", "not connected"]);
-    $("#health").hidden = !failed.length;
-    $("#health").textContent = failed.map(([task, why]) => `${task}: ${why}`).join(" · ");
+    const problems = PK.problems(h);
+    $("#health").hidden = !problems.length;
+    $("#health").textContent = problems.join(" · ");
   } catch (e) { /* the toast says so already */ }
 }
 checkHealth();

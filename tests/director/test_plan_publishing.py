@@ -1,0 +1,59 @@
+"""Which plans the director sends again when the event changes as a whole: a real director
+(its own SQLite log, no broker), its outgoing messages captured at the one door they take."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import EventConfig
+from kiosk.core import commands
+from kiosk.director.service import Director
+from kiosk.protocol.messages import check
+
+
+class Sent:
+    """The plans the director publishes, checked as a table would read them."""
+
+    def __init__(self, d: Director) -> None:
+        self.plans: list[dict[str, Any]] = []
+        d.send = self._send  # type: ignore[method-assign]
+
+    def _send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+        if topic.endswith("/plan"):
+            self.plans.append(check("plan", body))
+
+
+def test_a_prize_change_republishes_the_plans_announcing_busts_and_no_others(
+        tmp_path: Path) -> None:
+    """A guarantee changes every paid place's prize and nothing else a plan shows: the
+    table announcing a bust must show the new prize; the others need not go out."""
+    money = {"buy_in": 100, "table": "shares", "shares": [1000] * 10}   # ten places paid
+    d = Director(EventConfig(name="plans", structure="turbo", seed=3, money=money,
+                             db=str(tmp_path / "e.db")))
+    for i in range(11):
+        d.act(commands.Register(name=f"Player {i + 1}"))
+    d.act(commands.Start())
+    out = next(p for p in d.tour.players.values() if p.table == 1)
+    # two busts in the same hand at table 1 tie for 10th: 10th and 11th prizes, shared
+    d.act(commands.Bust(player=out.id), "floor")
+    d.act(commands.Bust(player=next(p.id for p in d.tour.players.values()
+                                    if p.table == 1 and p.status == "seated")), "floor")
+    assert [b["prize"] for b in d.out.plan_msg(1)["busts"]] == [55, 55]   # 110 of 1,100
+    sent = Sent(d)
+    d.act(commands.PayoutRules(guarantee=50_000), "floor")
+    assert [p["table"] for p in sent.plans] == [1]
+    assert [b["prize"] for b in sent.plans[0]["busts"]] == [2500, 2500]   # 5,000 shared
+
+
+def test_a_change_of_the_money_line_republishes_every_plan(tmp_path: Path) -> None:
+    """More places paid: every table shows it, though no table was touched."""
+    d = Director(EventConfig(name="plans", structure="turbo", seed=3,
+                             db=str(tmp_path / "e.db")))
+    for i in range(20):
+        d.act(commands.Register(name=f"Player {i + 1}"))
+    d.act(commands.Start())
+    sent = Sent(d)
+    d.act(commands.PayoutRules(table="percent", percent_paid=50), "floor")
+    assert sorted(p["table"] for p in sent.plans) == sorted(d.tour.tables) == [1, 2, 3]
+    assert {p["money"]["places_paid"] for p in sent.plans} == {10}
