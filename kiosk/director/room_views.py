@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kiosk.core.room import OVER, next_states
+from kiosk.core.seating import start_refusal
 from kiosk.core.tournament import Tournament
 from kiosk.director import views
 
@@ -65,7 +67,23 @@ def _event_row(d: Director, name: str, t: float) -> dict[str, Any]:
                                       "blinds", "clock", "remaining", "paused", "started",
                                       "finished", "winner")})
         row["prize_pool"] = s["money"]["prize_pool"]
+    row["actions"] = event_actions(info.state, desk.tour if desk else None,
+                                   bool(row.get("paused")))
     return row
+
+
+def event_actions(state: str, tour: Tournament | None, paused: bool) -> list[str]:
+    """What the floor can do with an event now, in the room page's order: only what the
+    room (its state's next states) and the event (start, its clock) would accept."""
+    go = next_states(state)
+    acts = ["open"] if "open" in go else []
+    if tour is not None and state not in OVER \
+            and start_refusal(tour.seating) is None:
+        acts.append("start")
+    if state == "running" and tour is not None and tour.started \
+            and tour.finished_at is None:
+        acts.append("resume" if paused else "pause")
+    return acts + [a for a in ("finished", "archived") if a in go]
 
 
 def _table_row(d: Director, n: int, t: float) -> dict[str, Any]:
