@@ -133,7 +133,9 @@ class ChipCounts(Component):
         smallest = self.count_round["new_chip"] if self.count_round and \
             self.count_round["purpose"] == "colour_up" else 1
         seated = {x.id: set(x.seat_of) for x in self.t.seating.active_tables()}
-        return chipmath.reconcile(self.t.registry.chips, self.counts, seated, smallest)
+        racing = [n for n in self.counts if races.pending(self, n) is not None]
+        return chipmath.reconcile(self.t.registry.chips, self.counts, seated, smallest,
+                                  racing)
 
     def _do_end_day(self, cmd: cmd_.EndDay, t: float) -> None:
         """Stop play after the current hands and ask every table to count for the bags."""

@@ -243,6 +243,9 @@ class Reconciliation:
     counted: int
     tables_counted: int
     flags: dict[int, list[str]]     # table -> what is wrong there
+    # tables counted in a colour-up whose race the dealer still owes: their stacks still
+    # hold the chips that leave, so they are not flagged for it
+    races_pending: list[int] = field(default_factory=list)
 
     @property
     def difference(self) -> int:
@@ -250,21 +253,26 @@ class Reconciliation:
 
     @property
     def ok(self) -> bool:
-        return self.difference == 0 and not self.flags
+        return self.difference == 0 and not self.flags and not self.races_pending
 
     def to_dict(self) -> dict:
         return {"expected": self.expected, "counted": self.counted,
                 "difference": self.difference, "tables_counted": self.tables_counted,
-                "ok": self.ok, "flags": {str(t): f for t, f in sorted(self.flags.items())}}
+                "ok": self.ok, "flags": {str(t): f for t, f in sorted(self.flags.items())},
+                "races_pending": sorted(self.races_pending)}
 
 
 def reconcile(expected: int, counts: Mapping[int, Mapping[int, int]],
-              seated: Mapping[int, Iterable[int]], smallest_chip: int = 1) -> Reconciliation:
+              seated: Mapping[int, Iterable[int]], smallest_chip: int = 1,
+              racing: Iterable[int] = ()) -> Reconciliation:
     """Check every table's count: missing tables, seats counted empty or seated players
     not counted, stacks of zero, stacks that no chips could make, stacks above all the
-    chips in play; then the room's total against `expected`."""
+    chips in play; then the room's total against `expected`. A table `racing` (its
+    colour-up race not entered yet) still holds the chips that leave: its stacks are
+    not held to the smallest chip left."""
     flags: dict[int, list[str]] = {}
     counted = 0
+    racing = set(racing)
     for table, occupied in seated.items():
         stacks = counts.get(table)
         if stacks is None:
@@ -280,11 +288,12 @@ def reconcile(expected: int, counts: Mapping[int, Mapping[int, int]],
                 why.append(f"seat {s}: no chips for a seated player")
             elif v > expected:
                 why.append(f"seat {s}: {v:,} is more than all {expected:,} chips in play")
-            elif smallest_chip > 1 and v % smallest_chip:
+            elif smallest_chip > 1 and v % smallest_chip and table not in racing:
                 why.append(f"seat {s}: {v:,} is not a multiple of the {smallest_chip} chip")
         if why:
             flags[table] = why
     for table in counts:
         if table not in seated:
             flags.setdefault(table, []).append("counted but not in play")
-    return Reconciliation(expected, counted, sum(1 for t in seated if t in counts), flags)
+    return Reconciliation(expected, counted, sum(1 for t in seated if t in counts), flags,
+                          sorted(racing & set(seated)))

@@ -286,3 +286,18 @@ def test_a_pending_race_and_its_outcome_survive_a_replay() -> None:
     settled = plan(room.tour, 1)["colour_up"]
     assert settled["after"][str(b)] % CHIP == 0 and not settled["pending"]
     assert plan(Tournament.replay(room.events), 1)["colour_up"] == settled
+
+
+def test_a_table_owing_its_race_is_named_not_flagged_for_its_odd_chips() -> None:
+    """Before the dealer's race a table's stacks still hold the chips that leave: the
+    reconciliation says the race is pending there, and flags nothing else."""
+    room = _room()
+    tour = room.tour
+    a, b = sorted(tour.tables[1].seat_of)[:2]
+    _colour_up_count(room, {a: 75, b: 50})
+    rec = tour.reconciliation()
+    assert rec.races_pending == [1] and rec.flags == {} and not rec.ok
+    assert rec.difference == 0 and rec.to_dict()["races_pending"] == [1]
+    room.report(1, "chip_race", round=tour.count_round["round"], winners=[a])
+    rec = tour.reconciliation()
+    assert (rec.races_pending, rec.flags, rec.ok) == ([], {}, True)

@@ -55,6 +55,7 @@ function eventCard(e) {
       <span class="tag">${esc(e.kind)}</span><span class="tag st-${esc(e.state)}">${esc(e.state)}</span></h3>
     <div class="facts"><span>${e.players_left ?? "-"} left of ${e.entries ?? "-"}</span>
       <span>${esc(level)}</span><span class="clock">${e.started && !e.finished ? esc(e.clock) + (e.paused ? " ⏸" : "") : ""}</span></div>
+    ${PK.countLines(e.chip_count).map(c => `<div class="count">${esc(c)}</div>`).join("")}
     <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(e.target)}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
     ${eventActs(e)}</div>`;
 }
@@ -71,7 +72,7 @@ function tableTile(t) {
          <button class="small" data-assign="${t.table}">Assign</button></span>` : ""}`;
   return `<div class="tile tbl${t.event ? "" : " free"}${t.floor_calls ? " call" : ""}" id="tbl-${t.table}">
     <h3><span class="dot${t.online ? " on" : ""}" title="${t.online ? "online" : "offline"}"></span>Table ${t.table}
-      ${t.breaking ? '<span class="tag break">BREAKING</span>' : ""}${calls}</h3>${body}</div>`;
+      ${t.breaking ? '<span class="tag break">BREAKING</span>' : ""}${t.race_pending ? '<span class="tag race">race pending</span>' : ""}${calls}</h3>${body}</div>`;
 }
 
 function callItem(c) {
