@@ -3,6 +3,7 @@ table's plan and sends reports, with nothing of the kiosk's own logic in between
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from typing import Any
@@ -13,9 +14,17 @@ from waiting import wait_for
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import decode, encode
 from kiosk.protocol.topics import SingleEventTopics
+from kiosk.rules.structure import Structure
+from kiosk.rules.structure_files import load_structure
 
 BREAK_25_OFF = 6          # the turbo structure's first break: the 25s leave play
 CHIPS = '[money]\nchip_set = [25, 100, 500, 1000, 5000]\n'   # chip_race: the default
+
+
+def odd_turbo() -> Structure:
+    """The turbo structure with a 25 in every starting stack: every table has odd 25s to
+    race off at the break that takes them out of play."""
+    return dataclasses.replace(load_structure("turbo"), start_stack=10025)
 
 
 class RaceTable:

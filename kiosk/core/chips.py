@@ -195,21 +195,29 @@ def draw(r: Race, rng: random.Random) -> tuple[dict[int, list[str]], list[int]]:
     is not enough), each player all his cards before the next, and the winners as the
     dealer would enter them: highest card first (the earlier dealt on a tie between
     packs), a player at his limit passed over."""
-    n_cards = sum(r.deal_cards.values())
+    return deal(r.deal_cards, r.to_give, r.max_each, rng)
+
+
+def deal(deal_cards: Mapping[int, int], to_give: int, max_each: int | None,
+         rng: random.Random) -> tuple[dict[int, list[str]], list[int]]:
+    """A race dealt as a dealer deals it, from what a table's plan says of it (the cards
+    each seat gets, the chips to give, the limit per player): the cards by seat, and the
+    seats whose cards win, as the dealer enters them."""
+    n_cards = sum(deal_cards.values())
     pack = [c for _ in range(-(-n_cards // 52)) for c in range(52)]
     rng.shuffle(pack)
     dealt: list[tuple[int, int, int]] = []   # (card, deal order, seat)
     cards: dict[int, list[str]] = {}
-    for s, n in r.deal_cards.items():
+    for s, n in deal_cards.items():
         for _ in range(n):
             card = pack[len(dealt)]
             dealt.append((card, len(dealt), s))
             cards.setdefault(s, []).append(card_name(card))
     winners: list[int] = []
     for _card, _order, s in sorted(dealt, key=lambda c: (-c[0], c[1])):
-        if len(winners) == r.to_give:
+        if len(winners) == to_give:
             break
-        if r.max_each is None or winners.count(s) < r.max_each:
+        if max_each is None or winners.count(s) < max_each:
             winners.append(s)
     return cards, winners
 

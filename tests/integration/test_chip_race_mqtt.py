@@ -4,11 +4,15 @@ its reason, the dealer's entry taken, and the outcome still there after a restar
 
 from __future__ import annotations
 
+import threading
+
 from floor_client import FloorClient
-from race_table import BREAK_25_OFF, CHIPS, RaceTable
+from race_table import BREAK_25_OFF, CHIPS, RaceTable, odd_turbo
 from waiting import wait_for
 
 from kiosk.director.store import EventLog
+from kiosk.sim.engine import Simulator
+from kiosk.sim.mqtt_field import MqttField
 
 
 def test_dealer_race_over_mqtt(mosquitto, director_factory) -> None:
@@ -47,3 +51,38 @@ def test_dealer_race_over_mqtt(mosquitto, director_factory) -> None:
               and e["table"] == 1)
     assert (ev["race"], ev["winners"]) == ("dealer", [b])
     table.close()
+
+
+def test_the_simulated_tables_answer_the_dealers_race_over_mqtt(
+        mosquitto, director_factory) -> None:
+    """The simulator's tables over a real broker and director: at the colour-up every
+    table that owes the race deals it and enters the winners, as a dealer does; none is
+    left owing, and the stacks they play on are the director's outcome."""
+    players, seed = 30, 5
+    director = director_factory(players=players, web=True, floor_users={"td": "pw"},
+                                extra_toml=CHIPS, start_stack=10025).start()
+    field = MqttField(mosquitto.config, director.name, resend_every=1.0, ack_timeout=40)
+    field.wait_ready()
+    wait_for(lambda: len(field.tables()) == 4, 10)
+    sim = Simulator(players, seed=seed, structure=odd_turbo(), field=field)
+    td = FloorClient(f"http://127.0.0.1:{director.http_port}", "td", "pw")
+
+    def break_after_some_hands() -> None:
+        wait_for(lambda: sim.res.hands >= 12, 60)
+        td.post("api/act", {"kind": "clock", "action": "jump", "period": BREAK_25_OFF})
+
+    floor = threading.Thread(target=break_after_some_hands, daemon=True)
+    floor.start()
+    res = sim.run()
+    floor.join(5)
+    field.close()
+    director.stop()
+    assert res.invariant_violations == 0, res.violations
+    events = list(EventLog(director.db).read())
+    counted = {(e["table"], e["round"]) for e in events if e["kind"] == "chips_counted"}
+    races = [e for e in events if e["kind"] == "coloured_up"]
+    assert counted and counted == {(e["table"], e["round"]) for e in races}   # none owed
+    entered = [e for e in races if e["winners"] and not e["cards"]]   # the dealers' entries
+    assert entered and all(e["race"] == "dealer" for e in races)
+    assert res.chips_removed == sum(e["removed"] for e in races)
+    assert not field.rejected, field.rejected
