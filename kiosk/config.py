@@ -130,7 +130,9 @@ class MoneySection(_Section):
         = False
     chip_race: Annotated[Literal["dealer", "draw"],
                          _doc("colour-up races: the dealer deals real cards and enters the "
-                              "winners, or the director draws them (demo, simulator)")] \
+                              "winners, or the director draws them (demo, simulator); a "
+                              "change applies at the director's next start, logged, when "
+                              "no colour-up race is owed (refused while one is)")] \
         = "dealer"
     public_counts: Annotated[bool, _doc("the players' own pages (/p/EVENT) show the chip "
                                         "counts entered at the tables; false: only the "

@@ -119,6 +119,32 @@ class ChipCounts(Component):
         self.chips_removed += ev["removed"]
         self.t._touch(ev["table"])
 
+    def _do_set_chip_race(self, cmd: cmd_.SetChipRace, t: float) -> None:
+        """A house setting, changed between races: not while a colour-up still has a
+        race to run (those tables would race one way, the rest the other)."""
+        if cmd.chip_race == self.chip_race_mode:
+            raise RuleError(f"the chip races are already run by the {cmd.chip_race}")
+        owing = self.unraced()
+        if owing:
+            raise RuleError(
+                f"the {self.count_round['label']} still has races to run at "
+                f"table{'s' * (len(owing) > 1)} {', '.join(map(str, owing))}; change who "
+                "runs them once those are in")
+        self.t._emit("chip_race_set", t, chip_race=cmd.chip_race, before=self.chip_race_mode,
+                     source=cmd.source)
+
+    def _on_chip_race_set(self, ev: ev_.ChipRaceSet) -> None:
+        self.chip_race_mode = ev.chip_race
+
+    def unraced(self) -> list[int]:
+        """The tables in play whose race of the open colour-up has no outcome yet (counted
+        or not)."""
+        r = self.count_round
+        if r is None or r["purpose"] != "colour_up" or not r["removed"]:
+            return []
+        return sorted(x.id for x in self.t.seating.active_tables()
+                      if x.id in r["tables"] and x.id not in self.colour_ups)
+
     def colour_up_tick(self, t: float) -> None:
         """At a break where a denomination leaves play, every table races it off."""
         period = self.t.levels.period(t)
@@ -133,7 +159,9 @@ class ChipCounts(Component):
         smallest = self.count_round["new_chip"] if self.count_round and \
             self.count_round["purpose"] == "colour_up" else 1
         seated = {x.id: set(x.seat_of) for x in self.t.seating.active_tables()}
-        return chipmath.reconcile(self.t.registry.chips, self.counts, seated, smallest)
+        racing = [n for n in self.counts if races.pending(self, n) is not None]
+        return chipmath.reconcile(self.t.registry.chips, self.counts, seated, smallest,
+                                  racing)
 
     def _do_end_day(self, cmd: cmd_.EndDay, t: float) -> None:
         """Stop play after the current hands and ask every table to count for the bags."""

@@ -258,6 +258,14 @@ class EndDay(Command, tag="end_day", kw_only=True):
     pass
 
 
+class SetChipRace(Command, tag="set_chip_race", kw_only=True):
+    """Who runs the colour-up races from now on (the director sends it when the event's
+    config changed it); refused while a colour-up still has races to run."""
+
+    chip_race: Literal["dealer", "draw"]
+    source: Text = ""
+
+
 class Bag(Command, tag="bag", kw_only=True):
     accept_difference: bool = False
 

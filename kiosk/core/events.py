@@ -401,6 +401,15 @@ class ColouredUp(Event, tag="coloured_up", kw_only=True):
     winners: Annotated[list[SeatNo], Meta(max_length=1000)] = []   # as the cards won
 
 
+class ChipRaceSet(Event, tag="chip_race_set", kw_only=True):
+    """The house changed who runs the colour-up races (the event's config), between
+    races: the races from now on are run this way."""
+
+    chip_race: Literal["dealer", "draw"]
+    before: Literal["dealer", "draw"]
+    source: Text = ""          # the config file it came from
+
+
 class DayEnded(Event, tag="day_ended", kw_only=True):
     day: Day
     by: Name | None = None

@@ -36,7 +36,7 @@ _WHY = {"scheduled": "an event never goes back to scheduled",
         "running": "only a scheduled or open event starts",
         "finished": "only a running event finishes",
         "archived": "only a finished or a scheduled event is archived; finish it first"}
-_OVER = ("finished", "archived")
+OVER = ("finished", "archived")   # states of an event that is over
 Route = tuple[type, Callable[..., None]]
 
 
@@ -51,6 +51,12 @@ class EventInfo:
     flights: list[str] = field(default_factory=list)   # a Day 2's flights
     state: str = "scheduled"
     created: dict[str, Any] = field(default_factory=dict)   # its `created` event's body
+
+
+def next_states(state: str) -> list[str]:
+    """The states an event in `state` may be set to, in the order of an event's life
+    (the room page offers only these)."""
+    return [to for to, came in _FROM.items() if state in came]
 
 
 def check_name(name: str, what: str = "event") -> str:
@@ -159,7 +165,7 @@ class Room:
     def taking(self, name: str, what: str) -> EventInfo:
         """The event, if it can still take `what` (tables, entries): it is not over."""
         info = self.event(name)
-        if info.state in _OVER:
+        if info.state in OVER:
             raise RuleError(f"event {name} is {info.state}: it takes no more {what}")
         return info
 
@@ -215,7 +221,7 @@ class Room:
             raise RuleError(f"event {cmd.event} is {info.state}, so it cannot become "
                             f"{cmd.state}: {_WHY[cmd.state]}")
         self._emit(re_.EventStateSet(t=t, event=cmd.event, state=cmd.state, by=cmd.by))
-        if cmd.state in _OVER:    # its tables go back to the pool, free for another event
+        if cmd.state in OVER:    # its tables go back to the pool, free for another event
             for n in self.tables_of(cmd.event):
                 self._emit(re_.TableFreed(t=t, table=n, event=cmd.event,
                                           why=f"event {cmd.state}", by=cmd.by))
@@ -282,7 +288,7 @@ def _check_links(room: Room, cmd: rc.AddEvent) -> None:
         if target is None:
             raise RuleError(f"satellite {cmd.event}: no target event {cmd.target!r} "
                             "in the room")
-        if target.state in _OVER:
+        if target.state in OVER:
             raise RuleError(f"satellite {cmd.event}: its target {cmd.target} is "
                             f"{target.state}")
     if len(set(cmd.flights)) != len(cmd.flights):

@@ -205,12 +205,11 @@ class Seating(Component):
         self.t.registry.alive -= 1
 
     def _do_start(self, cmd: cmd_.Start, t: float) -> None:
-        if self.t.levels.started:
-            raise RuleError("the tournament has already started")
+        refused = start_refusal(self)
+        if refused:
+            raise RuleError(refused)
         waiting = [p.id for p in self.t.registry.players.values() if p.status == WAITING]
         drawn = self.t.registry.alive   # a Day 2's carried players, seated by its draw
-        if len(waiting) + drawn < 2:
-            raise RuleError("at least two players must be registered to start")
         if drawn:   # the draw is done: newcomers take seats as late entries do
             if waiting:
                 self.need_tables(self._tables_short(len(waiting)))
@@ -333,3 +332,15 @@ class Seating(Component):
             return None
         return btn.next_big_blind(tab.positions, tab.seat_of, tab.seats)
 
+
+
+def start_refusal(seating: Seating) -> str | None:
+    """Why the event cannot start now, or None when it can: `start` refuses with this,
+    and the room page offers Start only when it is None."""
+    t = seating.t
+    if t.levels.started:
+        return "the tournament has already started"
+    waiting = sum(1 for p in t.registry.players.values() if p.status == WAITING)
+    if waiting + t.registry.alive < 2:   # alive: a Day 2's carried players
+        return "at least two players must be registered to start"
+    return None

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kiosk.core import races
+from kiosk.core.room import OVER, next_states
+from kiosk.core.seating import start_refusal
 from kiosk.core.tournament import Tournament
 from kiosk.director import views
 
@@ -65,7 +68,24 @@ def _event_row(d: Director, name: str, t: float) -> dict[str, Any]:
                                       "blinds", "clock", "remaining", "paused", "started",
                                       "finished", "winner")})
         row["prize_pool"] = s["money"]["prize_pool"]
+        row["chip_count"] = s["money"]["chip_count"]
+    row["actions"] = event_actions(info.state, desk.tour if desk else None,
+                                   bool(row.get("paused")))
     return row
+
+
+def event_actions(state: str, tour: Tournament | None, paused: bool) -> list[str]:
+    """What the floor can do with an event now, in the room page's order: only what the
+    room (its state's next states) and the event (start, its clock) would accept."""
+    go = next_states(state)
+    acts = ["open"] if "open" in go else []
+    if tour is not None and state not in OVER \
+            and start_refusal(tour.seating) is None:
+        acts.append("start")
+    if state == "running" and tour is not None and tour.started \
+            and tour.finished_at is None:
+        acts.append("resume" if paused else "pause")
+    return acts + [a for a in ("finished", "archived") if a in go]
 
 
 def _table_row(d: Director, n: int, t: float) -> dict[str, Any]:
@@ -75,14 +95,15 @@ def _table_row(d: Director, n: int, t: float) -> dict[str, Any]:
     row: dict[str, Any] = {"table": n, "event": event, "online": d.online.get(n, False),
                            "title": d.room.events[event].title if event in d.room.events
                            else event, "players": 0, "seats": 0, "breaking": False,
-                           "floor_calls": 0, "clock_calls": 0}
+                           "floor_calls": 0, "clock_calls": 0, "race_pending": False}
     if desk is not None and tab is not None and not tab.broken:
         tour = desk.tour
         row.update(players=tab.count, seats=tab.seats, breaking=tab.breaking,
                    floor_calls=sum(1 for c in tour.floor_calls.values()
                                    if c.table == n and c.state in ("open", "acked")),
                    clock_calls=sum(1 for c in tour.clock_calls.values()
-                                   if c.table == n and c.state in ("requested", "approved")))
+                                   if c.table == n and c.state in ("requested", "approved")),
+                   race_pending=races.pending(tour.chipcount, n) is not None)
     return row
 
 

@@ -15,6 +15,7 @@ import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -29,7 +30,7 @@ from kiosk.core.room_players import PlayerRecord
 from kiosk.core.tournament import Tournament
 from kiosk.director.desk import Desk, created_event
 from kiosk.director.roomdesk import ROOM_STREAM
-from kiosk.errors import InternalError, NeedsTable, RuleError
+from kiosk.errors import ConfigError, InternalError, NeedsTable, RuleError
 from kiosk.roomconfig import RoomEvent
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ class Transactions:
                                           spec.config if spec else None, info.title)
             if write:
                 self.sync_state(d.desks[name], batch)
+                self.sync_settings(d.desks[name], spec, batch)
         for spec in d.config.events if write else ():
             if spec.name not in d.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch),
@@ -113,6 +115,25 @@ class Transactions:
             self.set_state(desk.name, "finished", batch)
         elif desk.tour.started and state == "open":
             self.set_state(desk.name, "running", batch)
+
+    def sync_settings(self, desk: Desk, spec: RoomEvent | None, batch: Batch) -> None:
+        """A house setting the config changed since the event began, applied as a logged
+        event when the event can take it now, else refused like a fixed setting (the
+        director does not start, and says why): who runs the colour-up races."""
+        if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode:
+            return
+        source = spec.config.source or "the room's config"
+        cmd = cmd_.decode({"kind": "set_chip_race", "chip_race": spec.config.chip_race,
+                           "source": Path(source).name})
+        try:
+            self.atomic(batch, lambda: self.event(desk, cmd, batch))
+        except RuleError as exc:
+            raise ConfigError(source, "money.chip_race", (
+                f"event {desk.name}: {spec.config.chip_race!r} differs from "
+                f"{desk.tour.chipcount.chip_race_mode!r} in its log and cannot apply now: "
+                f"{exc}. Put it back for now")) from None
+        log.info("%s: the chip races are run by the %s from now on (%s)", desk.name,
+                 spec.config.chip_race, source)
 
     def adopt(self, name: str, batch: Batch) -> None:
         """A stream the room does not list (a single-event log from before rooms)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kiosk.core import races
 from kiosk.core.clock import format_clock
 from kiosk.core.state import IN_PLAY, MOVING
 from kiosk.core.tournament import Tournament
@@ -104,6 +105,7 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
         "h4h": _h4h_state(tour, tab),
         "can_break": not tab.broken and not tab.breaking and len(tour.active_tables()) > 1
         and tour.final_table != n,
+        "race_pending": races.pending(tour.chipcount, n) is not None,
     }
 
 

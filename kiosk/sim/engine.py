@@ -21,6 +21,7 @@ from itertools import repeat
 from typing import Any
 
 from kiosk.core import button as btn
+from kiosk.core import chips as chipmath
 from kiosk.core import commands
 from kiosk.core import events as ev_
 from kiosk.core.commands import (
@@ -29,6 +30,7 @@ from kiosk.core.commands import (
     AnyTableReport,
     BustReport,
     ChipCountReport,
+    ChipRaceReport,
     Command,
     HandEndedReport,
     HandStartedReport,
@@ -44,6 +46,7 @@ from kiosk.core.report_data import (
     AllInData,
     BustData,
     ChipCountData,
+    ChipRaceData,
     HandEndedData,
     HandStartedData,
     SeatData,
@@ -62,6 +65,15 @@ __all__ = ["HAND_SECONDS", "Field", "SimResult", "Simulator", "simulate"]
 
 HAND_SECONDS = 120.0
 MOVE_EVENTS = frozenset({ev_.Moved, ev_.MoveOrdered, ev_.TableBreaking})  # a decision
+
+
+def race_entry(table: int, rid: str, rnd: int, cu: dict[str, Any],
+               rng: random.Random) -> ChipRaceReport:
+    """The dealer's chip race: the cards the plan asks for dealt face up, the seats
+    whose cards win entered highest first (kiosk.table.colour_up_flow, tapped)."""
+    _cards, winners = chipmath.deal({int(s): n for s, n in cu["deal_cards"].items()},
+                                    cu["to_give"], cu["max_each"], rng)
+    return ChipRaceReport(table=table, id=rid, data=ChipRaceData(round=rnd, winners=winners))
 
 
 def command(kind: str, **fields: Any) -> Command:
@@ -89,7 +101,8 @@ class Simulator:
                  skip: frozenset[int] = frozenset(), money: dict[str, Any] | None = None,
                  idle_timeout: float = 120.0, addons: bool = True,
                  chip_set: list[int] | None = None, buttons: Any = None,
-                 start: float | None = None, report_prefix: str = "s") -> None:
+                 start: float | None = None, report_prefix: str = "s",
+                 chip_race: str = "draw") -> None:
         self.rng = random.Random(seed)
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         self.profile = prof
@@ -100,7 +113,8 @@ class Simulator:
         if field is None:
             start = start or 0.0
             self.tour = Tournament.create(event="sim", profile=prof, structure=st, seats=seats,
-                                          seed=seed, t=start, money=money, chip_set=chip_set)
+                                          seed=seed, t=start, money=money, chip_set=chip_set,
+                                          chip_race=chip_race)
             field = LocalField(self.tour, self.execute)
         elif start is None:
             start = field.clock().anchor
@@ -335,7 +349,11 @@ class Simulator:
         self._report(ChipCountReport(table=tid, id=self._id(), data=ChipCountData(
             stacks=stacks, round=req["round"])), t)
         cu = self.field.colour_up(tid) if req["purpose"] == "colour_up" else None
-        if cu is not None:
+        if cu is not None and cu.get("pending") and cu.get("race") == "dealer":
+            if not self._report(race_entry(tid, self._id(), req["round"], cu, self.rng), t):
+                self.res.violation(f"table {tid}: the dealer's chip race was refused")
+            cu = self.field.colour_up(tid)      # the director's outcome of that race
+        if cu is not None and not cu.get("pending"):
             for s, after in cu["after"].items():
                 pid = seat_of[int(s)]
                 self.res.chips_removed += self.chips[pid] - after

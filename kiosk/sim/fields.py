@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from kiosk.core import races
 from kiosk.core.button import Positions
 from kiosk.core.clock import Clock
 from kiosk.core.commands import AnyTableReport, Command, Report
@@ -117,8 +118,9 @@ class LocalField:
         return {"round": r["round"], "purpose": r["purpose"]}
 
     def colour_up(self, table: int) -> dict[str, Any] | None:
-        ev = self.tour.chipcount.colour_ups.get(table)
-        return None if ev is None else {"after": ev["after"], "before": ev["before"]}
+        """The colour-up as the table's plan shows it: the race the dealer owes, or its
+        outcome."""
+        return races.plan_view(self.tour.chipcount, table)
 
     def idle(self) -> bool:
         return False   # nothing outside this process can release a holding table

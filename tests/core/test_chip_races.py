@@ -12,12 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 from core_kit import Room
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from race_table import odd_turbo
 
 from kiosk.config import load_event_config
 from kiosk.core.chips import check_winners, colour_up, draw, race, settle
@@ -27,6 +29,7 @@ from kiosk.errors import ConfigError, RuleError
 from kiosk.protocol.messages import ColourUpPlan, ProtocolError, encode, parse
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
+from kiosk.sim.engine import Simulator
 
 CHIP = 100
 STACKS = st.dictionaries(st.integers(1, 10), st.integers(0, 400).map(lambda x: 25 * x),
@@ -286,3 +289,42 @@ def test_a_pending_race_and_its_outcome_survive_a_replay() -> None:
     settled = plan(room.tour, 1)["colour_up"]
     assert settled["after"][str(b)] % CHIP == 0 and not settled["pending"]
     assert plan(Tournament.replay(room.events), 1)["colour_up"] == settled
+
+
+def test_a_table_owing_its_race_is_named_not_flagged_for_its_odd_chips() -> None:
+    """Before the dealer's race a table's stacks still hold the chips that leave: the
+    reconciliation says the race is pending there, and flags nothing else."""
+    room = _room()
+    tour = room.tour
+    a, b = sorted(tour.tables[1].seat_of)[:2]
+    _colour_up_count(room, {a: 75, b: 50})
+    rec = tour.reconciliation()
+    assert rec.races_pending == [1] and rec.flags == {} and not rec.ok
+    assert rec.difference == 0 and rec.to_dict()["races_pending"] == [1]
+    room.report(1, "chip_race", round=tour.count_round["round"], winners=[a])
+    rec = tour.reconciliation()
+    assert (rec.races_pending, rec.flags, rec.ok) == ([], {}, True)
+
+
+@pytest.mark.parametrize("profile", ["tda-2017", "home-roberts"])
+def test_the_simulated_dealers_run_the_race_their_plan_asks_for(profile: str) -> None:
+    sim = Simulator(40, profile=profile, seed=3, structure=odd_turbo(),
+                    chip_set=[25, 100, 500, 1000, 5000, 25000], chip_race="dealer")
+    log: list = []
+    decide = sim.execute
+
+    def logged(cmd: Any, t: float) -> list:
+        log.extend(events := decide(cmd, t))
+        return events
+
+    sim.field.execute = logged      # type: ignore[attr-defined]   (the LocalField's)
+    res = sim.run()
+    tour = sim.tour
+    assert tour is not None and res.invariant_violations == 0, res.violations
+    races = [e for e in log if e["kind"] == "coloured_up"]
+    entered = [e for e in races if e["winners"] and not e["cards"]]   # the dealer's entry
+    assert entered and all(e["race"] == "dealer" for e in races)
+    counted = {(e["table"], e["round"]) for e in log if e["kind"] == "chips_counted"}
+    assert counted == {(e["table"], e["round"]) for e in races}        # none left owed
+    assert res.chips_removed == tour.chips_removed
+    assert tour.chips == sim.bought - tour.chips_removed

@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from race_table import BREAK_25_OFF
+from test_room_director import Dealer, register
 
 from kiosk import configdoc
 from kiosk.cli import main
 from kiosk.config import load_event_config, load_table_config
+from kiosk.core import commands
 from kiosk.director.service import Director
+from kiosk.director.store import EventLog
 from kiosk.errors import ConfigError
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "config.md"
@@ -121,4 +125,67 @@ def test_changed_settings_are_refused_until_a_new_event(tmp_path: Path,
     assert len(list(tmp_path.glob("event-*.db"))) == 1
     d = Director(load_event_config(path))
     assert d.tour.config["start_stack"] == 40_000
+    d.log.close()
+
+
+def race_toml(folder: Path, chip_race: str) -> Path:
+    return event_toml(folder, 'structure = "turbo"\nseed = 4',
+                      f'[money]\nchip_set = [25, 100, 500, 1000, 5000]\n'
+                      f'chip_race = "{chip_race}"\n')
+
+
+def colour_up(d: Director, dealer: Dealer, tables: tuple[int, ...]) -> None:
+    """The break that takes the 25s off; `tables` count, each with 100 in odd 25s."""
+    d.act(commands.ClockAction(action="jump", period=BREAK_25_OFF))
+    d.act(commands.Tick())
+    rnd = d.tour.count_round["round"]
+    for n in tables:
+        seats = sorted(d.tour.tables[n].seat_of)
+        stacks = {str(s): 10000 for s in seats}
+        stacks[str(seats[0])], stacks[str(seats[1])], stacks[str(seats[2])] = \
+            10075, 10025, 9900
+        dealer.send(n, "chip_count", round=rnd, stacks=stacks)
+
+
+def test_a_new_chip_race_method_applies_between_races_and_is_refused_during_one(
+        tmp_path: Path) -> None:
+    """The house may change who runs the races between days: applied as a logged event
+    when no race is owed, refused with the reason (and nothing written) while one is."""
+    path = race_toml(tmp_path, "dealer")
+    d = Director(load_event_config(path), clock=lambda: 1000.0)
+    register(d, "cfg-test", 18)
+    d.act(commands.Start())
+    dealer = Dealer(d, "cfg-test")
+    colour_up(d, dealer, (1,))                  # table 1 owes its race, table 2 counts
+    d.log.close()
+
+    race_toml(tmp_path, "draw")
+    rows = EventLog(tmp_path / "event.db").last_seq
+    with pytest.raises(ConfigError) as err:
+        Director(load_event_config(path), clock=lambda: 1000.0)
+    assert str(err.value).startswith(f"{path}: money.chip_race: event cfg-test: 'draw' "
+                                     "differs from 'dealer' in its log and cannot apply now")
+    assert "still has races to run at tables 1, 2" in str(err.value)
+    assert EventLog(tmp_path / "event.db").last_seq == rows
+
+    race_toml(tmp_path, "dealer")               # put back: the races are run
+    d = Director(load_event_config(path), clock=lambda: 1000.0)
+    dealer = Dealer(d, "cfg-test")
+    rnd = d.tour.count_round["round"]
+    dealer.send(1, "chip_race", round=rnd, winners=[min(d.tour.tables[1].seat_of)])
+    colour_up(d, dealer, (2,))
+    dealer.send(2, "chip_race", round=rnd, winners=[min(d.tour.tables[2].seat_of)])
+    assert not d.tour.chipcount.unraced()
+    d.log.close()
+
+    race_toml(tmp_path, "draw")                 # between races: applied, and logged
+    d = Director(load_event_config(path), clock=lambda: 1000.0)
+    assert d.tour.chipcount.chip_race_mode == "draw"
+    last = list(EventLog(tmp_path / "event.db").read())[-1]
+    assert (last["kind"], last["chip_race"], last["before"], last["source"]) == \
+        ("chip_race_set", "draw", "dealer", "event.toml")
+    rows = d.store.last_seq
+    d.log.close()
+    d = Director(load_event_config(path), clock=lambda: 1000.0)   # once, not every start
+    assert d.store.last_seq == rows and d.tour.chipcount.chip_race_mode == "draw"
     d.log.close()

@@ -5,6 +5,7 @@ at 1920x1080, 1280x720 and (the room page) a 390 px phone."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -144,8 +145,8 @@ def test_room_page_shows_every_event_table_and_call_and_fits_every_screen(
         expect(page.locator("#tbl-8")).to_contain_text("Satellite to Sunday")
         page.locator("#tbl-8 [data-free]").click()
         expect(page.locator("#tbl-8")).to_contain_text("free")
-        page.once("dialog", lambda dlg: dlg.accept())
         page.locator('#ev-sat [data-do="finished"]').click()
+        page.locator("#ev-sat [data-confirm]").click()
         expect(page.locator("#toast")).to_contain_text(
             "your role (floor) may not open, finish or archive events")
         page.locator("#calls [data-ack]").click()
@@ -197,3 +198,111 @@ def test_tv_clock_tiles_two_to_four_events_readable_on_one_screen(
         expect(page.locator("section.tvclock").nth(0).locator(".event")).to_have_text(
             "Daily 50")
         browser.close()
+
+
+# each event's state on the room page and the buttons it must show, no more
+OFFERED = {"gala": ["Open", "Archive"],          # scheduled
+           "bounty": [],                         # open, nobody in yet
+           "sunday": ["Start"],                  # open, two players in
+           "daily": ["Pause", "Finish"],         # running
+           "sat": ["Resume", "Finish"],          # running, clock paused
+           "early": ["Archive"]}                 # finished
+BUTTONS_JS = """(id) => [...document.querySelectorAll(`#ev-${id} .acts button`)]
+  .filter(b => b.getBoundingClientRect().width > 0 && getComputedStyle(b).visibility !== "hidden")
+  .map(b => { const r = b.getBoundingClientRect(), size = parseFloat(getComputedStyle(b).fontSize);
+    return {text: b.textContent.trim(), left: r.left, right: r.right, top: r.top,
+            bottom: r.bottom, height: r.height, size}; })"""
+
+
+def on_screen(b: dict[str, Any], w: int, h: int | None = None) -> bool:
+    """A button of BUTTONS_JS inside the viewport (sideways only, without `h`)."""
+    sideways = b["left"] >= 0 and b["right"] <= w
+    return sideways and (h is None or (b["top"] >= 0 and b["bottom"] <= h))
+
+
+def every_state(td: Floor) -> None:
+    """busy_room's events, plus one announced only, one with players not started yet,
+    one paused and one finished (OFFERED)."""
+    td.post("/api/room/events", {"name": "gala", "title": "Gala Night", "scheduled": True})
+    for i in range(2):
+        td.post("/api/act?event=sunday", {"kind": "register", "name": f"Sunday Player {i}"})
+    td.post("/api/act?event=sat", {"kind": "clock", "action": "pause"})
+    td.post("/api/room/events", {"name": "early", "title": "Early Bird", "tables": 1})
+    for i in range(2):
+        td.post("/api/act?event=early", {"kind": "register", "name": f"Early Player {i}"})
+    td.post("/api/act?event=early", {"kind": "start"})
+    td.post("/api/room/act", {"kind": "set_event_state", "event": "early",
+                              "state": "finished"})
+
+
+def log_rows(db: Path) -> int:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        return int(con.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+def test_each_event_shows_only_its_actions_and_finish_asks_first(
+        tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
+    d = room_process(director_factory, mosquitto, tmp_path)
+    with sync_playwright() as pw:
+        browser = chromium(pw)
+        td = busy_room(pw, browser, d)
+        every_state(td)
+        for w, h in ROOM_SIZES:
+            page = browser.new_page(viewport={"width": w, "height": h})
+            page.goto(d.url + "/")
+            expect(page.locator("#ev-early")).to_contain_text("finished")
+            for event, labels in OFFERED.items():
+                card = page.locator(f"#ev-{event}")
+                card.scroll_into_view_if_needed()
+                shown = page.evaluate(BUTTONS_JS, event)
+                where = f"{event} at {w}x{h}"
+                assert [b["text"] for b in shown] == labels, where
+                for b in shown:       # on the screen as it scrolled there, and readable
+                    assert on_screen(b, w, h), (where, b)
+                    assert b["size"] >= 13 and b["height"] >= (40 if w < 600 else 30), \
+                        (where, b)
+            fits(page, False, "room actions")
+            no_overlap(page, [".ev", ".ev > *", ".ev .acts > *"], "room actions")
+            readable(page, "#events", 12, "room actions")
+            page.screenshot(path=str(SCREENS / f"room-actions-{w}x{h}.png"), full_page=True)
+
+            # Finish asks in the card; Cancel leaves the event as it was
+            page.fill("#login input[name=user]", "td")
+            page.fill("#login input[name=password]", PASSWORD)
+            page.click("#login button")
+            expect(page.locator("#role")).to_have_text("director")
+            daily = page.locator("#ev-daily")
+            rows = log_rows(tmp_path / "room.db")
+            daily.locator('[data-do="finished"]').click()
+            ask = daily.locator(".acts.ask")
+            expect(ask).to_contain_text("Finish Daily 50?")
+            expect(daily.locator("[data-do]")).to_have_count(0)
+            page.wait_for_timeout(2500)       # the page refreshes every 2 s: still asking
+            expect(ask.locator("[data-confirm]")).to_be_visible()
+            for b in page.evaluate(BUTTONS_JS, "daily"):
+                assert on_screen(b, w), b
+            no_overlap(page, [".ev .acts > *"], "finish asks")
+            daily.screenshot(path=str(SCREENS / f"room-finish-asks-{w}x{h}.png"))
+            daily.locator("[data-keep]").click()
+            expect(ask).to_have_count(0)
+            expect(daily.locator(".tag.st-running")).to_have_text("running")
+            assert [b["text"] for b in page.evaluate(BUTTONS_JS, "daily")] == \
+                ["Pause", "Finish"]
+            assert log_rows(tmp_path / "room.db") == rows
+            page.click("#logout")
+            page.close()
+
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(d.url + "/")
+        expect(page.locator("#ev-daily")).to_contain_text("running")
+        page.fill("#login input[name=user]", "td")
+        page.fill("#login input[name=password]", PASSWORD)
+        page.click("#login button")
+        expect(page.locator("#role")).to_have_text("director")
+        page.locator('#ev-daily [data-do="finished"]').click()
+        page.locator("#ev-daily [data-confirm]").click()
+        expect(page.locator("#toast")).to_contain_text("daily: finished")
+        expect(page.locator("#ev-daily .tag.st-finished")).to_have_text("finished")
+        assert [b["text"] for b in page.evaluate(BUTTONS_JS, "daily")] == ["Archive"]
+        browser.close()
+

@@ -9,15 +9,18 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from test_room_director import ROOM, register
+from test_room_director import ROOM, register, room
 
 from kiosk import floor_users
 from kiosk.core import commands
 from kiosk.core import room_commands as rc
 from kiosk.core import room_events as re_
+from kiosk.director.room_views import room_snapshot
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
+from kiosk.errors import RuleError
 from kiosk.roomconfig import load_director_config
 
 PASSWORD = "a-long-one-9"
@@ -299,3 +302,68 @@ def test_the_cashier_gives_a_ticket_back_or_refunds_it_once_audited(tmp_path: Pa
     audit = [(type(e).__name__, e.by) for e in d.store.stream("room").read()
              if isinstance(e, (re_.TicketReturned, re_.TicketRefunded))]
     assert audit == [("TicketReturned", "cash"), ("TicketRefunded", "cash")]
+
+
+# ------------------------------------------------ what the room page offers per event
+EVERY_ACTION = ("open", "start", "pause", "resume", "finished", "archived")
+# event -> how the room gets it there -> the actions the room page must offer
+STATES: dict[str, tuple[str, Callable[[Director], None], list[str]]] = {
+    "scheduled": ("sunday", lambda d: None, ["open", "archived"]),
+    "open, nobody in": ("sunday", lambda d: d.room_act(
+        rc.SetEventState(event="sunday", state="open")), []),
+    "open, 12 in": ("daily", lambda d: register(d, "daily", 12), ["start"]),
+    "running": ("daily", lambda d: (register(d, "daily", 12),
+                                    d.act(commands.Start(), event="daily")),
+                ["pause", "finished"]),
+    "running, paused": ("daily", lambda d: (
+        register(d, "daily", 12), d.act(commands.Start(), event="daily"),
+        d.act(commands.ClockAction(action="pause"), event="daily")), ["resume", "finished"]),
+    "finished": ("daily", lambda d: (
+        register(d, "daily", 12), d.act(commands.Start(), event="daily"),
+        d.room_act(rc.SetEventState(event="daily", state="finished"))), ["archived"]),
+}
+
+
+def _take(d: Director, event: str, what: str) -> None:
+    """One of the room page's actions, sent as the page sends it."""
+    if what == "start":
+        d.act(commands.Start(), event=event)
+    elif what in ("pause", "resume"):
+        d.act(commands.ClockAction(action=what), event=event)
+    else:
+        d.room_act(rc.SetEventState(event=event, state=what))  # type: ignore[arg-type]
+
+
+def _offered(d: Director, event: str) -> list[str]:
+    row = next(e for e in room_snapshot(d, 1000.0)["events"] if e["event"] == event)
+    return list(row["actions"])
+
+
+@pytest.mark.parametrize("state", list(STATES))
+def test_the_room_offers_exactly_the_actions_an_event_takes_in_its_state(
+        tmp_path: Path, state: str) -> None:
+    event, setup, expected = STATES[state]
+    d = room(tmp_path)
+    setup(d)
+    assert _offered(d, event) == expected
+    for what in set(EVERY_ACTION) - set(expected) - {"pause", "resume"}:
+        seq = d.store.last_seq
+        with pytest.raises(RuleError):     # not offered: the director would refuse it
+            _take(d, event, what)
+        assert d.store.last_seq == seq
+    d.store.close()
+    for n, what in enumerate(expected):    # offered: each one is taken
+        (tmp_path / f"again-{n}").mkdir()
+        again = room(tmp_path / f"again-{n}")
+        setup(again)
+        _take(again, event, what)
+        after = next(e for e in room_snapshot(again, 1000.0)["events"] if e["event"] == event)
+        if what in ("pause", "resume"):
+            assert after["paused"] == (what == "pause")
+            assert _offered(again, event) == [{"pause": "resume", "resume": "pause"}[what],
+                                              "finished"]
+        elif what == "start":
+            assert after["started"] and after["state"] == "running"
+        else:
+            assert after["state"] == what
+        again.store.close()

@@ -79,6 +79,7 @@ def test_refusals_and_bad_input_come_back_as_readable_errors(tmp_path: Path) -> 
             ({"kind": "bust", "player": "p999"}, "unknown player"),
             ({"kind": "break_table", "table": 7}, "table 7 is not in play"),
             ({"kind": "report", "report": {}}, "not a floor command"),
+            ({"kind": "set_chip_race", "chip_race": "draw"}, "not a floor command"),
             ({"kind": "clock", "action": "sideways"}, "unknown clock action"),
             ({"kind": "move", "player": "p1", "table": "two"}, "bad move command"),
             ({"kind": "deal", "amounts": {"p1": True}}, "bad deal command"),

@@ -4,90 +4,28 @@ its reason, the dealer's entry taken, and the outcome still there after a restar
 
 from __future__ import annotations
 
-import http.cookiejar
-import json
-import time
-import urllib.request
+import threading
 
-import paho.mqtt.client as mqtt
+from floor_client import FloorClient
+from race_table import BREAK_25_OFF, CHIPS, RaceTable, odd_turbo
 from waiting import wait_for
 
 from kiosk.director.store import EventLog
-from kiosk.mqttclient import make_client
-from kiosk.protocol.messages import decode, encode
-from kiosk.protocol.topics import SingleEventTopics
-
-BREAK_25_OFF = 6          # the turbo structure's first break: the 25s leave play
-CHIPS = '[money]\nchip_set = [25, 100, 500, 1000, 5000]\n'   # chip_race: the default
-
-
-class Table:
-    """A raw MQTT client playing table 1's kiosk: reads its plan, sends reports."""
-
-    def __init__(self, mosquitto, event: str) -> None:
-        self.topics = SingleEventTopics(event)
-        self.plan: dict = {}
-        self.rejected: dict[str, str] = {}
-        self.acked: set[str] = set()
-        self.client = make_client("race-table", mosquitto.config)
-        self.client.on_message = self._on_message
-        self.client.connect("127.0.0.1", mosquitto.port)
-        self.client.subscribe([(self.topics.ack(1), 1), (self.topics.plan(1), 1)])
-        self.client.loop_start()
-        self.n = 0
-
-    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
-        if msg.topic == self.topics.plan(1):
-            self.plan = decode("plan", msg.payload)
-        else:
-            ack = json.loads(msg.payload)
-            self.acked.update(ack["ids"])
-            self.rejected.update(ack.get("rejected", {}))
-
-    def send(self, kind: str, **data: object) -> str:
-        self.n += 1
-        rid = f"race-{self.n}"
-        rep = {"table": 1, "id": rid, "seq": self.n, "ts": time.time(), "kind": kind,
-               "data": data}
-        self.client.publish(self.topics.report(1), encode(rep), qos=1).wait_for_publish(5)
-        wait_for(lambda: rid in self.acked, 15)
-        return rid
-
-    def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
-
-
-def floor_act(port: int, cmd: dict) -> dict:
-    """The tournament director at the dashboard: log in, send one command."""
-    url = f"http://127.0.0.1:{port}"
-    opener = urllib.request.build_opener(
-        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-
-    def post(path: str, body: dict, csrf: str = "") -> dict:
-        req = urllib.request.Request(url + path, json.dumps(body).encode(), headers={
-            "Content-Type": "application/json", "X-CSRF-Token": csrf})
-        with opener.open(req, timeout=10) as r:
-            return json.loads(r.read())
-
-    csrf = post("/api/login", {"user": "td", "password": "pw"})["csrf"]
-    return post("/api/act", cmd, csrf)
+from kiosk.sim.engine import Simulator
+from kiosk.sim.mqtt_field import MqttField
 
 
 def test_dealer_race_over_mqtt(mosquitto, director_factory) -> None:
     director = director_factory(players=18, web=True, floor_users={"td": "pw"},
                                 extra_toml=CHIPS).start()
-    table = Table(mosquitto, director.name)
+    table = RaceTable(mosquitto, director.name)
     wait_for(lambda: table.plan.get("seats"), 15)
-    assert floor_act(director.http_port, {"kind": "clock", "action": "jump",
-                                          "period": BREAK_25_OFF})["ok"]
-    wait_for(lambda: (table.plan.get("chip_count") or {}).get("purpose") == "colour_up", 15)
+    td = FloorClient(f"http://127.0.0.1:{director.http_port}", "td", "pw")
+    assert td.post("api/act", {"kind": "clock", "action": "jump",
+                               "period": BREAK_25_OFF})["ok"]
+    a, b = sorted(int(s) for s in table.plan["seats"])[:2]
+    table.count({a: 75, b: 50})                         # 125 in 25s: one chip of 100
     rnd = table.plan["chip_count"]["round"]
-    seats = sorted(int(s) for s in table.plan["seats"])
-    a, b = seats[:2]
-    stacks = {str(s): 20000 for s in seats}
-    stacks[str(a)], stacks[str(b)] = 20075, 20050      # 125 in 25s: one chip of 100
-    table.send("chip_count", round=rnd, stacks=stacks)
     wait_for(lambda: (table.plan.get("colour_up") or {}).get("pending"), 15)
     cu = table.plan["colour_up"]
     assert (cu["race"], cu["deal_cards"], cu["to_give"], cu["max_each"]) == \
@@ -113,3 +51,38 @@ def test_dealer_race_over_mqtt(mosquitto, director_factory) -> None:
               and e["table"] == 1)
     assert (ev["race"], ev["winners"]) == ("dealer", [b])
     table.close()
+
+
+def test_the_simulated_tables_answer_the_dealers_race_over_mqtt(
+        mosquitto, director_factory) -> None:
+    """The simulator's tables over a real broker and director: at the colour-up every
+    table that owes the race deals it and enters the winners, as a dealer does; none is
+    left owing, and the stacks they play on are the director's outcome."""
+    players, seed = 30, 5
+    director = director_factory(players=players, web=True, floor_users={"td": "pw"},
+                                extra_toml=CHIPS, start_stack=10025).start()
+    field = MqttField(mosquitto.config, director.name, resend_every=1.0, ack_timeout=40)
+    field.wait_ready()
+    wait_for(lambda: len(field.tables()) == 4, 10)
+    sim = Simulator(players, seed=seed, structure=odd_turbo(), field=field)
+    td = FloorClient(f"http://127.0.0.1:{director.http_port}", "td", "pw")
+
+    def break_after_some_hands() -> None:
+        wait_for(lambda: sim.res.hands >= 12, 60)
+        td.post("api/act", {"kind": "clock", "action": "jump", "period": BREAK_25_OFF})
+
+    floor = threading.Thread(target=break_after_some_hands, daemon=True)
+    floor.start()
+    res = sim.run()
+    floor.join(5)
+    field.close()
+    director.stop()
+    assert res.invariant_violations == 0, res.violations
+    events = list(EventLog(director.db).read())
+    counted = {(e["table"], e["round"]) for e in events if e["kind"] == "chips_counted"}
+    races = [e for e in events if e["kind"] == "coloured_up"]
+    assert counted and counted == {(e["table"], e["round"]) for e in races}   # none owed
+    entered = [e for e in races if e["winners"] and not e["cards"]]   # the dealers' entries
+    assert entered and all(e["race"] == "dealer" for e in races)
+    assert res.chips_removed == sum(e["removed"] for e in races)
+    assert not field.rejected, field.rejected

@@ -46,7 +46,8 @@ CSRF_HEADER = "X-CSRF-Token"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
        "base-uri 'none'; form-action 'self'")
-INTERNAL = {"report", "tick"}   # commands only tables and the director itself send
+# commands only tables and the director itself send (set_chip_race: from the config)
+INTERNAL = {"report", "tick", "set_chip_race"}
 SUMMARY_EVERY = 0.25            # the header's clock is local; summaries need not flood
 
 

@@ -56,6 +56,9 @@ function renderSummary(s) {
   if (s.finished) flags.push(`Winner: ${s.winner}`);
   $("#flags").innerHTML = flags.map(f => `<span>${esc(f)}</span>`).join("") +
     (m.bubble ? '<span class="bubble">BUBBLE</span>' : "");
+  const count = PK.countLines(m.chip_count);
+  $("#count").hidden = !count.length;
+  $("#count").innerHTML = count.map(c => `<span>${esc(c)}</span>`).join("");
 }
 
 function tileHtml(v) {
@@ -66,6 +69,7 @@ function tileHtml(v) {
     : `<div class="seat empty"><span class="n">${esc(s.seat)}</span>—</div>`).join("");
   const tags = [v.halted ? '<span class="tag halt">HALT</span>' : "", v.breaking ? '<span class="tag break">BREAKING</span>' : "",
                 v.final ? '<span class="tag final">FINAL</span>' : "",
+                v.race_pending ? '<span class="tag race">RACE PENDING</span>' : "",
                 v.h4h ? `<span class="tag h4h-${esc(v.h4h)}">H4H ${v.h4h === "done" ? "done" : "playing"}</span>` : ""].join("");
   const moves = v.moves_out.map(m => `<div class="alert clock">${esc(m.player)} → table ${esc(m.to_table)} seat ${esc(m.to_seat)}</div>`).join("");
   return `<h3><span class="dot${v.online ? " on" : ""}" title="${v.online ? "online" : "offline"}"></span>Table ${esc(v.table)}

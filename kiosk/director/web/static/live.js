@@ -43,6 +43,23 @@ const PK = {
     }
     return failed.map(([task, why]) => `${task}: ${why}`);
   },
+  // an open chip count (summary.money.chip_count) in words, while something is left to
+  // do or is off: how many tables counted, the races the dealers still owe, what is wrong
+  countLines(c) {
+    if (!c || c.ok) return [];
+    const flags = Object.entries(c.flags || {});
+    const waiting = flags.filter(([, f]) => f.includes("no count yet")).length;
+    const owed = c.races_pending || [];
+    const out = [`${c.label}: ${c.tables_counted} of ${c.tables_counted + waiting} tables counted`];
+    if (owed.length) out.push(`race pending at table${owed.length > 1 ? "s" : ""} ${owed.join(", ")}`);
+    for (const [t, f] of flags) {
+      const wrong = f.filter(w => w !== "no count yet");
+      if (wrong.length) out.push(`table ${t}: ${wrong.join("; ")}`);
+    }
+    if (!waiting && !owed.length && c.difference)
+      out.push(`${PK.money(Math.abs(c.difference))} chips ${c.difference > 0 ? "over" : "short"}`);
+    return out;
+  },
   connect(onMessage, onState, event) {
     let ws, backoff = 500;
     const open = () => {

@@ -26,27 +26,38 @@ async function run(url, body, done) {
 const eventAct = (event, cmd, done) => run(PK.url("/api/act", event), cmd, done);
 const roomAct = (cmd, done) => run("/api/room/act", cmd, done);
 
-// what the floor may do with an event in each state
-const STATE_ACTIONS = {
-  scheduled: [["open", "Open"], ["start", "Start"], ["archived", "Archive"]],
-  open: [["start", "Start"]],
-  running: [["pause", "Pause"], ["resume", "Resume"], ["finished", "Finish"]],
-  finished: [["archived", "Archive"]],
-  archived: [],
+// what the floor may do with an event: the director sends only the actions its state
+// allows (e.actions); those that end something ask first, in the card itself
+const LABELS = {open: "Open", start: "Start", pause: "Pause", resume: "Resume",
+                finished: "Finish", archived: "Archive"};
+const ASK = {
+  finished: e => `Finish ${e.title}? Play stops for good and its tables go back to the pool.`,
+  archived: e => `Archive ${e.title}? It leaves this page.`,
 };
+let asking = null;   // {event, what}: the confirm step open in one card
+
+function eventActs(e) {
+  const acts = e.actions || [];
+  if (asking && asking.event === e.event && acts.includes(asking.what)) {
+    return `<div class="acts ask" role="group" aria-label="confirm">
+      <span class="question">${esc(ASK[asking.what](e))}</span>
+      <button class="small danger" data-event="${esc(e.event)}" data-confirm="${asking.what}">Yes, ${LABELS[asking.what].toLowerCase()}</button>
+      <button class="small" data-keep="${esc(e.event)}">Cancel</button></div>`;
+  }
+  return `<div class="acts">${acts.map(a => `<button class="small${ASK[a] ? " warn" : ""}" data-event="${esc(e.event)}" data-do="${a}">${LABELS[a]}</button>`).join("")}</div>`;
+}
 
 function eventCard(e) {
   const level = e.finished ? `Winner: ${e.winner || "-"}` : e.started
     ? `${e.is_break ? "Break" : `Level ${e.level}`} · ${e.blinds || ""}` : "not started";
-  const acts = (STATE_ACTIONS[e.state] || []).map(([a, label]) =>
-    `<button class="small" data-event="${esc(e.event)}" data-do="${a}">${label}</button>`).join("");
   return `<div class="ev" id="ev-${esc(e.event)}">
     <h3><a href="/event/${encodeURIComponent(e.event)}">${esc(e.title)}</a>
       <span class="tag">${esc(e.kind)}</span><span class="tag st-${esc(e.state)}">${esc(e.state)}</span></h3>
     <div class="facts"><span>${e.players_left ?? "-"} left of ${e.entries ?? "-"}</span>
       <span>${esc(level)}</span><span class="clock">${e.started && !e.finished ? esc(e.clock) + (e.paused ? " ⏸" : "") : ""}</span></div>
+    ${PK.countLines(e.chip_count).map(c => `<div class="count">${esc(c)}</div>`).join("")}
     <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(e.target)}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
-    <div class="acts">${acts}</div></div>`;
+    ${eventActs(e)}</div>`;
 }
 
 function tableTile(t) {
@@ -61,7 +72,7 @@ function tableTile(t) {
          <button class="small" data-assign="${t.table}">Assign</button></span>` : ""}`;
   return `<div class="tile tbl${t.event ? "" : " free"}${t.floor_calls ? " call" : ""}" id="tbl-${t.table}">
     <h3><span class="dot${t.online ? " on" : ""}" title="${t.online ? "online" : "offline"}"></span>Table ${t.table}
-      ${t.breaking ? '<span class="tag break">BREAKING</span>' : ""}${calls}</h3>${body}</div>`;
+      ${t.breaking ? '<span class="tag break">BREAKING</span>' : ""}${t.race_pending ? '<span class="tag race">race pending</span>' : ""}${calls}</h3>${body}</div>`;
 }
 
 function callItem(c) {
@@ -98,7 +109,6 @@ function render(r) {
   $("#ncalls").textContent = r.calls.length || "";
   $("#tickets").innerHTML = r.tickets.map(ticketItem).join("") || '<li class="muted">No tickets</li>';
   $("#nheld").textContent = r.tickets.filter(t => t.state === "held").length || "";
-  if (r.user !== undefined && (user === null) !== (r.user === null)) setUser(r.user, r.csrf, r.role);
   tickWaits();
 }
 
@@ -117,21 +127,31 @@ function setUser(u, token, r) {
 }
 
 async function load() {
-  try { render(await fetch("/api/room").then(r => r.json())); }
-  catch (e) { toast("Cannot reach the director, retrying…", false); }
+  let r;
+  try { r = await fetch("/api/room").then(res => res.json()); }
+  catch (e) { toast("Cannot reach the director, retrying…", false); return; }
+  if (r.user !== undefined && (user === null) !== (r.user === null)) setUser(r.user, r.csrf, r.role);
+  render(r);
 }
 
 async function doEvent(event, what) {
   if (what === "start") return eventAct(event, {kind: "start"}, `Started ${event}`);
   if (what === "pause" || what === "resume") return eventAct(event, {kind: "clock", action: what}, `Clock ${what}d: ${event}`);
-  if ((what === "finished" || what === "archived") && !confirm(`${what === "finished" ? "Finish" : "Archive"} ${event}?`)) return;
   return roomAct({kind: "set_event_state", event, state: what}, `${event}: ${what}`);
+}
+
+function ask(step) {
+  asking = step;
+  render(room);
+  if (step) { const b = document.querySelector(`#ev-${CSS.escape(step.event)} [data-confirm]`); if (b) b.focus(); }
 }
 
 document.addEventListener("click", async ev => {
   const b = ev.target.closest("button"); if (!b) return;
   const d = b.dataset;
-  if (d.do) doEvent(d.event, d.do);
+  if (d.do) { if (ASK[d.do]) ask({event: d.event, what: d.do}); else doEvent(d.event, d.do); }
+  else if (d.confirm) { ask(null); doEvent(d.event, d.confirm); }
+  else if (d.keep) ask(null);
   else if (d.assign) {
     const event = document.querySelector(`select[data-for="${d.assign}"]`).value;
     roomAct({kind: "assign_table", table: Number(d.assign), event}, `Table ${d.assign} → ${event}`);
@@ -146,6 +166,8 @@ document.addEventListener("click", async ev => {
     roomAct({kind: "refund_ticket", ticket: d.refund, note}, "Ticket refunded");
   } else if (b.id === "logout") { await post("/api/logout", {}); setUser(null); }
 });
+
+document.addEventListener("keydown", ev => { if (ev.key === "Escape" && asking) ask(null); });
 
 $("#login").addEventListener("submit", async ev => {
   ev.preventDefault();
