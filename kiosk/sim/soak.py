@@ -348,6 +348,13 @@ class SoakFloor:
         amounts = {pid: share + (rest if i == 0 else 0) for i, pid in enumerate(alive)}
         self.act(commands.Deal(amounts=amounts, method="even"), event)
 
+    def idle(self, event: str) -> bool:
+        """Every table of the event holds: the floor resumes a clock it paused (a break
+        the floor stopped ends only when it resumes), or bags a flight's day."""
+        if self.paused.pop(event, None) is not None:
+            return self.act(commands.ClockAction(action="resume"), event)
+        return self.try_bag(event)
+
     def try_bag(self, event: str) -> bool:
         """A flight's tables all hold at the end of its day: bag once every table counted
         (the count must match the chips in play: no difference to accept)."""
@@ -485,7 +492,7 @@ class SoakField(DirectorField):
 
     def __init__(self, floor: SoakFloor, event: str) -> None:
         super().__init__(floor.room, event, done=lambda: event in floor.bagged,
-                         idle=lambda: floor.try_bag(event))
+                         idle=lambda: floor.idle(event))
         self.floor = floor
 
     def report(self, rep: AnyTableReport, t: float) -> bool:  # type: ignore[override]
