@@ -256,9 +256,13 @@ class Floor:
         return self.room.d
 
     def start(self) -> None:
+        """Every event's dealers wait for their turn before the first one deals: a dealer
+        let go while the next were still being started would deal a few hands alone, as
+        far as the machine's load lets it, and the two runs would interleave apart."""
         open_events(self.d, self.entrants)
-        for event in RUNNING:
-            self.play(event)
+        with self.turns.cond:
+            for event in RUNNING:
+                self.play(event)
 
     def play(self, event: str) -> None:
         field = DirectorField(self.room, event, self)
