@@ -25,6 +25,7 @@ from kiosk.core import events as ev_
 from kiosk.core import room_commands as rc
 from kiosk.core import room_events as rev
 from kiosk.core.events import Event
+from kiosk.core.room import OVER
 from kiosk.core.room_events import EventState
 from kiosk.core.room_players import PlayerRecord
 from kiosk.core.tournament import Tournament
@@ -119,8 +120,11 @@ class Transactions:
     def sync_settings(self, desk: Desk, spec: RoomEvent | None, batch: Batch) -> None:
         """A house setting the config changed since the event began, applied as a logged
         event when the event can take it now, else refused like a fixed setting (the
-        director does not start, and says why): who runs the colour-up races."""
-        if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode:
+        director does not start, and says why): who runs the colour-up races. An event
+        that is over keeps what it ran with."""
+        if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode \
+                or desk.tour.finished_at is not None \
+                or self.d.room.events[desk.name].state in OVER:
             return
         source = spec.config.source or "the room's config"
         cmd = cmd_.decode({"kind": "set_chip_race", "chip_race": spec.config.chip_race,
