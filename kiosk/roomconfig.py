@@ -71,6 +71,26 @@ class RoomEventSection(EventSection):
         = "largest"
     draw: Annotated[Literal["random", "stack"],
                     _doc("day2: seats by random draw (TDA) or balanced by stack")] = "random"
+    max_entries: Annotated[Annotated[int, Meta(ge=1)] | None,
+                           _doc("stacks for sale; unset: no limit")] = None
+    max_tables: Annotated[Annotated[int, Meta(ge=1, le=MAX_ROOM_TABLES)] | None,
+                          _doc("tables the event may take from the pool; unset: any "
+                               "free")] = None
+    reservations: Annotated[bool, _doc("players reserve a seat from their phone "
+                                       "(/p/EVENT), confirmed at the desk; a full event "
+                                       "keeps an alternates list")] = False
+    reservations_per_day: Annotated[int, _doc("reservations taken a day (0: no cap)",
+                                              ge=0, le=100_000)] = 0
+    reservations_per_address: Annotated[int, _doc("reservations from one address (0: no "
+                                                  "cap)", ge=0, le=1000)] = 3
+    reservation_hold: Annotated[str, _doc("an unconfirmed reservation lapses when late "
+                                          "registration closes (late_reg), when play "
+                                          "starts (start) or after level N (level-N)",
+                                          pattern=r"^(late_reg|start|level-\d{1,3})$")] \
+        = "late_reg"
+    reservation_contact: Annotated[Literal["none", "phone", "email", "either"],
+                                   _doc("what the reservation form asks beside the name")] \
+        = "none"
     money: MoneySection = msgspec.field(default_factory=MoneySection)
 
 
@@ -98,6 +118,7 @@ class RoomEvent:
     keep: Literal["largest", "first"] = "largest"
     draw: Literal["random", "stack"] = "random"
     scheduled: bool = False
+    reservations: dict[str, Any] | None = None   # SetReservations fields, when taken
 
     @property
     def name(self) -> str:
@@ -186,7 +207,8 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
                   chip_set=tuple(sorted(ev.money.chip_set)),
                   h4h_at_bubble=ev.money.h4h_at_bubble, chip_race=ev.money.chip_race,
                   satellite_leftover=ev.money.satellite_leftover,
-                  public_counts=ev.money.public_counts)
+                  public_counts=ev.money.public_counts, max_entries=ev.max_entries,
+                  max_tables=ev.max_tables)
     if ev.kind == "satellite" and not ev.target:
         raise ConfigError(source, f"{key}.target".lstrip("."),
                           "a satellite names the event its seats are for")
@@ -195,7 +217,15 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
                           "a Day 2 names the flights it is made of")
     return RoomEvent(config=cfg, title=ev.title or ename, kind=ev.kind, tables=ev.tables,
                      target=ev.target, flights=tuple(ev.flights), keep=ev.keep, draw=ev.draw,
-                     scheduled=ev.scheduled)
+                     scheduled=ev.scheduled, reservations=_reservations(ev))
+
+
+def _reservations(ev: RoomEventSection) -> dict[str, Any] | None:
+    """The event's reservation terms as the room's `set_reservations` takes them."""
+    if not ev.reservations:
+        return None
+    return {"per_day": ev.reservations_per_day, "per_address": ev.reservations_per_address,
+            "hold": ev.reservation_hold, "contact": ev.reservation_contact}
 
 
 __all__ = ["RoomConfig", "RoomEvent", "RoomFile", "event_spec", "load_director_config"]

@@ -36,6 +36,7 @@ from kiosk.director.web.events import desk_for
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
+from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError, RuleError
 
@@ -263,6 +264,8 @@ def make_app(director: ServedDirector) -> web.Application:
         refused = role_refusal(users, user, kind)
         if refused is not None:
             return refused
+        if kind in DESK_KINDS:
+            return desk_act(director, cmd, user, desk.name)
         try:   # decoded here, once: a command that does not fit never reaches the core
             events = director.act(commands.decode(cmd), user, event=desk.name)
         except (RuleError, KioskError) as exc:
@@ -321,6 +324,7 @@ def make_app(director: ServedDirector) -> web.Application:
     add_room_routes(app, director, session, acting_user, users.role,
                     lambda user, kind: role_refusal(users, user, kind))
     add_printer_routes(app, director, acting_user)
+    add_reservation_routes(app, director, session)   # before the players' catch-all
     add_player_routes(app, director)
     app.router.add_static("/static/", STATIC)
     return app
