@@ -33,6 +33,7 @@ from kiosk.director.room_views import EventView
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.events import desk_for
+from kiosk.director.web.league_routes import add_league_routes
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
@@ -325,6 +326,7 @@ def make_app(director: ServedDirector) -> web.Application:
                     lambda user, kind: role_refusal(users, user, kind))
     add_printer_routes(app, director, acting_user)
     add_reservation_routes(app, director, session)   # before the players' catch-all
+    add_league_routes(app, director)
     add_player_routes(app, director)
     app.router.add_static("/static/", STATIC)
     return app
