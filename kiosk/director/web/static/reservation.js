@@ -19,7 +19,8 @@
     $("res-seat").textContent = r.seat == null ? "-" : r.seat;
     const call = $("res-call");
     call.hidden = !(r.state === "alternate" && r.called);
-    call.textContent = "Alternate " + r.position + ": " + r.name + ", to the desk";
+    call.textContent = call.hidden ? "" : "Alternate " + r.position + ": " + r.name +
+      ", to the desk";
     if (!call.hidden && !buzzed) {
       buzzed = true;
       if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
