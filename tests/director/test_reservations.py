@@ -281,3 +281,21 @@ def test_the_desk_list_needs_a_login_and_the_director_sets_the_terms(tmp_path: P
         assert ok == 400 and "today's 1 reservations are all taken" in body["error"]
 
     served(d, go)
+
+
+def test_the_demo_room_takes_reservations_for_sunday_and_keeps_a_league(
+        tmp_path: Path) -> None:
+    import argparse
+
+    from kiosk import demo
+    args = argparse.Namespace(players=12, profile="tda-2017", structure="turbo", seed=1,
+                              printer=None)
+    path = demo._write_config(tmp_path, args, "mqtt://127.0.0.1:1", "127.0.0.1", 8080)
+    d = Director(load_director_config(path), clock=Clock())
+    try:
+        assert d.bookings.takes(demo.TARGET) and not d.bookings.takes(demo.DAILY)
+        res = d.bookings.reserve(demo.TARGET, "New Face", "", "10.0.0.9")
+        assert res.state == "reserved"
+        assert [lg.name for lg in d.config.leagues] == [demo.LEAGUE]
+    finally:
+        d.store.close()
