@@ -30,6 +30,7 @@ from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
 from kiosk.core.tournament import Tournament
 from kiosk.director import inbox
+from kiosk.director.bookings import Bookings
 from kiosk.director.budget import Budget
 from kiosk.director.csv_import import import_players
 from kiosk.director.desk import Desk
@@ -83,6 +84,7 @@ class Director:
         self.desks: dict[str, Desk] = {}
         self.observers: list[Callable[[Batch], None]] = []   # after each commit (printer)
         self.tx = Transactions(self)
+        self.bookings = Bookings(self)
         # on PostgreSQL: the room's lease, taken (or followed) before anything is loaded
         self.ha = Leadership(self, self.store, standby) \
             if isinstance(self.store, PgStore) else None
@@ -187,6 +189,7 @@ class Director:
     def commit(self, batch: Batch) -> None:
         """Write every stream the batch touched in one transaction, publish, then tell the
         observers (the printer) what was written."""
+        self.bookings.settle(batch)
         if batch.rows:
             try:
                 self.store.append_many(batch.rows)

@@ -297,6 +297,9 @@ class Transactions:
         if self.d.room.events[desk.name].state == "scheduled":
             raise RuleError(f"{desk.name} is scheduled: it takes entries once the floor "
                             "opens it")
+        diverted = self.d.bookings.divert(desk, cmd, batch)
+        if diverted is not None:     # a full event: on its alternates list
+            return diverted
         rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player)
         p = self.d.room.players[rid]
         reg = cmd_.Register(name=p.name, card=p.card, country=p.country, player=rid,

@@ -33,9 +33,11 @@ from kiosk.director.room_views import EventView
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.events import desk_for
+from kiosk.director.web.league_routes import add_league_routes
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
+from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError
 
@@ -267,6 +269,8 @@ def make_app(director: ServedDirector) -> web.Application:
         refused = role_refusal(users, user, kind)
         if refused is not None:
             return refused
+        if kind in DESK_KINDS:
+            return desk_act(director, cmd, user, desk.name)
         try:   # decoded here, once: a command that does not fit never reaches the core
             events = director.act(commands.decode(cmd), user, event=desk.name)
         except KioskError as exc:   # a refusal, a bad command, or a bug (internal error)
@@ -323,6 +327,8 @@ def make_app(director: ServedDirector) -> web.Application:
     add_room_routes(app, director, session, acting_user, users.role,
                     lambda user, kind: role_refusal(users, user, kind))
     add_printer_routes(app, director, acting_user)
+    add_reservation_routes(app, director, session)   # before the players' catch-all
+    add_league_routes(app, director)
     add_player_routes(app, director)
     app.router.add_static("/static/", STATIC)
     return app
