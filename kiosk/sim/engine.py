@@ -391,6 +391,7 @@ class Simulator:
         for seat, pid in sorted(self.field.seats(tid).items()):
             if pid not in self.addon_players and self.rng.random() < 0.7:
                 self.addon_players.add(pid)
+                self._top_up(pid, t)   # a newcomer's own stack first, then the add-on's
                 if self._report(AddonReport(table=tid, id=self._id(),
                                             data=AddonData(seat=seat, player=pid)), t):
                     self._credit(pid, stack)

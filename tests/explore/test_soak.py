@@ -17,13 +17,16 @@ from kiosk.sim.soak import plan_room, soak_room
 BENCH = Path(__file__).parents[2] / "bench" / "soak.py"
 
 
-@pytest.mark.parametrize("seed", [1, 5, 16, 40, 117])
+@pytest.mark.parametrize("seed", [1, 5, 16, 40, 117, 144, 178, 180])
 def test_a_room_plays_every_event_to_its_end_with_no_trouble(seed: int) -> None:
     """Seeds 1 and 16 hold a satellite into a main event and two flights into a Day 2;
     seed 5 two events of the home rebuy set. Seeds that once failed stay: 40 (a flight's
     bag refused with a KeyError once balancing had seated players after the day's end)
     and 117 (a table the floor broke mid-hand drawn as the final table, still marked
-    breaking, so the final table never dealt)."""
+    breaking, so the final table never dealt), 144 (the final table drawn while the last
+    other table sat out a break: the dealers never dealt there), 178 (a late entrant's
+    add-on credited before his own stack) and 180 (newcomers took the seats a breaking
+    table's players needed: the rest waited at a table that never dealt again)."""
     plans = plan_room(seed)
     found = soak_room(seed)
     trouble = found.stuck + found.internal_errors + found.violations + found.replay_mismatches
