@@ -154,7 +154,7 @@ class ReleaseStore:
         os.replace(tmp, self.root / ROLLOUT)
         return r
 
-    def stamp(self) -> tuple[float, ...]:
+    def stamp(self) -> tuple[int, ...]:
         """Changes when the rollout or the releases change (the director polls it)."""
         try:
             return (os.stat(self.root / ROLLOUT).st_mtime_ns, os.stat(self.root).st_mtime_ns)

@@ -20,6 +20,7 @@ from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import load_table_config
 from kiosk.table.devices import start_devices
 from kiosk.table.service import TableService
+from kiosk.table.updater import start_updater
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
         return run_ui(cfg)
     service = TableService(cfg)
     extras = start_devices(service, gpio=args.gpio)
+    updater = start_updater(service, args.config)
     service.start()
+    if updater is not None:
+        updater.start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     # "ready" first, then answers: a reader of stdout never sees the two on one line

@@ -36,6 +36,7 @@ from kiosk.director.web.events import desk_for
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
+from kiosk.director.web.release_routes import add_release_routes
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError, RuleError
 
@@ -321,6 +322,8 @@ def make_app(director: ServedDirector) -> web.Application:
     add_room_routes(app, director, session, acting_user, users.role,
                     lambda user, kind: role_refusal(users, user, kind))
     add_printer_routes(app, director, acting_user)
+    add_release_routes(app, director, acting_user,
+                       lambda user, kind: role_refusal(users, user, kind))
     add_player_routes(app, director)
     app.router.add_static("/static/", STATIC)
     return app
