@@ -57,6 +57,7 @@ class Supervisor:
         """Run `current` once; its exit code (RESTART after a rollback)."""
         exe = self.install.root / CURRENT / "bin" / "pokerkiosk"
         env = {**os.environ, "NOTIFY_SOCKET": self.address}
+        born = time.time()
         self.child = child = subprocess.Popen([str(exe), *self.args], env=env)
         started, ready = time.monotonic(), False
         while True:
@@ -64,8 +65,10 @@ class Supervisor:
             code = child.poll()
             age = time.monotonic() - started
             trial = self.install.trial()
+            if trial is not None and float(trial.get("at", 0)) > born:
+                trial = None       # begun by this child, which is about to exit for it
             if code is not None:
-                if trial is not None and code != RESTART and not self.stopping:
+                if trial is not None and code not in (0, RESTART) and not self.stopping:
                     return self._back(f"the new kiosk exited with code {code} after "
                                       f"{age:.0f} s")
                 return code
@@ -94,15 +97,16 @@ class Supervisor:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m kiosk.table.supervisor",
-                                description=__doc__.splitlines()[0])
+                                description=__doc__.splitlines()[0],
+                                epilog="then -- and pokerkiosk's arguments")
     p.add_argument("root", help="the install folder (/opt/pokerkiosk)")
     p.add_argument("--ready", type=float, default=30.0, help="seconds to READY=1")
     p.add_argument("--crash", type=float, default=60.0,
                    help="a new kiosk that exits within this many seconds is rolled back")
-    p.add_argument("args", nargs=argparse.REMAINDER, help="-- then pokerkiosk's arguments")
-    a = p.parse_args(argv)
-    args = a.args[1:] if a.args[:1] == ["--"] else a.args
-    return Supervisor(Path(a.root), args, ready_s=a.ready, crash_s=a.crash).run()
+    argv = sys.argv[1:] if argv is None else argv
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = p.parse_args(argv[:cut])
+    return Supervisor(Path(a.root), argv[cut + 1:], ready_s=a.ready, crash_s=a.crash).run()
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from kiosk.errors import KioskError
 from kiosk.releases import manifest as mf
 from kiosk.releases import messages as rm
 from kiosk.releases.signing import load_public, verify
-from kiosk.table.ab import RESTART, Install
+from kiosk.table.ab import Install
 from kiosk.table.service import TableService
 from kiosk.tomlfile import read_toml
 
@@ -98,12 +98,14 @@ class Refused(KioskError):
 
 class Updater:
     def __init__(self, service: TableService, settings: UpdateSettings, *,
-                 version: str = __version__, exit: Callable[[int], Any] = os._exit) -> None:
+                 version: str = __version__,
+                 on_switch: Callable[[], Any] = lambda: None) -> None:
         self.svc, self.cfg, self.version = service, settings, version
         self.install = Install(settings.root)
         self.key = load_public(settings.public_key)
         self.topics = service.link.topics
-        self._exit = exit
+        self._on_switch = on_switch   # the kiosk stops and exits with RESTART
+        self.switched = False
         self.wanted: rm.Wanted | None = None
         self.state, self.reason = "current", ""
         self._refused: dict[tuple[str, str], float] = {}   # (version, signature) -> retry at
@@ -265,7 +267,8 @@ class Updater:
             raise Refused(f"the installed kiosk says version {got}, not {m.version}")
 
     def try_switch(self, w: rm.Wanted, now: float) -> None:
-        """Switch if this is a safe moment; otherwise say what it waits for."""
+        """Switch if this is a safe moment; otherwise say what it waits for. The check
+        and the start of the switch share the service's lock, so no report slips in."""
         svc = self.svc
         with svc.lock:
             ctx = svc.ctl.ctx
@@ -277,22 +280,24 @@ class Updater:
             elif not (w.now or svc.ctl.event is None or svc.ctl.view(now).is_break):
                 why = "the table is playing: on a break, when free, or when the floor says now"
             else:
-                self.switch(w, {"in_hand": ctx.local.in_hand, "pending": pending})
-                return
+                why = ""
+                self.begin(w, {"in_hand": ctx.local.in_hand, "pending": pending})
+        if why:
             self._set("waiting", why)
+        else:
+            self.switched = True
+            self._publish(wait=True)
+            self._on_switch()
 
-    def switch(self, w: rm.Wanted, record: dict[str, Any]) -> None:
-        """Under the service's lock, so no report slips in: point `current` at the new
-        environment, say so, stop the kiosk cleanly and exit for the supervisor."""
+    def begin(self, w: rm.Wanted, record: dict[str, Any]) -> None:
+        """Point `current` at the new environment and refuse every dealer action from
+        now on; the kiosk then stops cleanly and exits for its supervisor."""
         assert w.version is not None
         old = self.install.target() or self.version
         self.install.begin_trial(old, w.version, record)
+        self.svc.closing = f"restarting for version {w.version}"
         self._set("switching", f"to {w.version}")
-        self._publish(wait=True)
         log.info("table %s: switching from %s to %s", self.svc.cfg.table, old, w.version)
-        self.svc.stop()
-        sys.stdout.flush()
-        self._exit(RESTART)
 
     # ---------------------------------------------------------------- status
     def _set(self, state: str, reason: str = "") -> None:
@@ -342,9 +347,10 @@ def _run(cmd: list[str], what: str) -> str:
     return r.stdout
 
 
-def start_updater(service: TableService, config: str | Path) -> Updater | None:
+def start_updater(service: TableService, config: str | Path,
+                  on_switch: Callable[[], Any]) -> Updater | None:
     """The updater of a table whose card has an update.toml beside table.toml."""
     path = Path(config).parent / FILE
     if not path.exists():
         return None
-    return Updater(service, load_settings(path))
+    return Updater(service, load_settings(path), on_switch=on_switch)
