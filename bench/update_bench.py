@@ -297,7 +297,7 @@ def run(tables: int, work: Path) -> dict[str, Any]:
                    for t in room.tables]
         for d in dealers:
             d.start()
-        for v, wheel in ((tampered_v, tampered), (broken_v, broken), (good_v, good)):
+        for wheel in (tampered, broken, good):
             room.release("add", str(wheel))
         stored = work / "director" / "releases" / tampered_v / tampered.name
         stored.write_bytes(stored.read_bytes()[:-10] + b"tampered!!")
