@@ -261,8 +261,9 @@ class Updater:
         python = str(env / "bin" / "python")
         _run([sys.executable, "-m", "pip", "--isolated", "--disable-pip-version-check",
               "--python", python, "install", "--quiet", "--no-index", "--no-cache-dir",
-              "--find-links", str(folder), f"{mf.PROJECT}=={m.version}"], "install")
-        got = _run([python, "-c", "import kiosk; print(kiosk.__version__)"], "check").strip()
+              "--find-links", str(folder), f"{mf.PROJECT}=={m.version}"], "install", cwd=env)
+        got = _run([python, "-I", "-c", "import kiosk; print(kiosk.__version__)"], "check",
+                   cwd=env).strip()
         if got != m.version:
             raise Refused(f"the installed kiosk says version {got}, not {m.version}")
 
@@ -336,9 +337,9 @@ def _why(exc: BaseException) -> str:
     return str(exc)
 
 
-def _run(cmd: list[str], what: str) -> str:
+def _run(cmd: list[str], what: str, cwd: Path | None = None) -> str:
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, cwd=cwd)
     except subprocess.TimeoutExpired:
         raise Refused(f"{what}: no answer within {PIP_TIMEOUT_S} s") from None
     if r.returncode != 0:
