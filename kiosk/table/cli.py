@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.table.ui.env import prepare
         prepare(cfg.ui_size, fullscreen=cfg.fullscreen)
         from kiosk.table.ui.app import run_ui
-        return run_ui(cfg)
+        return run_ui(cfg, args.config)
     service = TableService(cfg)
     extras = start_devices(service, gpio=args.gpio)
     stop = threading.Event()
