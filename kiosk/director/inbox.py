@@ -38,6 +38,8 @@ def take(d: Director, topic: str, payload: bytes, batch: Batch, acks: dict[int, 
         live(d, table, payload, changed)
     elif leaf == "status":
         status(d, table, payload, changed)
+    elif leaf == "update":
+        d.releases.on_status(table, payload)
 
 
 def report(d: Director, table: int, payload: bytes, batch: Batch,

@@ -40,6 +40,7 @@ from kiosk.director.logstore import Fenced
 from kiosk.director.pg_store import PgStore
 from kiosk.director.printing import attach_printer
 from kiosk.director.publisher import Publisher, free_plan_msg, publish_directory, send
+from kiosk.director.release_desk import ReleaseDesk
 from kiosk.director.roomdesk import ROOM_STREAM, RoomDesk
 from kiosk.director.store import LogStore, StreamLog, open_store
 from kiosk.director.transactions import Batch, Transactions
@@ -101,6 +102,7 @@ class Director:
             self.store.close()
             raise
         self.printer = attach_printer(self)
+        self.releases = ReleaseDesk(self)     # the tables' updates (docs/updates.md)
 
     # ----------------------------------------------------------------- state
     def desk(self, event: str | None = None) -> Desk:
@@ -236,7 +238,8 @@ class Director:
             return
         t = self.topics
         client.subscribe([(t.all_reports, 1), (t.all_live, 0), (t.all_status, 1),
-                          (V1Topics.all_status, 1)])
+                          (V1Topics.all_status, 1),
+                          *((topic, 1) for topic in self.releases.subscriptions)])
         if self.loop:
             self.loop.call_soon_threadsafe(self._connected)
 
@@ -254,6 +257,7 @@ class Director:
             desk.out.republish_all()
         for table in self.room.free_tables() if self.config.pool else ():
             self.send(self.topics.plan(table), free_plan_msg(self, table))
+        self.releases.tick(force=True)
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         if not self._unreachable:   # once per outage, not every retry
@@ -362,6 +366,7 @@ class Director:
                 reading = desk.tour.clock.read(desk.tour.structure, self.now())
                 if not (reading.paused or reading.finished):
                     wait = min(wait, reading.remaining + 0.001)
+            self.releases.tick()
             notifier.watchdog()
             await asyncio.sleep(max(0.001, wait))
 

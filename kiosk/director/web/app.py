@@ -37,6 +37,7 @@ from kiosk.director.web.league_routes import add_league_routes
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
+from kiosk.director.web.release_routes import add_release_routes
 from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError
@@ -329,6 +330,8 @@ def make_app(director: ServedDirector) -> web.Application:
     add_printer_routes(app, director, acting_user)
     add_reservation_routes(app, director, session)   # before the players' catch-all
     add_league_routes(app, director)
+    add_release_routes(app, director, acting_user,
+                       lambda user, kind: role_refusal(users, user, kind))
     add_player_routes(app, director)
     app.router.add_static("/static/", STATIC)
     return app
