@@ -485,9 +485,10 @@ class Balancing(Component):
             raise RuleError("the final table draw is under way: every table breaks into it")
         room = sum(x.seats - x.count for x in self.t.seating.active_tables()
                    if x.id != tab.id and not x.breaking)
-        if not tab.breaking and room < tab.count:
-            # TDA 9 breaks a table into open seats: with too few, its players would wait
-            # at a table that can never deal again
+        if not tab.breaking and not tab.in_hand and room < tab.count:
+            # TDA 9 breaks a table into open seats: between hands it breaks now, so the
+            # seats must be there (during a hand it breaks at the hand's end, and a
+            # player left without a seat moves as soon as one opens: _finish_breaks)
             raise RuleError(f"table {tab.id} cannot break: its {tab.count} players need "
                             f"seats and the other tables have {room} open")
         if not tab.breaking:
