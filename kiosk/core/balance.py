@@ -271,3 +271,74 @@ def choose_target(b: Balancer) -> int:
     t = b.latest_with(b.min())
     assert t is not None
     return t
+
+
+def seat_card_target(b: Balancer, nxt: int | None, has_room: Callable[[int], bool],
+                     rules: BalanceRules, seats: int, nxt_weight: int) -> int | None:
+    """TDA 9: where the next seat card of a breaking table goes: the shortest table that
+    breaks last, sparing `nxt`, the table next to break, unless it is far the shortest
+    (its players would only move again). `has_room(table)` says whether a seat is left
+    there once the cards already drawn are counted; `nxt_weight` is `nxt`'s moved
+    weight, to put it back as it was."""
+    tid = _preferred_target(b, nxt, rules, seats, nxt_weight)
+    # the last seat cards: the tables kept for later are full, the next to break or
+    # the shortest table has the seat (a heap peek, not a pass over every table)
+    for choice in (tid, nxt, b.latest_with(b.min())):
+        if choice is not None and has_room(choice):
+            return choice
+    best: tuple[int, int, int] | None = None
+    for tid, c in b.count.items():
+        if has_room(tid):
+            key = (c, -b.rank.get(tid, 0), tid)
+            if best is None or key < best:
+                best = key
+    return best[2] if best else None
+
+
+def _preferred_target(b: Balancer, nxt: int | None, rules: BalanceRules, seats: int,
+                      nxt_weight: int) -> int | None:
+    """The table the seat card should go to, room or not (the next to break is left
+    out of the choice, then put back as it was)."""
+    spare = rules.allowed_spread(len(b))
+    if nxt is not None:
+        nxt_count = b.count[nxt]
+        b.remove(nxt)
+    try:
+        lo = b.min()
+        tid = _within_tolerance(b, b.latest_with(lo) if len(b) else None,
+                                range(lo + 1, min(lo + spare, seats)),
+                                rules.break_order == "fewest")
+        if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
+            tid = nxt
+    finally:
+        if nxt is not None:
+            b.set(nxt, nxt_count, nxt_weight)
+    return tid
+
+
+def _within_tolerance(b: Balancer, tid: int | None, within: range, fewest: bool) -> int | None:
+    """Among tables whose counts lie `within` the tolerance above the shortest (`tid`),
+    the one that takes the seat card."""
+    if fewest:
+        # the longest table within the tolerance takes the seat card: the short
+        # ones stay short, so the next break moves fewer players
+        for c in reversed(within):
+            other = b.latest_with(c)
+            if other is not None:
+                return other
+        return tid
+    # within the tolerance, the table that breaks last takes the seat card
+    for c in within:
+        other = b.latest_with(c)
+        if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
+            tid = other
+    return tid
+
+
+def unbalanced(b: Balancer, rules: BalanceRules) -> bool:
+    """The longest and shortest tables are further apart than the profile allows (in
+    "minimum" mode: a table is below its minimum and another can spare a player)."""
+    hi, lo = b.max(), b.min()
+    if rules.mode == "minimum":
+        return lo < rules.min_players and hi - lo >= 2
+    return hi - lo > rules.allowed_spread(len(b))
