@@ -57,6 +57,7 @@ class Balancer:
         self._soonest: dict[int, list[tuple[int, int]]] = {}  # count -> heap (rank, t)
         self._latest: dict[int, list[tuple[int, int]]] = {}   # count -> heap (-rank, t)
         self._size = [0] * 12   # tables per count; counts run 0..10 (+ final-table headroom)
+        self._lo = self._hi = 0  # the smallest and largest count held (0 with no table)
         self.any_added = False  # a table ranked ahead of the originals was ever opened
         self.weight: dict[int, int] = {}
         # count -> heap (original?, weight, rank, t): the order tables break in
@@ -96,6 +97,12 @@ class Balancer:
             # can briefly count more than its seats
             self._size.extend([0] * (count + 1 - len(self._size)))
         self._size[count] += 1
+        if len(self.count) == 1:
+            self._lo = self._hi = count
+        elif count > self._hi:
+            self._hi = count
+        elif count < self._lo:
+            self._lo = count
         self._push("soonest", count, (r, table))
         self._push("latest", count, (-r, table))
         self._push("break", count, (r > 0, weight, r, table))
@@ -109,12 +116,17 @@ class Balancer:
             self._leave(table, old)
 
     def _leave(self, table: int, count: int) -> None:
-        self._size[count] -= 1
+        size = self._size
+        size[count] -= 1
         self._members[count].discard(table)
-        if not self._size[count]:   # every entry left in its heaps is stale
+        if not size[count]:   # every entry left in its heaps is stale
             for kind, heaps in self._heaps.items():
                 heaps.pop(count, None)
                 self._queued.pop((kind, count), None)
+            if count == self._hi:
+                self._hi = next((c for c in range(count - 1, -1, -1) if size[c]), 0)
+            if count == self._lo:
+                self._lo = next((c for c in range(count + 1, len(size)) if size[c]), 0)
 
     def _push(self, kind: str, count: int, item: tuple) -> None:
         """Push onto a lazy heap unless the same entry is still in it (a table back at
@@ -149,17 +161,11 @@ class Balancer:
             del queued[item[-1]]
 
     def max(self) -> int:
-        size = self._size
-        for c in range(len(size) - 1, -1, -1):
-            if size[c]:
-                return c
-        return 0
+        """The largest count held (0 with no table): asked twice a hand, so kept."""
+        return self._hi
 
     def min(self) -> int:
-        for c, n in enumerate(self._size):
-            if n:
-                return c
-        return 0
+        return self._lo
 
     def _top(self, kind: str, count: int, sign: int) -> int | None:
         heap = self._heaps[kind].get(count)

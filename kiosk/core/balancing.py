@@ -173,9 +173,11 @@ class Balancing(Component):
     def halted(self, tab: Table) -> bool:
         """TDA 10D: a table this many players short of the longest halts."""
         short = self.t.profile.balance.halt_short
+        if short is None:
+            return False
         b = self.balancer
         counts = b.count   # read twice a hand: the balancer's own table, not its methods
-        if short is None or tab.id not in counts or len(counts) < 2:
+        if tab.id not in counts or len(counts) < 2:
             return False
         # players ordered away still sit at their tables until their hand ends: while
         # moves are pending the rule counts the players there now
@@ -225,11 +227,12 @@ class Balancing(Component):
         if moving and tab.breaking:
             if not final.pending:  # the final draw seats this table's players
                 self._break(tab, t)
-        elif moving:
+        elif moving and tab.pending_out:
             for dst_id in list(tab.pending_out):
                 self._execute_order(tab, dst_id, t)
         # a breaking table's hand may be the last one a H4H round or the final draw awaits
-        self.levels.h4h_next(t, after_hand=True)
+        if self.levels.h4h_on:
+            self.levels.h4h_next(t, after_hand=True)
         if final.pending and moving:
             final.draw(t)
 

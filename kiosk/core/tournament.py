@@ -117,6 +117,7 @@ class Tournament:
         self.changes = Changes()
         self._out: list[Event] | None = None
         self._handlers: dict[type, tuple[Any, bool, bool, bool]] = {}
+        self._deciders: dict[type, Callable[[Any, float], None]] = {}
         self.registry = Registry(self)
         self.seating = Seating(self)
         self.draws = Draws(self)
@@ -168,7 +169,8 @@ class Tournament:
         """For snapshots: the folded state, without caches or work in progress (the
         changes outbox keeps no tables either: kiosk.core.changes)."""
         state = self.__dict__.copy()
-        state["_handlers"], state["_out"], state["reporters"] = {}, None, {}
+        state["_handlers"], state["_deciders"], state["_out"] = {}, {}, None
+        state["reporters"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -270,19 +272,24 @@ class Tournament:
         """
         if not isinstance(cmd, cmd_.Command):
             cmd = cmd_.decode(cmd)
-        part, decide = self.DECIDES[type(cmd)]
-        self._out = []
+        ctype = type(cmd)
+        decide = self._deciders.get(ctype)
+        if decide is None:   # once per class: the handler bound to its part
+            part, handler = self.DECIDES[ctype]
+            decide = self._deciders[ctype] = types.MethodType(handler, self.parts[part])
+        out: list[Event] = []
+        self._out = out
         try:
-            decide(self.parts[part], cmd, t)
-            kind = cmd.report.kind if isinstance(cmd, cmd_.Report) else ""
+            decide(cmd, t)
+            kind = cmd.report.kind if ctype is cmd_.Report else ""   # type: ignore[attr-defined]
             # a hand end that moved nobody (its own event only) leaves every count the
             # last decision was made on as it was: deciding again would decide nothing
             # (tests/core/test_quiet_hand_end.py checks it after every command)
-            quiet = kind in QUIET_REPORTS or (kind == "hand_ended" and len(self._out) == 1)
-            if self.levels.started and self.busts.finished_at is None and not quiet:
+            quiet = kind in QUIET_REPORTS or (kind == "hand_ended" and len(out) == 1)
+            if not quiet and self.levels.started and self.busts.finished_at is None:
                 self.balancing.rebalance(t)
                 self.balancing.refresh_halts()
-            return self._out
+            return out
         finally:
             self._out = None
 
