@@ -11,38 +11,17 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
 from kiosk.core.component import Component, peer
+from kiosk.core.registration import start_refusal
 from kiosk.core.state import IN_PLAY, WAITING
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
     from kiosk.core.host import BalancingView, LevelsView, RegistryView, SeatingView
-
-
-class Startable(Protocol):
-    """A part that sees whether play started and who registered (seating, draws)."""
-
-    @property
-    def levels(self) -> LevelsView: ...
-
-    @property
-    def registry(self) -> RegistryView: ...
-
-
-def start_refusal(part: Startable) -> str | None:
-    """Why the event cannot start now, or None when it can: `start` refuses with this,
-    and the room page offers Start only when it is None."""
-    if part.levels.started:
-        return "the tournament has already started"
-    registry = part.registry
-    waiting = sum(1 for p in registry.players.values() if p.status == WAITING)
-    if waiting + registry.alive < 2:   # alive: a Day 2's carried players
-        return "at least two players must be registered to start"
-    return None
 
 
 @dataclass(eq=False)
@@ -55,7 +34,9 @@ class Draws(Component):
     levels: LevelsView = peer()
 
     def _do_start(self, cmd: cmd_.Start, t: float) -> None:
-        refused = start_refusal(self)
+        refused = start_refusal(self.levels.started,
+                                (p.status for p in self.registry.players.values()),
+                                self.registry.alive)
         if refused:
             raise RuleError(refused)
         waiting = [p.id for p in self.registry.players.values() if p.status == WAITING]

@@ -20,15 +20,13 @@ from typing import TYPE_CHECKING, Any
 from kiosk.core import button as btn
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
+from kiosk.core import registration
 from kiosk.core.component import Component, peer
-from kiosk.core.draws import start_refusal
 from kiosk.core.state import MOVING, SEATED, WAITING, Player, Table
 from kiosk.errors import NeedsTable, RuleError
 
 if TYPE_CHECKING:
     from kiosk.core.host import BalancingView, BustsView, FloorView, LevelsView, RegistryView
-
-__all__ = ["Seating", "start_refusal"]   # start_refusal(tour.seating): the room page asks
 
 
 @dataclass(eq=False)
@@ -260,3 +258,11 @@ class Seating(Component):
         self.tables[ev.table].all_in.discard(ev.seat)
         self.changes.touch(ev.table)
 
+
+def start_refusal(seating: Seating) -> str | None:
+    """Why the event cannot start now, or None when it can: `start` refuses with this,
+    and the room page offers Start only when it is None."""
+    registry = seating.registry
+    return registration.start_refusal(seating.levels.started,
+                                      (p.status for p in registry.players.values()),
+                                      registry.alive)
