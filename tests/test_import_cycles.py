@@ -10,6 +10,7 @@ kiosk/), so this test is what proves the two packages have no circle."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,6 +120,14 @@ def test_no_part_imports_another_part_nor_the_tournament() -> None:
     for name in sorted(PART_MODULES):
         wrong = imports(name, known[name], known) & (PART_MODULES | {Tournament.__module__})
         assert not wrong, f"{name} imports {sorted(wrong)}"
+
+
+def test_the_independence_contract_names_every_part() -> None:
+    """pyproject.toml's contract `core-parts` (lint-imports) keeps the parts apart too."""
+    config = tomllib.loads((KIOSK.parent / "pyproject.toml").read_text())
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"]
+                    if c["id"] == "core-parts")
+    assert set(contract["modules"]) == PART_MODULES
 
 
 def _chain(node: ast.AST) -> list[str]:
