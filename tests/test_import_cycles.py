@@ -10,6 +10,8 @@ kiosk/), so this test is what proves the two packages have no circle."""
 from __future__ import annotations
 
 import ast
+import dataclasses
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +20,7 @@ import pytest
 
 import kiosk
 from kiosk.core.component import Component
+from kiosk.core.state import Player, Table
 from kiosk.core.tournament import PARTS, Tournament
 from kiosk.rules.structure_files import load_structure
 
@@ -190,6 +193,35 @@ def test_the_check_sees_a_write_into_another_part(tmp_path: Path) -> None:
         "part.py:3: self.registry.alive (AugAssign)",
         "part.py:4: self.t.levels.h4h_waiting (.discard())",
         "part.py:5: self.seating.stats (AugAssign)"]
+
+
+# each column of the shared records and the part whose folds write it (kiosk/core/state.py)
+COLUMNS = {
+    **dict.fromkeys(("id", "name", "card", "country", "status", "entries", "rebuys",
+                     "chips_bought", "absent"), "registry"),
+    **dict.fromkeys(("table", "seat", "from_table", "from_seat", "moves"), "seating"),
+    **dict.fromkeys(("penalty_hands", "penalty_until", "penalty_text", "strikes",
+                     "left_live_hand"), "floor"),
+    **dict.fromkeys(("bust_key", "bust_hand"), "busts"),
+    **dict.fromkeys(("breaking", "pending_out", "pending_in"), "balancing"),
+    **dict.fromkeys(("seats", "added", "seat_of", "hand", "in_hand", "positions", "broken",
+                     "new_seats", "all_in", "redraw_button", "balance_out", "moved_weight",
+                     "last_hand_at"), "seating"),
+}
+
+
+def test_each_column_of_a_player_or_table_is_written_by_its_owner() -> None:
+    assert set(COLUMNS) == {f.name for f in dataclasses.fields(Player)} | \
+        {f.name for f in dataclasses.fields(Table)}
+    bad = []
+    for part in PARTS:
+        path = Path(sys.modules[part.__module__].__file__ or "")
+        for line, chain, how in _writes(ast.parse(path.read_text(), str(path))):
+            if len(chain) >= 2 and chain[0] != "self" and chain[1] in COLUMNS \
+                    and COLUMNS[chain[1]] != path.stem:
+                bad.append(f"{path.name}:{line}: {'.'.join(chain)} ({how}) is "
+                           f"{COLUMNS[chain[1]]}'s")
+    assert not bad, "\n".join(bad)
 
 
 def test_every_part_is_a_component_wired_with_the_peers_it_declares() -> None:
