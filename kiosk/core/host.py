@@ -15,13 +15,14 @@ parts never import each other, nor the tournament that composes them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple, Protocol
 
 from kiosk.core.balance import Balancer
 from kiosk.core.changes import Changes
 from kiosk.core.clock import Clock
+from kiosk.core.commands import AnyTableReport
 from kiosk.core.events import Created, Event
 from kiosk.core.payouts import PrizeRules
 from kiosk.core.places import Bust
@@ -53,9 +54,6 @@ class Host(Protocol):
     def pool(self) -> bool: ...
     @property
     def n_events(self) -> int: ...
-    @property
-    def reporters(self) -> Mapping[type, Callable[..., None]]:
-        """Each table report class to the handler of the part that decides it."""
 
     def emit(self, kind: str, t: float, **fields: Any) -> Event:
         """Build the event `kind`, fold it at once and hand it out with the decision's."""
@@ -65,6 +63,9 @@ class Host(Protocol):
 
     def rng(self, *what: object) -> random.Random:
         """A generator seeded by the event's seed and the decision itself."""
+
+    def decide_report(self, tab: Table, rep: AnyTableReport, t: float, rid: str) -> None:
+        """Hand a checked table report to the part that decides its kind."""
 
 
 class RegistryView(Protocol):

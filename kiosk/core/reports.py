@@ -2,8 +2,7 @@
 
 Owns which report ids each table has had applied (re-sends are ignored), the events each
 undoable report made, and which were taken back; report kinds that belong to another part
-(chip counts, add-ons) are routed there through the host's report handlers
-(`Host.reporters`).
+(chip counts, add-ons) are routed there by the host (`Host.decide_report`).
 """
 
 from __future__ import annotations
@@ -72,15 +71,16 @@ class TableReports(Component):
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
         rid = rep.id
-        if type(table) is int and (table, rid) in self.seen_reports:
-            # a re-send of a report applied once (say after a director restart): applied
-            # it is, even if its table has broken since
-            return
-        seating = self.seating
-        tab = seating.tables.get(table) if type(table) is int else None
+        tab = None
+        if type(table) is int:
+            if (table, rid) in self.seen_reports:
+                # a re-send of a report applied once (say after a director restart):
+                # applied it is, even if its table has broken since
+                return
+            tab = self.seating.tables.get(table)
         if tab is None or tab.broken:   # once per report: the call only for its error
-            tab = seating.table_in_play(table)
-        self.t.reporters[type(rep)](tab, rep.data, t, rid)
+            tab = self.seating.table_in_play(table)
+        self.t.decide_report(tab, rep, t, rid)
 
     def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None

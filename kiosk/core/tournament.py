@@ -40,7 +40,7 @@ from kiosk.core.registry import Registry
 from kiosk.core.reports import TableReports
 from kiosk.core.satellites import Satellites
 from kiosk.core.seating import Seating
-from kiosk.core.state import Event
+from kiosk.core.state import Event, Table
 from kiosk.errors import RuleError
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import Profile
@@ -143,7 +143,6 @@ class Tournament:
         for part in self.parts.values():
             part.wire(peers)
         self.parts[Tournament] = self
-        self.reporters = self._reporters()
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -170,17 +169,7 @@ class Tournament:
         changes outbox keeps no tables either: kiosk.core.changes)."""
         state = self.__dict__.copy()
         state["_handlers"], state["_deciders"], state["_out"] = {}, {}, None
-        state["reporters"] = {}
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.reporters.update(self._reporters())
-
-    def _reporters(self) -> dict[type, Callable[..., None]]:
-        """Each table report class to the handler, bound to its part."""
-        return {key: types.MethodType(handler, self.parts[part])
-                for key, (part, handler) in self.report_handlers.items()}
 
     @classmethod
     def replay(cls, events: Iterable[Event], profile: Profile | None = None) -> Tournament:
@@ -235,6 +224,12 @@ class Tournament:
         if self._out is not None:
             self._out.append(ev)
         return ev
+
+    def decide_report(self, tab: Table, rep: cmd_.AnyTableReport, t: float, rid: str) -> None:
+        """Hand a table report TableReports checked to the part that decides its kind
+        (Host.decide_report), through the routing table `report_handlers`."""
+        part, handle = self.report_handlers[type(rep)]
+        handle(self.parts[part], tab, rep.data, t, rid)
 
     def rng(self, *what: object) -> random.Random:
         """A generator seeded by the decision itself, not by how many events came before,
