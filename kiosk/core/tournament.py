@@ -7,10 +7,11 @@ random seed their generator from the event's seed and the decision's own identit
 draws whatever else happened in between, and a replayed director carries on alike.
 
 The state lives in the tournament's parts (kiosk.core.component), one per part of the
-domain; `Tournament` only composes them and routes each command, report and event to the
-part that owns it, through tables built once per class. The names readers use
-(`tour.players`, `tour.clock`, `tour.places()`...) stay reachable here and read through to
-the owning part.
+domain. `Tournament` builds them, each with itself as the host and the others as the
+read-only views kiosk.core.host declares (it imports every part; no part imports it),
+and routes each command, report and event to the part that owns it, through tables built
+once per class. The names readers use (`tour.players`, `tour.clock`, `tour.places()`...)
+read through to the owning part; none writes.
 """
 
 from __future__ import annotations
