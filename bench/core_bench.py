@@ -10,7 +10,9 @@ for one player and the players moved three times or more can, and
 bench/balance_bench.py sets them against a simple reference on the same busts.
 
 The whole-run figure is the best of `--repeat` runs (the machine is shared: the load
-average is printed with it, and the CPU time, which other work disturbs less).
+average is printed with it, and the CPU time, which other work disturbs less). The
+event hash (SHA-256 over every event's JSON, one a line, in the order decided) says
+whether a change to the code changed what the tournament decided.
 
     python bench/core_bench.py [--players 10000] [--seed 1] [--repeat 3] [--quick]
 """
@@ -19,12 +21,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import os
 import resource
 import statistics
 import sys
 import time
 
+from kiosk.core.events import Event, encode
 from kiosk.rules.loader import profile_ids
 from kiosk.sim.engine import SimResult, Simulator
 
@@ -48,21 +52,35 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(players: int, profile: str, seed: int) -> tuple[SimResult, float, float]:
-    """One tournament: its result, wall seconds and CPU seconds."""
+def event_hash(events: list[Event]) -> str:
+    h = hashlib.sha256()
+    for ev in events:
+        h.update(encode(ev))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def run(players: int, profile: str, seed: int) -> tuple[SimResult, float, float, str]:
+    """One tournament: its result, wall seconds, CPU seconds and event hash."""
     sim = Simulator(players, seats=9, profile=profile, seed=seed)
+    sim.log = []
     start, cpu = time.perf_counter(), time.process_time()
     res = sim.run()
-    return res, time.perf_counter() - start, time.process_time() - cpu
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return res, wall, cpu, event_hash(sim.log)
 
 
-def best_of(n: int, players: int, profile: str, seed: int) -> tuple[SimResult, float, float]:
+def best_of(n: int, players: int, profile: str,
+            seed: int) -> tuple[SimResult, float, float, str]:
     """The fastest of `n` runs (the same tournament each time), each starting as a fresh
     process would: the last run's tournament (its parts refer to it) collected first."""
     runs = []
     for _ in range(max(1, n)):
         gc.collect()
         runs.append(run(players, profile, seed))
+    if len({r[3] for r in runs}) > 1:
+        raise SystemExit("the same tournament decided different events from one run to "
+                         "the next")
     return min(runs, key=lambda r: r[1])
 
 
@@ -116,10 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     print(f"== {args.players:,} entrants, 9-max, tda-2017, seed {args.seed}; {_load()}")
-    res, wall, cpu = best_of(args.repeat, args.players, "tda-2017", args.seed)
+    res, wall, cpu, digest = best_of(args.repeat, args.players, "tda-2017", args.seed)
     report(res, wall, wide=True)
     print(f"  CPU time               {cpu:.2f} s"
           + (f" (fastest of {args.repeat} runs; {_load()})" if args.repeat > 1 else ""))
+    print(f"  event hash             {digest} ({res.events:,} events)")
     print(f"  peak memory (RSS)      {_peak_mb():.0f} MB")
     targets = [(f"whole run < {TARGET_SECONDS:g} s", wall < TARGET_SECONDS),
                ("decision p99 < 1 ms", _p99(res.decision_times) < 1e-3),
@@ -131,8 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for profile in profile_ids():
         print(f"\n== 1,000 entrants, 9-max, {profile}, seed {args.seed}")
-        res, wall, _cpu = run(1000, profile, args.seed)
+        res, wall, _cpu, digest = run(1000, profile, args.seed)
         report(res, wall, wide=False)
+        print(f"  event hash             {digest}")
     print(f"\npeak memory of the whole benchmark (RSS) {_peak_mb():.0f} MB")
     return 0
 

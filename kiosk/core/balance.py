@@ -57,6 +57,7 @@ class Balancer:
         self._soonest: dict[int, list[tuple[int, int]]] = {}  # count -> heap (rank, t)
         self._latest: dict[int, list[tuple[int, int]]] = {}   # count -> heap (-rank, t)
         self._size = [0] * 12   # tables per count; counts run 0..10 (+ final-table headroom)
+        self._lo = self._hi = 0  # the smallest and largest count held (0 with no table)
         self.any_added = False  # a table ranked ahead of the originals was ever opened
         self.weight: dict[int, int] = {}
         # count -> heap (original?, weight, rank, t): the order tables break in
@@ -96,6 +97,12 @@ class Balancer:
             # can briefly count more than its seats
             self._size.extend([0] * (count + 1 - len(self._size)))
         self._size[count] += 1
+        if len(self.count) == 1:
+            self._lo = self._hi = count
+        elif count > self._hi:
+            self._hi = count
+        elif count < self._lo:
+            self._lo = count
         self._push("soonest", count, (r, table))
         self._push("latest", count, (-r, table))
         self._push("break", count, (r > 0, weight, r, table))
@@ -109,12 +116,17 @@ class Balancer:
             self._leave(table, old)
 
     def _leave(self, table: int, count: int) -> None:
-        self._size[count] -= 1
+        size = self._size
+        size[count] -= 1
         self._members[count].discard(table)
-        if not self._size[count]:   # every entry left in its heaps is stale
+        if not size[count]:   # every entry left in its heaps is stale
             for kind, heaps in self._heaps.items():
                 heaps.pop(count, None)
                 self._queued.pop((kind, count), None)
+            if count == self._hi:
+                self._hi = next((c for c in range(count - 1, -1, -1) if size[c]), 0)
+            if count == self._lo:
+                self._lo = next((c for c in range(count + 1, len(size)) if size[c]), 0)
 
     def _push(self, kind: str, count: int, item: tuple) -> None:
         """Push onto a lazy heap unless the same entry is still in it (a table back at
@@ -149,17 +161,11 @@ class Balancer:
             del queued[item[-1]]
 
     def max(self) -> int:
-        size = self._size
-        for c in range(len(size) - 1, -1, -1):
-            if size[c]:
-                return c
-        return 0
+        """The largest count held (0 with no table): asked twice a hand, so kept."""
+        return self._hi
 
     def min(self) -> int:
-        for c, n in enumerate(self._size):
-            if n:
-                return c
-        return 0
+        return self._lo
 
     def _top(self, kind: str, count: int, sign: int) -> int | None:
         heap = self._heaps[kind].get(count)
@@ -271,3 +277,74 @@ def choose_target(b: Balancer) -> int:
     t = b.latest_with(b.min())
     assert t is not None
     return t
+
+
+def seat_card_target(b: Balancer, nxt: int | None, has_room: Callable[[int], bool],
+                     rules: BalanceRules, seats: int, nxt_weight: int) -> int | None:
+    """TDA 9: where the next seat card of a breaking table goes: the shortest table that
+    breaks last, sparing `nxt`, the table next to break, unless it is far the shortest
+    (its players would only move again). `has_room(table)` says whether a seat is left
+    there once the cards already drawn are counted; `nxt_weight` is `nxt`'s moved
+    weight, to put it back as it was."""
+    tid = _preferred_target(b, nxt, rules, seats, nxt_weight)
+    # the last seat cards: the tables kept for later are full, the next to break or
+    # the shortest table has the seat (a heap peek, not a pass over every table)
+    for choice in (tid, nxt, b.latest_with(b.min())):
+        if choice is not None and has_room(choice):
+            return choice
+    best: tuple[int, int, int] | None = None
+    for tid, c in b.count.items():
+        if has_room(tid):
+            key = (c, -b.rank.get(tid, 0), tid)
+            if best is None or key < best:
+                best = key
+    return best[2] if best else None
+
+
+def _preferred_target(b: Balancer, nxt: int | None, rules: BalanceRules, seats: int,
+                      nxt_weight: int) -> int | None:
+    """The table the seat card should go to, room or not (the next to break is left
+    out of the choice, then put back as it was)."""
+    spare = rules.allowed_spread(len(b))
+    if nxt is not None:
+        nxt_count = b.count[nxt]
+        b.remove(nxt)
+    try:
+        lo = b.min()
+        tid = _within_tolerance(b, b.latest_with(lo) if len(b) else None,
+                                range(lo + 1, min(lo + spare, seats)),
+                                rules.break_order == "fewest")
+        if tid is not None and nxt is not None and nxt_count + spare <= b.count[tid]:
+            tid = nxt
+    finally:
+        if nxt is not None:
+            b.set(nxt, nxt_count, nxt_weight)
+    return tid
+
+
+def _within_tolerance(b: Balancer, tid: int | None, within: range, fewest: bool) -> int | None:
+    """Among tables whose counts lie `within` the tolerance above the shortest (`tid`),
+    the one that takes the seat card."""
+    if fewest:
+        # the longest table within the tolerance takes the seat card: the short
+        # ones stay short, so the next break moves fewer players
+        for c in reversed(within):
+            other = b.latest_with(c)
+            if other is not None:
+                return other
+        return tid
+    # within the tolerance, the table that breaks last takes the seat card
+    for c in within:
+        other = b.latest_with(c)
+        if other is not None and (tid is None or b.rank[other] > b.rank[tid]):
+            tid = other
+    return tid
+
+
+def unbalanced(b: Balancer, rules: BalanceRules) -> bool:
+    """The longest and shortest tables are further apart than the profile allows (in
+    "minimum" mode: a table is below its minimum and another can spare a player)."""
+    hi, lo = b.max(), b.min()
+    if rules.mode == "minimum":
+        return lo < rules.min_players and hi - lo >= 2
+    return hi - lo > rules.allowed_spread(len(b))

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 SUITS = "SHDC"  # spades > hearts > diamonds > clubs (Sheridan's r.4)
 RANKS = "23456789TJQKA"
 
 
-@dataclass(frozen=True)
-class Positions:
-    """Who is where for one hand, as seats; a dead post keeps its (empty) seat."""
+class Positions(msgspec.Struct, frozen=True, gc=False):
+    """Who is where for one hand, as seats; a dead post keeps its (empty) seat.
+
+    Made for every hand, twice (the dealer's next hand, the director's fold of it): a
+    frozen struct, immutable like a frozen dataclass at a twentieth of its cost."""
 
     button: int
     sb: int

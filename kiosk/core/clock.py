@@ -47,10 +47,13 @@ class Clock:
             return ClockReading(self.period, self.paused_remaining, True, False)
         i, elapsed = self.period, t - self.anchor
         periods = s.periods
-        while i < len(periods) - 1 and elapsed >= periods[i].seconds:
-            elapsed -= periods[i].seconds
+        last = len(periods) - 1
+        seconds = periods[i].seconds   # read at every deal: each period's length once
+        while i < last and elapsed >= seconds:
+            elapsed -= seconds
             i += 1
-        remaining = periods[i].seconds - elapsed
+            seconds = periods[i].seconds
+        remaining = seconds - elapsed
         return ClockReading(i, max(0.0, remaining), False, remaining <= 0)
 
     def current(self, s: Structure, t: float) -> Period:

@@ -17,12 +17,15 @@ sized for the flights' entries (the field that paid in), not for the survivors.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.host import ChipCountsView, DrawsView, LevelsView, RegistryView, SeatingView
 
 
 class Survivor(NamedTuple):
@@ -43,12 +46,18 @@ class Flights(Component):
     players: int = 0          # survivors registered by the carry
     chips_left: int = 0       # chips of duplicate stacks that left play
 
+    registry: RegistryView = peer()
+    seating: SeatingView = peer()
+    draws: DrawsView = peer()
+    levels: LevelsView = peer()
+    chipcount: ChipCountsView = peer()
+
     def survivors(self) -> list[Survivor]:
         """The players this flight bagged at the end of its day, biggest stack first."""
-        bags = self.t.chipcount.bags.get(self.t.chipcount.day)
+        bags = self.chipcount.bags.get(self.chipcount.day)
         if bags is None:   # never bagged, or played on after its bags (a redraw)
             raise RuleError(f"flight {self.t.event} has not bagged its survivors")
-        players = self.t.registry.players
+        players = self.registry.players
         out = [Survivor(pid, players[pid].name, players[pid].card, players[pid].country, stack)
                for pid, stack in bags.items()]
         return sorted(out, key=lambda s: (-s.stack, s.player))
@@ -56,7 +65,7 @@ class Flights(Component):
     def field_size(self) -> int:
         """The field the payout table is sized for: this event's own entries, plus the
         flights' entries when the carry named them (else the survivors count once)."""
-        own = self.t.registry.entries - self.players
+        own = self.registry.entries - self.players
         return own + (self.entries or self.players)
 
     def _on_pool_carried(self, ev: ev_.PoolCarried) -> None:
@@ -65,40 +74,40 @@ class Flights(Component):
         self.entries += ev.entries
         self.players += ev.players
         self.chips_left += ev.chips_left
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def _do_carry_in(self, cmd: cmd_.CarryIn, t: float) -> None:
         self._check_carry(cmd)
         kept, dropped = _keep_one_each(cmd)
-        self.t.seating.need_tables(-(-len(kept) // self.t.seats))
+        self.seating.need_tables(-(-len(kept) // self.t.seats))
         for e in kept:
-            self.t._emit("registered", t, player=e.player, name=e.name, card=e.card,
-                         stack=e.stack, country=e.country)
+            self.t.emit("registered", t, player=e.player, name=e.name, card=e.card,
+                        stack=e.stack, country=e.country)
         for e in dropped:
-            self.t._emit("audited", t, action="stack_left_play", player=e.player,
-                         before=e.stack, after=0, by=cmd.by or f"day 2 from {e.flight}")
-        self.t._emit("pool_carried", t, amount=sum(p.amount for p in cmd.pools),
-                     flights=[p.flight for p in cmd.pools],
-                     entries=sum(p.entries for p in cmd.pools), players=len(kept),
-                     chips_left=sum(e.stack for e in dropped))
-        rng = self.t._rng("carry", cmd.draw)
+            self.t.emit("audited", t, action="stack_left_play", player=e.player,
+                        before=e.stack, after=0, by=cmd.by or f"day 2 from {e.flight}")
+        self.t.emit("pool_carried", t, amount=sum(p.amount for p in cmd.pools),
+                    flights=[p.flight for p in cmd.pools],
+                    entries=sum(p.entries for p in cmd.pools), players=len(kept),
+                    chips_left=sum(e.stack for e in dropped))
+        rng = self.t.rng("carry", cmd.draw)
         if cmd.draw == "stack":
             order = sorted(kept, key=lambda e: (-e.stack, e.player))
-            self.t.seating.stack_draw([e.player for e in order], t, rng)
+            self.draws.stack_draw([e.player for e in order], t, rng)
         else:
-            self.t.seating.random_draw([e.player for e in kept], t, rng)
+            self.draws.random_draw([e.player for e in kept], t, rng)
 
     def _check_carry(self, cmd: cmd_.CarryIn) -> None:
         """Refuse, with the reason and before anything is decided, a carry that cannot be."""
-        if self.t.levels.started:
+        if self.levels.started:
             raise RuleError(f"{self.t.event} has started: a Day 2 carries its players in "
                             "before it starts")
-        if self.flights or self.t.seating.tables:
+        if self.flights or self.seating.tables:
             raise RuleError(f"{self.t.event} has already drawn its seats")
         flights = [p.flight for p in cmd.pools]
         if len(set(flights)) != len(flights):
             raise RuleError("a flight's pool is given twice")
-        registry = self.t.registry
+        registry = self.registry
         cards: dict[str, str] = {}
         for e in cmd.entrants:
             if e.flight not in flights:

@@ -1,20 +1,25 @@
 """Floor and clock calls, and penalties: what a table asks of the floor, and its answers.
 
-Owns the calls raised at the tables and the players with a penalty still to serve.
+Owns the calls raised at the tables, the players with a penalty still to serve and each
+player's penalty columns (hands and time still to serve, strikes, what the screen says).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.core.penalties import decide_penalty
-from kiosk.core.state import IN_PLAY, ClockCall, FloorCall
+from kiosk.core.state import IN_PLAY, ClockCall, FloorCall, Table
 from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.host import BustsView, RegistryView, SeatingView
 
 Call = TypeVar("Call", FloorCall, ClockCall)
 
@@ -27,17 +32,21 @@ class Floor(Component):
     clock_calls: dict[str, ClockCall] = field(default_factory=dict)
     on_penalty: set[str] = field(default_factory=set)  # players with missed hands still to serve
 
+    registry: RegistryView = peer()
+    seating: SeatingView = peer()
+    busts: BustsView = peer()
+
     def _on_floor_call(self, ev: ev_.FloorCall) -> None:
         self.floor_calls[ev.call] = FloorCall(ev.call, ev.table, ev.seat, ev.t,
                                               report=ev.report)
-        self.t._touch(ev.table)
+        self.changes.touch(ev.table)
 
     def _update(self, call: FloorCall | ClockCall, **changes: Any) -> None:
         """A call moves on: its new state and times are set, and its table's plan is sent
         again (the records have slots, so a misspelt name fails here)."""
         for name, value in changes.items():
             setattr(call, name, value)
-        self.t._touch(call.table)
+        self.changes.touch(call.table)
 
     def _on_floor_acked(self, ev: ev_.FloorAcked) -> None:
         self._update(self.floor_calls[ev.call], state="acked", acked_by=ev.by, acked_at=ev.t)
@@ -47,11 +56,11 @@ class Floor(Component):
 
     def _on_clock_call(self, ev: ev_.ClockCall) -> None:
         c = ClockCall(ev.call, ev.table, ev.seat, ev.t, ev.seconds, ev.countdown,
-                      report=ev.report, hand=self.t.seating.tables[ev.table].hand)
+                      report=ev.report, hand=self.seating.tables[ev.table].hand)
         if ev.approved:
             c.state, c.approved_at = "approved", ev.t
         self.clock_calls[c.id] = c
-        self.t._touch(c.table)
+        self.changes.touch(c.table)
 
     def _on_clock_approved(self, ev: ev_.ClockApproved) -> None:
         self._update(self.clock_calls[ev.call], state="approved", approved_at=ev.t,
@@ -62,12 +71,12 @@ class Floor(Component):
 
     def _do_floor_ack(self, cmd: cmd_.FloorAck, t: float) -> None:
         c = _named(self.floor_calls, cmd, ("open",), "floor call {!r} is not waiting for the floor")
-        self.t._emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
+        self.t.emit("floor_acked", t, call=c.id, table=c.table, by=cmd.get("by"))
 
     def _do_floor_resolve(self, cmd: cmd_.FloorResolve, t: float) -> None:
         c = _named(self.floor_calls, cmd, ("open", "acked"), "floor call {!r} is not open")
-        self.t._emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
-                     by=cmd.get("by"))
+        self.t.emit("floor_resolved", t, call=c.id, table=c.table, note=str(cmd.get("note", "")),
+                    by=cmd.get("by"))
 
     def _do_clock_approve(self, cmd: cmd_.ClockApprove, t: float) -> None:
         c = _named(self.clock_calls, cmd, ("requested",),
@@ -77,15 +86,15 @@ class Floor(Component):
             raise RuleError("a clock can be approved only after "
                             f"{self.t.profile.clock_call.min_wait}"
                             f" s; {math.ceil(wait)} s to go")
-        self.t._emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
+        self.t.emit("clock_approved", t, call=c.id, table=c.table, by=cmd.get("by"))
 
     def _do_clock_cancel(self, cmd: cmd_.ClockCancel, t: float) -> None:
         c = _named(self.clock_calls, cmd, ("requested", "approved"),
                    "clock call {!r} is not running")
-        self.t._emit("clock_done", t, call=c.id, table=c.table, outcome="cancelled")
+        self.t.emit("clock_done", t, call=c.id, table=c.table, outcome="cancelled")
 
     def _on_penalty(self, ev: ev_.Penalty) -> None:
-        p = self.t.registry.players[ev.player]
+        p = self.registry.players[ev.player]
         p.penalty_hands += ev.hands
         if p.penalty_hands:
             self.on_penalty.add(p.id)
@@ -95,31 +104,44 @@ class Floor(Component):
         if ev.type == "left_live_hand":
             p.left_live_hand += 1
         p.penalty_text = ev.text
-        self.t._touch(p.table)
+        self.changes.touch(p.table)
+
+    def hand_dealt(self, tab: Table, seats: Iterable[int]) -> None:
+        """A hand was dealt at `tab` to `seats`: each player there serves one missed hand
+        of his penalty."""
+        players = self.registry.players
+        for seat in seats:
+            p = players.get(tab.seat_of.get(seat, ""))
+            if p and p.penalty_hands:
+                p.penalty_hands -= 1
+                if not p.penalty_hands:
+                    self.on_penalty.discard(p.id)
+                    if p.penalty_until is None:
+                        p.penalty_text = ""
 
     def _on_penalty_served(self, ev: ev_.PenaltyServed) -> None:
-        p = self.t.registry.players[ev.player]
+        p = self.registry.players[ev.player]
         p.penalty_until = None
         if not p.penalty_hands:
             p.penalty_text = ""
-        self.t._touch(p.table)
+        self.changes.touch(p.table)
 
     def _do_penalty(self, cmd: cmd_.Penalty, t: float) -> None:
-        p = self.t.registry.player(cmd.get("player"))
+        p = self.registry.player(cmd.get("player"))
         if p.status not in IN_PLAY:
             raise RuleError(f"{p.name} is not in play")
-        tab = self.t.seating.tables[p.table or 0]
+        tab = self.seating.tables[p.table or 0]
         amount = cmd.get("amount", 1)
         if not isinstance(amount, int):
             raise RuleError("penalty amount must be a whole number")
         d = decide_penalty(self.t.profile.penalties, str(cmd.get("type")), amount, tab.count,
                            p.strikes, p.left_live_hand)
-        self.t._emit("penalty", t, player=p.id, table=tab.id, type=cmd.get("type"), hands=d.hands,
-                     minutes=d.minutes, text=d.text, by=cmd.get("by"))
+        self.t.emit("penalty", t, player=p.id, table=tab.id, type=cmd.get("type"), hands=d.hands,
+                    minutes=d.minutes, text=d.text, by=cmd.get("by"))
         if d.disqualify:
-            self.t._emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
-                         stack=None, group=["dq", p.id], disqualified=True)
-            self.t.busts.finish_if_over(t)
+            self.t.emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
+                        stack=None, group=["dq", p.id], disqualified=True)
+            self.busts.finish_if_over(t)
 
 
 def _named(calls: dict[str, Call], cmd: cmd_.Command, states: tuple[str, ...],

@@ -7,14 +7,17 @@ before anything is recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.bounties import knockout
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.core.state import BUSTED, IN_PLAY, Event, Player
 from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.host import MoneyView, RegistryView, ReportsView, SeatingView
 
 
 @dataclass(eq=False)
@@ -28,12 +31,17 @@ class Knockouts(Component):
     bounty_cash: dict[str, int] = field(default_factory=dict)
     eliminated_by: dict[str, list[str]] = field(default_factory=dict)
 
+    registry: RegistryView = peer()
+    seating: SeatingView = peer()
+    reports: ReportsView = peer()
+    money: MoneyView = peer()
+
     def head(self, pid: str) -> int:
         """The bounty on a player's current entry (0 once paid, or in events without)."""
-        key = self._entry(self.t.registry.players[pid])
-        if not self.t.money.prize.bounty or key in self.knocked:
+        key = self._entry(self.registry.players[pid])
+        if not self.money.prize.bounty or key in self.knocked:
             return 0
-        return self.t.money.prize.bounty + self.head_extra.get(key, 0)
+        return self.money.prize.bounty + self.head_extra.get(key, 0)
 
     @staticmethod
     def _entry(p: Player) -> tuple[str, int]:
@@ -46,18 +54,18 @@ class Knockouts(Component):
             [eliminators] if eliminators is not None else []
         if p.seat in seats:
             raise RuleError(f"{p.name} cannot eliminate himself")
-        by = [self.t.reports.seat_player(self.t.seating.tables[p.table or 0], s).id for s in seats]
+        by = [self.reports.seat_player(self.seating.tables[p.table or 0], s).id for s in seats]
         if rebuy:
-            self.t.money.check_rebuy(t)
+            self.money.check_rebuy(t)
         return by
 
     def after_bust(self, p: Player, t: float, by: list[str], rebuy: bool,
-                    rid: str | None) -> None:
+                   rid: str | None) -> None:
         """Record who won the pot (and pay the bounty), then a rebuy in the same seat."""
         if by:
             self._knockout(p, by, t, rid)
         if rebuy:
-            self.t.money.rebuy_here(p, t, rid)
+            self.money.rebuy_here(p, t, rid)
 
     def _knockout(self, p: Player, by: list[str], t: float, rid: str | None) -> None:
         if p.id in by:
@@ -65,17 +73,17 @@ class Knockouts(Component):
         if len(set(by)) != len(by):
             raise RuleError("an eliminator is named twice")
         for pid in by:
-            if self.t.registry.players[pid].status not in IN_PLAY:
-                raise RuleError(f"{self.t.registry.players[pid].name} is not in play")
+            if self.registry.players[pid].status not in IN_PLAY:
+                raise RuleError(f"{self.registry.players[pid].name} is not in play")
         key = self._entry(p)
         if key in self.knocked:
             raise RuleError(f"{p.name}'s bounty is already paid")
-        prize = self.t.money.prize
+        prize = self.money.prize
         head = prize.bounty + self.head_extra.get(key, 0) if prize.bounty else 0
         awards = knockout(head, by, prize.bounty_mode or "fixed", prize.pko_percent)
-        self.t._emit("knockout", t, player=p.id, table=p.table, entry=key[1], bounty=head,
-                   eliminators=by, entries=[self._entry(self.t.registry.players[e])[1] for e in by],
-                   cash=[a.cash for a in awards], head=[a.head for a in awards], report=rid)
+        self.t.emit("knockout", t, player=p.id, table=p.table, entry=key[1], bounty=head,
+                    eliminators=by, entries=[self._entry(self.registry.players[e])[1] for e in by],
+                    cash=[a.cash for a in awards], head=[a.head for a in awards], report=rid)
 
     def _on_knockout(self, ev: ev_.Knockout) -> None:
         self.knocked[(ev["player"], ev["entry"])] = ev
@@ -85,7 +93,7 @@ class Knockouts(Component):
             self.bounty_cash[pid] = self.bounty_cash.get(pid, 0) + cash
             if head:
                 self.head_extra[(pid, n)] = self.head_extra.get((pid, n), 0) + head
-            self.t._touch(self.t.registry.players[pid].table)
+            self.changes.touch(self.registry.players[pid].table)
 
     def reverse_knockout(self, p: Player, t: float, rid: str | None) -> None:
         """An undone bust takes its bounty back, unless it has since been passed on."""
@@ -93,12 +101,12 @@ class Knockouts(Component):
         if ev is None:
             return
         for pid, n, head in zip(ev["eliminators"], ev["entries"], ev["head"], strict=True):
-            passed_on = self._entry(self.t.registry.players[pid]) != (pid, n) \
+            passed_on = self._entry(self.registry.players[pid]) != (pid, n) \
                 or (pid, n) in self.knocked
             if head and passed_on:   # PKO: that part of the bounty went on with his head
-                raise RuleError(f"{self.t.registry.players[pid].name} has been knocked out since; "
+                raise RuleError(f"{self.registry.players[pid].name} has been knocked out since; "
                                 "the bounty cannot be taken back")
-        self.t._emit("knockout_reversed", t, player=p.id, entry=ev["entry"], report=rid)
+        self.t.emit("knockout_reversed", t, player=p.id, entry=ev["entry"], report=rid)
 
     def _on_knockout_reversed(self, ev: ev_.KnockoutReversed) -> None:
         old = self.knocked.pop((ev["player"], ev["entry"]))
@@ -111,15 +119,15 @@ class Knockouts(Component):
 
     def _do_set_eliminator(self, cmd: cmd_.SetEliminator, t: float) -> None:
         """The floor names who won the pot when the dealer skipped it."""
-        p = self.t.registry.player(cmd.get("player"))
+        p = self.registry.player(cmd.get("player"))
         if p.status != BUSTED:
             raise RuleError(f"{p.name} is not out")
         by = cmd.get("eliminators")
         if not isinstance(by, list) or not by or not all(isinstance(x, str) for x in by):
             raise RuleError("eliminators must be a list of player ids")
         for pid in by:
-            self.t.registry.player(pid)
+            self.registry.player(pid)
         self._knockout(p, by, t, None)
-        self.t._emit("audited", t, action="set_eliminator", player=p.id, before=None,
-                   after=by, by=cmd.get("by"))
+        self.t.emit("audited", t, action="set_eliminator", player=p.id, before=None,
+                    after=by, by=cmd.get("by"))
 

@@ -1,18 +1,23 @@
 """Clock and levels: the tournament clock, its start, hand-for-hand and the end-of-day draw.
 
 Owns the clock and whether play has started; hand-for-hand lives here because it
-pauses the clock and paces the hands of every table together.
+pauses the clock and paces the hands of every table together (which tables the round
+still waits for: seating says when one's hand ended or it broke, `not_waiting_for`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.clock import Clock
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.host import SeatingView
 
 
 @dataclass(eq=False)
@@ -26,20 +31,22 @@ class Levels(Component):
     h4h_round: int = 0
     h4h_waiting: set[int] = field(default_factory=set)
 
+    seating: SeatingView = peer()
+
     def __post_init__(self) -> None:
         self.clock = Clock.stopped(self.t.structure)
 
     def _on_started(self, ev: ev_.Started) -> None:
         self.started = True
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def _on_clock_set(self, ev: ev_.ClockSet) -> None:
         self.clock = Clock.from_dict(ev.clock)
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def _on_end_of_day(self, ev: ev_.EndOfDay) -> None:
         self.extra_hands = ev.hands
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def _do_clock(self, cmd: cmd_.ClockAction, t: float) -> None:
         s, c = self.t.structure, self.clock
@@ -60,15 +67,15 @@ class Levels(Component):
             new = c.jump(s, t, period)
         else:
             raise RuleError(f"unknown clock action {action!r}")
-        self.t._emit("clock_set", t, clock=new.to_dict(), why=action)
+        self.t.emit("clock_set", t, clock=new.to_dict(), why=action)
 
     def _do_end_of_day(self, cmd: cmd_.EndOfDay, t: float) -> None:
         rules = self.t.profile.end_of_day
         if not rules.hands:
             raise RuleError(f"{self.t.profile.name} has no end-of-day hand draw")
         lo, hi = rules.hands
-        rng = self.t._rng("end-of-day", self.extra_hands)
-        self.t._emit("end_of_day", t, hands=rng.randint(lo, hi))
+        rng = self.t.rng("end-of-day", self.extra_hands)
+        self.t.emit("end_of_day", t, hands=rng.randint(lo, hi))
 
     def period(self, t: float) -> int:
         return self.clock.read(self.t.structure, t).period
@@ -97,31 +104,37 @@ class Levels(Component):
             new, why = Clock(new.period, new.anchor, s.periods[new.period].seconds), \
                 "hand-for-hand"
         if new != old:
-            self.t._emit("clock_set", t, clock=new.to_dict(), why=why)
+            self.t.emit("clock_set", t, clock=new.to_dict(), why=why)
 
     def _on_h4h(self, ev: ev_.HandForHand) -> None:
         self.h4h_on = ev.on
         if not ev.on:
             self.h4h_waiting.clear()
-        self.t.schedule_dirty = True
-        for tab in self.t.seating.active_tables():
-            self.t._touch(tab.id)
+        self.changes.schedule_changed()
+        self.changes.touch_all(tab.id for tab in self.seating.active_tables())
 
     def _on_h4h_go(self, ev: ev_.HandForHandGo) -> None:
         self.h4h_round = ev.round
         self.h4h_waiting = set(ev.tables)
-        self.t.schedule_dirty = True
-        for tab in self.t.seating.active_tables():
-            self.t._touch(tab.id)
+        self.changes.schedule_changed()
+        self.changes.touch_all(tab.id for tab in self.seating.active_tables())
+
+    def not_waiting_for(self, table: int) -> None:
+        """The hand-for-hand round no longer waits for `table`: its hand ended, or it
+        broke."""
+        self.h4h_waiting.discard(table)
 
     def _do_h4h(self, cmd: cmd_.HandForHand, t: float) -> None:
-        on = bool(cmd.get("on"))
+        self.hand_for_hand(bool(cmd.get("on")), t)
+
+    def hand_for_hand(self, on: bool, t: float) -> None:
+        """Start or stop hand-for-hand (the floor's command, or the bubble's own)."""
         rules = self.t.profile.hand_for_hand
         if on and rules is None:
             raise RuleError(f"{self.t.profile.name} has no hand-for-hand procedure")
         if on == self.h4h_on:
             raise RuleError(f"hand-for-hand is already {'on' if on else 'off'}")
-        self.t._emit("h4h", t, on=on)
+        self.t.emit("h4h", t, on=on)
         if rules and rules.runoff_seconds:
             s = self.t.structure
             if not on:
@@ -130,23 +143,23 @@ class Levels(Component):
                 clock = self.clock   # the break runs on; the level after it waits (tick)
             else:
                 clock = self.clock.pause(s, t)
-            self.t._emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand")
+            self.t.emit("clock_set", t, clock=clock.to_dict(), why="hand-for-hand")
         if on:
             self.h4h_next(t)
 
     def h4h_next(self, t: float, after_hand: bool = False) -> None:
         """Start the next hand-for-hand round once every table has finished its hand."""
         if not self.h4h_on or self.h4h_waiting \
-                or any(x.in_hand for x in self.t.seating.active_tables()):
+                or any(x.in_hand for x in self.seating.active_tables()):
             return
-        tables = [x.id for x in self.t.seating.active_tables() if x.count >= 2]
+        tables = [x.id for x in self.seating.active_tables() if x.count >= 2]
         runoff = self._runoff()
         if after_hand and runoff:
             self.tick(t)   # a break over before the director's tick: the level waits in full
             if not self.in_break(t):   # a hand dealt in a break runs nothing off
                 # RP-8B: the run-off started with the hand in play at the announcement
                 clock = self.clock.run_off(self.t.structure, t, runoff)
-                self.t._emit("clock_set", t, clock=clock.to_dict(),
-                             why="hand-for-hand run-off")
-        self.t._emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
+                self.t.emit("clock_set", t, clock=clock.to_dict(),
+                            why="hand-for-hand run-off")
+        self.t.emit("h4h_go", t, round=self.h4h_round + 1, tables=tables)
 

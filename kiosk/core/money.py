@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.core.payouts import (
     MoneyView,
     Pool,
@@ -24,6 +24,18 @@ from kiosk.core.payouts import (
 from kiosk.core.registration import late_reg_open
 from kiosk.core.state import IN_PLAY, Event, Player, Table
 from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.host import (
+        BustsView,
+        DrawsView,
+        FlightsView,
+        LevelsView,
+        RegistryView,
+        ReportsView,
+        SatellitesView,
+        SeatingView,
+    )
 
 
 @dataclass(eq=False)
@@ -39,6 +51,15 @@ class Money(Component):
     audit: list[Event] = field(default_factory=list)
     _payouts_for: tuple[Any, list[int]] | None = None
 
+    registry: RegistryView = peer()
+    seating: SeatingView = peer()
+    draws: DrawsView = peer()
+    levels: LevelsView = peer()
+    busts: BustsView = peer()
+    reports: ReportsView = peer()
+    satellites: SatellitesView = peer()
+    flights: FlightsView = peer()
+
     def __post_init__(self) -> None:
         created = self.t.config
         rules = created.get("money")
@@ -49,8 +70,8 @@ class Money(Component):
         self.h4h_at_bubble = bool(created.get("h4h_at_bubble"))
 
     def money_pool(self) -> Pool:
-        flights = self.t.flights
-        return pool(self.prize, self.t.registry.entries - flights.players, self.addons,
+        flights = self.flights
+        return pool(self.prize, self.registry.entries - flights.players, self.addons,
                     flights.carried)
 
     def current_payouts(self) -> list[int]:
@@ -58,30 +79,30 @@ class Money(Component):
         of the field, since every plan and summary asks."""
         if self.locked is not None:
             return self.locked
-        key = (self.t.registry.entries, self.addons, self.prize, self.t.flights.carried)
+        key = (self.registry.entries, self.addons, self.prize, self.flights.carried)
         cached = getattr(self, "_payouts_for", None)
         if cached is None or cached[0] != key:
             cached = self._payouts_for = (
                 key, payout_table(self.prize, self.money_pool().prize_pool,
-                                  self.t.flights.field_size()))
+                                  self.flights.field_size()))
         return cached[1]
 
     def money_view(self) -> MoneyView:
         p = self.money_pool()
         paid = self.current_payouts()
-        alive = self.t.registry.alive if self.t.levels.started else self.t.registry.entries
-        running = self.t.levels.started and self.t.busts.finished_at is None
+        alive = self.registry.alive if self.levels.started else self.registry.entries
+        running = self.levels.started and self.busts.finished_at is None
         return MoneyView(prize_pool=sum(paid) if self.locked is not None else p.prize_pool,
                          payouts=paid, places_paid=len(paid),
                          bubble=running and alive == len(paid) + 1,
-                         in_the_money=self.t.levels.started and alive <= len(paid),
+                         in_the_money=self.levels.started and alive <= len(paid),
                          bounty_pool=p.bounty_pool, locked=self.locked is not None,
                          pool=p.to_dict())
 
     def prizes(self) -> dict[str, int]:
         """Prize of every player placed so far (ties share; an agreed deal replaces the
         places it covers)."""
-        out = self.t.satellites.prizes(self.current_payouts(), self.t.busts.places())
+        out = self.satellites.prizes(self.current_payouts(), self.busts.places())
         if self.deal:
             out.update(self.deal)
         return {pid: v for pid, v in out.items() if v}
@@ -93,7 +114,7 @@ class Money(Component):
     def _rebuy_period_open(self, t: float) -> bool:
         e = self.t.profile.entries
         return e.rebuy and \
-            self.t.levels.period(t) <= self.t.structure.index_of_level(e.rebuy_levels)
+            self.levels.period(t) <= self.t.structure.index_of_level(e.rebuy_levels)
 
     def check_rebuy(self, t: float) -> None:
         if not self.t.profile.entries.rebuy:
@@ -105,13 +126,13 @@ class Money(Component):
     def rebuy_here(self, p: Player, t: float, rid: str | None) -> None:
         """A rebuy declared at the bust (playing behind, TDA 27): same table, same seat."""
         table, seat = p.table or 0, p.seat or 0   # a bust leaves both as they were
-        self.t._emit("rebuy", t, player=p.id, stack=self.t.start_stack, report=rid)
-        tab = self.t.seating.tables[table]
+        self.t.emit("rebuy", t, player=p.id, stack=self.t.start_stack, report=rid)
+        tab = self.seating.tables[table]
         if not tab.broken and seat not in tab.seat_of:
-            self.t._emit("seated", t, player=p.id, table=table, seat=seat, reason="rebuy",
-                         report=rid)
+            self.t.emit("seated", t, player=p.id, table=table, seat=seat, reason="rebuy",
+                        report=rid)
         else:
-            self.t.seating.seat_new(p.id, t, "rebuy")
+            self.draws.seat_new(p.id, t, "rebuy")
 
     def _addon_window(self) -> tuple[int, int]:
         """Home rules: the add-on is sold at the end of the rebuy period, i.e. after the
@@ -125,7 +146,7 @@ class Money(Component):
         if not self.t.profile.entries.addon:
             return False
         last, nxt = self._addon_window()
-        return last < self.t.levels.period(t) <= nxt
+        return last < self.levels.period(t) <= nxt
 
     def _addon(self, p: Player, t: float, rid: str | None) -> None:
         if not self.t.profile.entries.addon:
@@ -136,51 +157,50 @@ class Money(Component):
             raise RuleError(f"{p.name} has already taken the add-on")
         if not self._addon_open(t):
             raise RuleError("the add-on is sold only at the end of the rebuy period")
-        self.t._emit("addon", t, player=p.id, table=p.table,
-                     stack=self.t.start_stack * self.t.profile.entries.addon_stacks, report=rid)
+        self.t.emit("addon", t, player=p.id, table=p.table,
+                    stack=self.t.start_stack * self.t.profile.entries.addon_stacks, report=rid)
 
     def _do_addon(self, cmd: cmd_.Addon, t: float) -> None:
-        self._addon(self.t.registry.player(cmd.get("player")), t, None)
+        self._addon(self.registry.player(cmd.get("player")), t, None)
 
     def _report_addon(self, tab: Table, d: dict, t: float, rid: str) -> None:
-        p = self.t.reports.seat_player(tab, d["seat"])
+        p = self.reports.seat_player(tab, d["seat"])
         if p.id != d["player"]:
             raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
         self._addon(p, t, rid)
 
     def _on_addon(self, ev: ev_.Addon) -> None:
-        p = self.t.registry.players[ev["player"]]
-        p.chips_bought += ev["stack"]
-        self.t.registry.chips += ev["stack"]
+        p = self.registry.players[ev["player"]]
+        self.registry.bought(p, ev["stack"])
         self.addons += 1
         self.addon_players.add(p.id)
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def money_tick(self, t: float) -> None:
         """Lock the payouts once nobody can buy chips any more (late registration,
         rebuys and add-ons over); start hand-for-hand at the bubble when asked to."""
-        if self.locked is None and self.t.levels.started and not self.buying_open(t):
-            self.t._emit("payouts_locked", t, payouts=self.current_payouts(),
-                         prize_pool=self.money_pool().prize_pool, by=None)
-            self.t.busts.finish_if_over(t)   # a satellite's seats are now fixed
+        if self.locked is None and self.levels.started and not self.buying_open(t):
+            self.t.emit("payouts_locked", t, payouts=self.current_payouts(),
+                        prize_pool=self.money_pool().prize_pool, by=None)
+            self.busts.finish_if_over(t)   # a satellite's seats are now fixed
 
     def buying_open(self, t: float) -> bool:
-        period = self.t.levels.period(t)
+        period = self.levels.period(t)
         return (late_reg_open(self.t.profile.late_reg, self.t.structure, period,
-                              self.t.levels.started)
+                              self.levels.started)
                 or self._rebuy_period_open(t)
                 or (self.t.profile.entries.addon and period <= self._addon_window()[1]))
 
     def _on_payouts_locked(self, ev: ev_.PayoutsLocked) -> None:
         self.locked = list(ev["payouts"])
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def _do_lock_payouts(self, cmd: cmd_.LockPayouts, t: float) -> None:
         if self.locked is not None:
             raise RuleError("the payouts are already locked")
-        self.t._emit("payouts_locked", t, payouts=self.current_payouts(),
-                     prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
-        self.t.busts.finish_if_over(t)
+        self.t.emit("payouts_locked", t, payouts=self.current_payouts(),
+                    prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
+        self.busts.finish_if_over(t)
 
     def _do_payout_rules(self, cmd: cmd_.PayoutRules, t: float) -> None:
         """Choose the payout table (standard, percent, wta, or shares / CSV) and rounding."""
@@ -192,23 +212,23 @@ class Money(Component):
             changes["shares"] = list(parse_shares_csv(cmd.csv))
             changes["table"] = "shares"
         new = PrizeRules.from_dict({**self.prize.to_dict(), **changes})
-        self.t._emit("prize_rules_set", t, rules=new.to_dict(), before=self.prize.to_dict(),
-                     by=cmd.get("by"))
+        self.t.emit("prize_rules_set", t, rules=new.to_dict(), before=self.prize.to_dict(),
+                    by=cmd.get("by"))
 
     def _on_prize_rules_set(self, ev: ev_.PrizeRulesSet) -> None:
         self.prize = PrizeRules.from_dict(ev["rules"])
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def bubble_check(self, t: float) -> None:
         """Hand-for-hand from the bubble until the money (TDA RP-8), when the event asks."""
         if not self.h4h_at_bubble or self.t.profile.hand_for_hand is None \
-                or self.t.busts.finished_at is not None:
+                or self.busts.finished_at is not None:
             return
         paid = len(self.current_payouts())
-        if not self.t.levels.h4h_on and self.t.registry.alive == paid + 1:
-            self.t.levels._do_h4h(cmd_.HandForHand(on=True), t)
-        elif self.t.levels.h4h_on and self.t.registry.alive <= paid:
-            self.t.levels._do_h4h(cmd_.HandForHand(on=False), t)
+        if not self.levels.h4h_on and self.registry.alive == paid + 1:
+            self.levels.hand_for_hand(True, t)
+        elif self.levels.h4h_on and self.registry.alive <= paid:
+            self.levels.hand_for_hand(False, t)
 
     def _do_deal(self, cmd: cmd_.Deal, t: float) -> None:
         """Record a deal the players left agreed: their prizes replace the payouts of the
@@ -216,7 +236,7 @@ class Money(Component):
         amounts = cmd.get("amounts")
         if not isinstance(amounts, dict) or not amounts:
             raise RuleError("a deal needs amounts by player")
-        alive = {p.id for p in self.t.registry.players.values() if p.status in IN_PLAY}
+        alive = {p.id for p in self.registry.players.values() if p.status in IN_PLAY}
         if set(amounts) != alive:
             raise RuleError("a deal must give an amount to every player left, and only them")
         if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in amounts.values()):
@@ -226,12 +246,12 @@ class Money(Component):
             raise RuleError(f"the deal shares out {sum(amounts.values()):,}; the places left "
                             f"pay {left:,}")
         before = {pid: self.prize_for_place(i + 1) for i, pid in enumerate(sorted(alive))}
-        self.t._emit("deal_agreed", t, amounts=dict(amounts), method=str(cmd.get("method", "")),
-                     before=before, by=cmd.get("by"))
+        self.t.emit("deal_agreed", t, amounts=dict(amounts), method=str(cmd.get("method", "")),
+                    before=before, by=cmd.get("by"))
 
     def _on_deal_agreed(self, ev: ev_.DealAgreed) -> None:
         self.deal = dict(ev["amounts"])
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def _on_audited(self, ev: ev_.Audited) -> None:
         pass  # the audit trail is the event itself

@@ -31,8 +31,8 @@ class RaceHost(Protocol):
     colour_ups: dict[int, Event]
     chip_race_mode: str                    # "dealer" | "draw"
 
-    def _emit(self, kind: str, t: float, **fields: Any) -> Event: ...
-    def _rng(self, *what: object) -> random.Random: ...
+    def emit(self, kind: str, t: float, **fields: Any) -> Event: ...
+    def rng(self, *what: object) -> random.Random: ...
 
 
 def _race_of(host: RaceHost, stacks: Mapping[int, int]) -> chipmath.Race:
@@ -50,7 +50,7 @@ def after_count(host: RaceHost, tab: Table, stacks: Mapping[int, int],
     race = _race_of(host, stacks)
     if host.chip_race_mode == "dealer" and race.needs_entry:
         return   # pending: the plan asks the dealer to deal and enter the winners
-    cards, winners = chipmath.draw(race, host._rng("race", r["round"], tab.id))
+    cards, winners = chipmath.draw(race, host.rng("race", r["round"], tab.id))
     _record(host, tab, race, chipmath.settle(race, winners, cards), players, t, rid,
             host.chip_race_mode)
 
@@ -89,13 +89,13 @@ def take_entry(host: RaceHost, tab: Table, d: Mapping[str, Any], t: float, rid: 
 def _record(host: RaceHost, tab: Table, race: chipmath.Race, res: chipmath.ColourUp,
             players: dict[str, str], t: float, rid: str, mode: str) -> None:
     r = host.count_round
-    host._emit("coloured_up", t, table=tab.id, round=r["round"],
-               before={str(s): v for s, v in res.before.items()},
-               after={str(s): v for s, v in res.after.items()},
-               cards={str(s): c for s, c in res.cards.items()},
-               won={str(s): n for s, n in res.won.items()}, rescued=res.rescued,
-               removed=res.removed, new_chip=race.new_chip, players=players,
-               race=mode, winners=res.winners, report=rid)
+    host.emit("coloured_up", t, table=tab.id, round=r["round"],
+              before={str(s): v for s, v in res.before.items()},
+              after={str(s): v for s, v in res.after.items()},
+              cards={str(s): c for s, c in res.cards.items()},
+              won={str(s): n for s, n in res.won.items()}, rescued=res.rescued,
+              removed=res.removed, new_chip=race.new_chip, players=players,
+              race=mode, winners=res.winners, report=rid)
 
 
 def plan_view(host: RaceHost, table: int) -> dict[str, Any] | None:

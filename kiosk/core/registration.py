@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from kiosk.core.clock import raises_so_far
+from kiosk.core.state import WAITING
 from kiosk.rules.profile import LateRegRules
 from kiosk.rules.structure import Structure
 
@@ -34,3 +37,14 @@ def current_big_blind(s: Structure, period: int) -> int:
         if not p.is_break:
             return p.bb
     return next(p.bb for p in s.periods if not p.is_break)
+
+
+def start_refusal(started: bool, statuses: Iterable[str], alive: int) -> str | None:
+    """Why an event cannot start, or None when it can: it has not started, and at least
+    two players wait for the draw or are seated already (a Day 2's carried players,
+    `alive`). `statuses` are the registered players' (kiosk.core.state)."""
+    if started:
+        return "the tournament has already started"
+    if sum(1 for s in statuses if s == WAITING) + alive < 2:
+        return "at least two players must be registered to start"
+    return None

@@ -1,19 +1,19 @@
 """What a table's reports mean: each kind checked and turned into events.
 
-Owns which report ids each table has had applied (re-sends are ignored) and which were
-taken back; report kinds that belong to another part (chip counts, add-ons) are routed
-there by the tournament's table of report handlers.
+Owns which report ids each table has had applied (re-sends are ignored), the events each
+undoable report made, and which were taken back; report kinds that belong to another part
+(chip counts, add-ons) are routed there by the host (`Host.decide_report`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.core.report_data import (
     AllInData,
     BustData,
@@ -26,8 +26,18 @@ from kiosk.core.report_data import (
     SeatData,
     UndoData,
 )
-from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Player, Table
+from kiosk.core.state import BUSTED, IN_PLAY, MOVING, Event, Player, Table
 from kiosk.errors import RuleError
+
+if TYPE_CHECKING:
+    from kiosk.core.host import (
+        BalancingView,
+        BustsView,
+        FloorView,
+        MoneyView,
+        RegistryView,
+        SeatingView,
+    )
 
 
 @dataclass(eq=False)
@@ -39,6 +49,21 @@ class TableReports(Component):
     # undoable events, by report
     report_events: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
 
+    seating: SeatingView = peer()
+    registry: RegistryView = peer()
+    balancing: BalancingView = peer()
+    busts: BustsView = peer()
+    floor: FloorView = peer()
+    money: MoneyView = peer()
+
+    def applied(self, ev: Event, table: int, undoable: bool) -> None:
+        """`ev` came of a report of `table`: the report is applied (a re-send is ignored
+        from now on), and an UNDO of it takes back `ev` when `undoable`."""
+        key = (table, ev.report or "")   # ids are per table
+        self.seen_reports.add(key)
+        if undoable:
+            self.report_events.setdefault(key, []).append(ev)
+
     def _do_report(self, cmd: cmd_.Report, t: float) -> None:
         rep = cmd.report
         table = rep.table if cmd.table is None else cmd.table
@@ -46,22 +71,22 @@ class TableReports(Component):
             raise RuleError(f"report {rep.id} names table {rep.table} but came "
                             f"from table {table}")
         rid = rep.id
-        if type(table) is int and (table, rid) in self.seen_reports:
-            # a re-send of a report applied once (say after a director restart): applied
-            # it is, even if its table has broken since
-            return
-        tour = self.t
-        tab = tour.seating.tables.get(table) if type(table) is int else None
+        tab = None
+        if type(table) is int:
+            if (table, rid) in self.seen_reports:
+                # a re-send of a report applied once (say after a director restart):
+                # applied it is, even if its table has broken since
+                return
+            tab = self.seating.tables.get(table)
         if tab is None or tab.broken:   # once per report: the call only for its error
-            tab = tour.seating.table_in_play(table)
-        part, handle = tour.report_handlers[type(rep)]
-        handle(tour.parts[part], tab, rep.data, t, rid)
+            tab = self.seating.table_in_play(table)
+        self.t.decide_report(tab, rep, t, rid)
 
     def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None
         if pid is None:
             raise RuleError(f"table {tab.id} seat {seat} is empty")
-        return self.t.registry.players[pid]
+        return self.registry.players[pid]
 
     def _report_hand_started(self, tab: Table, d: HandStartedData, t: float,
                              rid: str) -> None:
@@ -69,87 +94,87 @@ class TableReports(Component):
             raise RuleError(f"table {tab.id} hand {d.hand} is not after hand {tab.hand}")
         if tab.in_hand:
             raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
-        if self.t.balancing.holding(tab):
-            why = self.t.balancing.hold_reason(tab)
+        if self.balancing.holding(tab):
+            why = self.balancing.hold_reason(tab)
             raise RuleError(f"table {tab.id} must not deal now: {why}")
-        self.t._add(ev_.HandStarted(t=t, table=tab.id, hand=d.hand, button=d.button, sb=d.sb,
-                                    bb=d.bb, dealt=list(d.dealt), waiting=list(d.waiting),
-                                    report=rid))
+        self.t.add(ev_.HandStarted(t=t, table=tab.id, hand=d.hand, button=d.button, sb=d.sb,
+                                   bb=d.bb, dealt=list(d.dealt), waiting=list(d.waiting),
+                                   report=rid))
 
     def _report_hand_ended(self, tab: Table, d: HandEndedData, t: float, rid: str) -> None:
         if not tab.in_hand or d.hand != tab.hand:
             raise RuleError(f"table {tab.id} is not playing hand {d.hand}")
-        self.t._add(ev_.HandEnded(t=t, table=tab.id, hand=d.hand, report=rid))
-        if self.t.money.prize.seat_value and self.t.busts.finish_if_over(t):
+        self.t.add(ev_.HandEnded(t=t, table=tab.id, hand=d.hand, report=rid))
+        if self.money.prize.seat_value and self.busts.finish_if_over(t):
             return   # a satellite ends with the hand that decided its last seats
-        self.t.balancing.between_hands(tab, t)
+        self.balancing.between_hands(tab, t)
 
     def _report_all_in(self, tab: Table, d: AllInData, t: float, rid: str) -> None:
         self.seat_player(tab, d.seat)
         if d.seat in tab.all_in:
             raise RuleError(f"table {tab.id} seat {d.seat} is already all-in")
-        self.t._add(ev_.AllIn(t=t, table=tab.id, seat=d.seat, hand=tab.hand, report=rid))
+        self.t.add(ev_.AllIn(t=t, table=tab.id, seat=d.seat, hand=tab.hand, report=rid))
 
     def _report_bust(self, tab: Table, d: BustData, t: float, rid: str) -> None:
         p = self.seat_player(tab, d.seat)
         if p.id != d.player:
             raise RuleError(f"table {tab.id} seat {d.seat} holds {p.id}, not {d.player}")
-        self.t.busts.bust(p, t, d.stack, rid, d.eliminator, d.rebuy)
+        self.busts.bust(p, t, d.stack, rid, d.eliminator, d.rebuy)
 
     def _report_clock_call(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
         self.seat_player(tab, d.seat)
         rules = self.t.profile.clock_call
-        self.t._emit("clock_call", t, call=f"c{len(self.t.floor.clock_calls) + 1}", table=tab.id,
-                     seat=d.seat, seconds=rules.seconds, countdown=rules.countdown,
-                     approved=not rules.needs_approval, report=rid)
+        self.t.emit("clock_call", t, call=f"c{len(self.floor.clock_calls) + 1}", table=tab.id,
+                    seat=d.seat, seconds=rules.seconds, countdown=rules.countdown,
+                    approved=not rules.needs_approval, report=rid)
 
     def _report_clock_done(self, tab: Table, d: ClockDoneData, t: float, rid: str) -> None:
-        c = self.t.floor.clock_calls.get(d.call)
+        c = self.floor.clock_calls.get(d.call)
         if c is None or c.table != tab.id:
             raise RuleError(f"no clock call {d.call} at table {tab.id}")
         if c.state == "done":
             raise RuleError(f"clock call {c.id} is already done")
-        self.t._emit("clock_done", t, call=c.id, table=tab.id, outcome=d.outcome, report=rid)
+        self.t.emit("clock_done", t, call=c.id, table=tab.id, outcome=d.outcome, report=rid)
 
     def _report_floor_call(self, tab: Table, d: FloorCallData, t: float, rid: str) -> None:
-        open_here = [c for c in self.t.floor.floor_calls.values()
+        open_here = [c for c in self.floor.floor_calls.values()
                      if c.table == tab.id and c.state in ("open", "acked")]
         if open_here:
             raise RuleError(f"table {tab.id} already has floor call {open_here[0].id} open")
-        self.t._emit("floor_call", t, call=f"f{len(self.t.floor.floor_calls) + 1}", table=tab.id,
-                     seat=d.seat, report=rid)
+        self.t.emit("floor_call", t, call=f"f{len(self.floor.floor_calls) + 1}", table=tab.id,
+                    seat=d.seat, report=rid)
 
     def _report_floor_cancel(self, tab: Table, d: CallData, t: float, rid: str) -> None:
-        c = self.t.floor.floor_calls.get(d.call)
+        c = self.floor.floor_calls.get(d.call)
         if c is None or c.table != tab.id or c.state not in ("open", "acked"):
             raise RuleError(f"no open floor call {d.call} at table {tab.id}")
-        self.t._emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
-                     note="cancelled at the table", report=rid)
+        self.t.emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
+                    note="cancelled at the table", report=rid)
 
     def _report_checkin(self, tab: Table, d: CheckinData, t: float, rid: str) -> None:
-        pid = self.t.registry.by_card.get(d.card)
+        pid = self.registry.by_card.get(d.card)
         if pid is None:
             raise RuleError(f"unknown card {d.card!r} at table {tab.id}")
-        p = self.t.registry.players[pid]
+        p = self.registry.players[pid]
         right = p.table == tab.id and p.status in IN_PLAY
         if right and p.status == MOVING:
-            self.t._emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
+            self.t.emit("arrived", t, player=pid, table=tab.id, seat=p.seat, report=rid)
         else:
-            self.t._emit("checked_in", t, player=pid, table=tab.id, seat=d.seat,
-                         right_table=right, report=rid)
+            self.t.emit("checked_in", t, player=pid, table=tab.id, seat=d.seat,
+                        right_table=right, report=rid)
 
     def _report_absent(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
         p = self.seat_player(tab, d.seat)
-        self.t._emit("absent", t, player=p.id, table=tab.id, seat=d.seat, absent=True,
-                     report=rid)
+        self.t.emit("absent", t, player=p.id, table=tab.id, seat=d.seat, absent=True,
+                    report=rid)
 
     def _report_present(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
         p = self.seat_player(tab, d.seat)
         if p.status == MOVING:
-            self.t._add(ev_.Arrived(t=t, player=p.id, table=tab.id, seat=p.seat, report=rid))
+            self.t.add(ev_.Arrived(t=t, player=p.id, table=tab.id, seat=p.seat, report=rid))
         else:
-            self.t._emit("absent", t, player=p.id, table=tab.id, seat=d.seat, absent=False,
-                         report=rid)
+            self.t.emit("absent", t, player=p.id, table=tab.id, seat=d.seat, absent=False,
+                        report=rid)
 
     def _report_undo(self, tab: Table, d: UndoData, t: float, rid: str) -> None:
         target = d.report
@@ -161,24 +186,24 @@ class TableReports(Component):
         for ev in evs:
             k = ev.kind
             if k == "all_in":
-                self.t._emit("all_in_undone", t, table=tab.id, seat=ev.seat, report=rid)
+                self.t.emit("all_in_undone", t, table=tab.id, seat=ev.seat, report=rid)
             elif k == "busted":
-                p = self.t.registry.players[ev.player]
+                p = self.registry.players[ev.player]
                 if p.status != BUSTED:
                     raise RuleError(f"{p.name} is no longer out; nothing to undo")
-                self.t.busts.unbust(p, t, rid, prefer=(ev.table, ev.seat))
+                self.busts.unbust(p, t, rid, prefer=(ev.table, ev.seat))
             elif k == "absent":
-                self.t._emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
-                             absent=not ev.absent, report=rid)
-            elif k == "floor_call" and self.t.floor.floor_calls[ev.call].state != "resolved":
-                self.t._emit("floor_resolved", t, call=ev.call, table=tab.id,
-                             state="cancelled", note="undone at the table", report=rid)
-            elif k == "clock_call" and self.t.floor.clock_calls[ev.call].state != "done":
-                self.t._emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
-                             report=rid)
+                self.t.emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
+                            absent=not ev.absent, report=rid)
+            elif k == "floor_call" and self.floor.floor_calls[ev.call].state != "resolved":
+                self.t.emit("floor_resolved", t, call=ev.call, table=tab.id,
+                            state="cancelled", note="undone at the table", report=rid)
+            elif k == "clock_call" and self.floor.clock_calls[ev.call].state != "done":
+                self.t.emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
+                            report=rid)
             else:
                 raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")
-        self.t._emit("undone", t, table=tab.id, target=target, report=rid)
+        self.t.emit("undone", t, table=tab.id, target=target, report=rid)
 
     def _on_undone(self, ev: ev_.Undone) -> None:
         self.undone.add((ev.table, ev.target))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from kiosk.core import reservation_events as rv
 from kiosk.core import room_commands as rc
@@ -23,8 +23,19 @@ from kiosk.core.state import IN_PLAY, WAITING
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
-    from kiosk.core.room import Room
+    from kiosk.core.event_base import Event
+    from kiosk.core.room_players import RoomPlayers
     from kiosk.core.tournament import Tournament
+
+
+class Bookable(Protocol):
+    """What the reservations ask of the room (kiosk.core.room.Room): an event taking
+    entries, the players it knows, and a way to emit their own events."""
+
+    people: RoomPlayers
+
+    def taking(self, name: str, what: str) -> Any: ...   # the room's EventInfo
+    def emit(self, ev: Event) -> None: ...
 
 State = Literal["reserved", "alternate", "confirmed", "lapsed", "cancelled"]
 OPEN: tuple[State, ...] = ("reserved", "alternate")
@@ -187,7 +198,7 @@ def free_seats(tour: Tournament, tables: int | None, held: int) -> int | None:
 class Reservations:
     """Every reservation of the room, in the order made, and each event's terms."""
 
-    room: Room = field(repr=False)
+    room: Bookable = field(repr=False)
     terms: dict[str, Terms] = field(default_factory=dict)
     codes: dict[str, Reservation] = field(default_factory=dict)
 
@@ -247,7 +258,7 @@ class Reservations:
         if now == was:
             raise RuleError(f"{cmd.event} already takes reservations so" if cmd.on else
                             f"{cmd.event} already takes no reservations")
-        self.room._emit(rv.ReservationsSet(t=t, event=cmd.event, on=cmd.on,
+        self.room.emit(rv.ReservationsSet(t=t, event=cmd.event, on=cmd.on,
                                            per_day=cmd.per_day, per_address=cmd.per_address,
                                            hold=cmd.hold, contact=cmd.contact, by=cmd.by))
 
@@ -263,7 +274,7 @@ class Reservations:
             raise RuleError(f"the code {cmd.code} is taken; draw another")
         if cmd.source == "phone":
             self._check_caps(cmd, terms, t)
-        self.room._emit(rv.ReservationMade(t=t, event=cmd.event, code=cmd.code, name=name,
+        self.room.emit(rv.ReservationMade(t=t, event=cmd.event, code=cmd.code, name=name,
                                            contact=contact, alternate=cmd.alternate,
                                            source=cmd.source, origin=cmd.origin, by=cmd.by))
 
@@ -296,14 +307,14 @@ class Reservations:
         if cmd.player is None:
             raise RuleError("a confirmation names the player registered")
         self.room.people.player(cmd.player)
-        self.room._emit(rv.ReservationConfirmed(t=t, code=res.code, player=cmd.player,
+        self.room.emit(rv.ReservationConfirmed(t=t, code=res.code, player=cmd.player,
                                                 by=cmd.by))
 
     def _do_cancel_reservation(self, cmd: CancelReservation, t: float) -> None:
         res = self.get(cmd.code)
         if res.state not in OPEN:
             raise NoSuchCode(f"the code {res.code} is already {res.state}")
-        self.room._emit(rv.ReservationEnded(t=t, code=res.code, state="cancelled",
+        self.room.emit(rv.ReservationEnded(t=t, code=res.code, state="cancelled",
                                             why=cmd.why, by=cmd.by))
 
     def _do_lapse_reservations(self, cmd: LapseReservations, t: float) -> None:
@@ -312,11 +323,11 @@ class Reservations:
         if not due:
             raise RuleError(f"{cmd.event} has no reservation to lapse")
         for res in due:
-            self.room._emit(rv.ReservationEnded(t=t, code=res.code, state="lapsed",
+            self.room.emit(rv.ReservationEnded(t=t, code=res.code, state="lapsed",
                                                 why=cmd.why, by=cmd.by))
 
     def _do_call_alternate(self, cmd: CallAlternate, t: float) -> None:
         waiting = [r for r in self.alternates(cmd.event) if not r.called]
         if not waiting:
             raise RuleError(f"{cmd.event} has no alternate waiting")
-        self.room._emit(rv.AlternateCalled(t=t, code=waiting[0].code, event=cmd.event))
+        self.room.emit(rv.AlternateCalled(t=t, code=waiting[0].code, event=cmd.event))

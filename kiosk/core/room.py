@@ -127,7 +127,8 @@ class Room:
         finally:
             self._out = None
 
-    def _emit(self, ev: Event) -> None:
+    def emit(self, ev: Event) -> None:
+        """Fold an event a decision made and hand it out with the decision's others."""
         self.apply(ev)
         if self._out is not None:
             self._out.append(ev)
@@ -199,7 +200,7 @@ class Room:
         if known:
             raise RuleError(f"table{'s' * (len(known) > 1)} {_list(known)} "
                             f"{'are' if len(known) > 1 else 'is'} already in the room")
-        self._emit(re_.TablesProvisioned(t=t, tables=sorted(cmd.tables), by=cmd.by))
+        self.emit(re_.TablesProvisioned(t=t, tables=sorted(cmd.tables), by=cmd.by))
 
     def _do_add_event(self, cmd: rc.AddEvent, t: float) -> None:
         _check_new(self, cmd)
@@ -208,11 +209,11 @@ class Room:
             raise RuleError("a table is named twice")
         for n in cmd.tables:
             self._check_assignable(n, cmd.event, new=True)
-        self._emit(re_.EventAdded(t=t, event=cmd.event, title=cmd.title.strip(),
-                                  type=cmd.type, target=cmd.target, flights=cmd.flights,
-                                  created=cmd.created, by=cmd.by))
+        self.emit(re_.EventAdded(t=t, event=cmd.event, title=cmd.title.strip(),
+                                 type=cmd.type, target=cmd.target, flights=cmd.flights,
+                                 created=cmd.created, by=cmd.by))
         for n in cmd.tables:
-            self._emit(re_.TableAssigned(t=t, table=n, event=cmd.event, by=cmd.by))
+            self.emit(re_.TableAssigned(t=t, table=n, event=cmd.event, by=cmd.by))
 
     def _do_set_event_state(self, cmd: rc.SetEventState, t: float) -> None:
         info = self.event(cmd.event)
@@ -223,15 +224,15 @@ class Room:
         if info.state not in _FROM[cmd.state]:
             raise RuleError(f"event {cmd.event} is {info.state}, so it cannot become "
                             f"{cmd.state}: {_WHY[cmd.state]}")
-        self._emit(re_.EventStateSet(t=t, event=cmd.event, state=cmd.state, by=cmd.by))
+        self.emit(re_.EventStateSet(t=t, event=cmd.event, state=cmd.state, by=cmd.by))
         if cmd.state in OVER:    # its tables go back to the pool, free for another event
             for n in self.tables_of(cmd.event):
-                self._emit(re_.TableFreed(t=t, table=n, event=cmd.event,
-                                          why=f"event {cmd.state}", by=cmd.by))
+                self.emit(re_.TableFreed(t=t, table=n, event=cmd.event,
+                                         why=f"event {cmd.state}", by=cmd.by))
 
     def _do_assign_table(self, cmd: rc.AssignTable, t: float) -> None:
         self._check_assignable(cmd.table, cmd.event)
-        self._emit(re_.TableAssigned(t=t, table=cmd.table, event=cmd.event, by=cmd.by))
+        self.emit(re_.TableAssigned(t=t, table=cmd.table, event=cmd.event, by=cmd.by))
 
     def _check_assignable(self, table: int, event: str, new: bool = False) -> None:
         self._known_table(table)
@@ -254,7 +255,7 @@ class Room:
         event = self.assigned.get(cmd.table)
         if event is None:
             raise RuleError(f"table {cmd.table} is already free")
-        self._emit(re_.TableFreed(t=t, table=cmd.table, event=event, why=cmd.why, by=cmd.by))
+        self.emit(re_.TableFreed(t=t, table=cmd.table, event=event, why=cmd.why, by=cmd.by))
 
 
 def _check_new(room: Room, cmd: rc.AddEvent) -> None:

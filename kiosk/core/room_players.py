@@ -8,15 +8,12 @@ given back or refunded by the floor, never both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from kiosk.core import room_commands as rc
 from kiosk.core import room_events as re_
+from kiosk.core.event_base import Event
 from kiosk.errors import RuleError
-
-if TYPE_CHECKING:
-    from kiosk.core.room import Room
-
 
 TicketState = Literal["issued", "used", "returned", "refunded"]
 
@@ -44,11 +41,29 @@ class Ticket:
     note: str = ""
 
 
+class ListedEvent(Protocol):
+    """An event of the room's directory, as a ticket reads it."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def target(self) -> str | None: ...
+
+
+class Directory(Protocol):
+    """What the players and tickets ask of the room (kiosk.core.room.Room): its events,
+    and a way to emit their own events."""
+
+    def event(self, name: str) -> ListedEvent: ...
+    def taking(self, name: str, what: str) -> ListedEvent: ...
+    def emit(self, ev: Event) -> None: ...
+
+
 @dataclass(eq=False)
 class RoomPlayers:
     """The players known to the room, their cards, and the tickets issued to them."""
 
-    room: Room = field(repr=False)
+    room: Directory = field(repr=False)
     players: dict[str, PlayerRecord] = field(default_factory=dict)
     by_card: dict[str, str] = field(default_factory=dict)
     tickets: dict[str, Ticket] = field(default_factory=dict)
@@ -118,9 +133,9 @@ class RoomPlayers:
         if not name:
             raise RuleError("a player needs a name")
         self._card_free(cmd.card)
-        self.room._emit(re_.PlayerAdded(t=t, player=f"r{len(self.players) + 1}", name=name,
-                                        card=cmd.card, country=cmd.country.strip(),
-                                        by=cmd.by))
+        self.room.emit(re_.PlayerAdded(t=t, player=f"r{len(self.players) + 1}", name=name,
+                                       card=cmd.card, country=cmd.country.strip(),
+                                       by=cmd.by))
 
     def _do_update_player(self, cmd: rc.UpdatePlayer, t: float) -> None:
         p = self.player(cmd.player)
@@ -132,8 +147,8 @@ class RoomPlayers:
         country = p.country if cmd.country is None else cmd.country.strip()
         if (name, card, country) == (p.name, p.card, p.country):
             raise RuleError(f"player {p.id} ({p.name}) already reads so; nothing to change")
-        self.room._emit(re_.PlayerUpdated(t=t, player=p.id, name=name, card=card,
-                                          country=country, by=cmd.by))
+        self.room.emit(re_.PlayerUpdated(t=t, player=p.id, name=name, card=card,
+                                         country=country, by=cmd.by))
 
     def _card_free(self, card: str | None, owner: str | None = None) -> None:
         holder = self.by_card.get(card) if card else None
@@ -151,9 +166,9 @@ class RoomPlayers:
             if sat.target != cmd.target:
                 raise RuleError(f"satellite {cmd.source} feeds {sat.target}, not "
                                 f"{cmd.target}")
-        self.room._emit(re_.TicketIssued(t=t, ticket=f"t{len(self.tickets) + 1}", player=p.id,
-                                         source=cmd.source, target=cmd.target,
-                                         value=cmd.value, by=cmd.by))
+        self.room.emit(re_.TicketIssued(t=t, ticket=f"t{len(self.tickets) + 1}", player=p.id,
+                                        source=cmd.source, target=cmd.target,
+                                        value=cmd.value, by=cmd.by))
 
     def _do_use_ticket(self, cmd: rc.UseTicket, t: float) -> None:
         tk = self._unspent(cmd.ticket, "used")
@@ -161,11 +176,11 @@ class RoomPlayers:
         if event != tk.target:
             raise RuleError(f"ticket {tk.id} is a seat in {tk.target}, not in {event}")
         self.room.taking(event, "entries")
-        self.room._emit(re_.TicketUsed(t=t, ticket=tk.id, event=event, by=cmd.by))
+        self.room.emit(re_.TicketUsed(t=t, ticket=tk.id, event=event, by=cmd.by))
 
     def _do_return_ticket(self, cmd: rc.ReturnTicket, t: float) -> None:
         tk = self._unspent(cmd.ticket, "given back")
-        self.room._emit(re_.TicketReturned(t=t, ticket=tk.id, by=cmd.by, note=cmd.note))
+        self.room.emit(re_.TicketReturned(t=t, ticket=tk.id, by=cmd.by, note=cmd.note))
 
     def _do_refund_ticket(self, cmd: rc.RefundTicket, t: float) -> None:
         tk = self._unspent(cmd.ticket, "refunded")
@@ -173,8 +188,8 @@ class RoomPlayers:
         if amount > tk.value:
             raise RuleError(f"ticket {tk.id} is worth {tk.value}; a refund of {amount} is "
                             "more than that")
-        self.room._emit(re_.TicketRefunded(t=t, ticket=tk.id, amount=amount, by=cmd.by,
-                                           note=cmd.note))
+        self.room.emit(re_.TicketRefunded(t=t, ticket=tk.id, amount=amount, by=cmd.by,
+                                          note=cmd.note))
 
     def _unspent(self, tid: str, doing: str) -> Ticket:
         """The ticket, if it is still to be used: each is used, given back or refunded

@@ -24,11 +24,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kiosk.core import events as ev_
-from kiosk.core.component import Component
+from kiosk.core.component import Component, peer
 from kiosk.core.payouts import pid_key, seats_won, split_ties
 from kiosk.core.state import IN_PLAY
+
+if TYPE_CHECKING:
+    from kiosk.core.host import BustsView, LevelsView, MoneyView, RegistryView, SeatingView
 
 
 @dataclass(eq=False)
@@ -37,44 +41,50 @@ class Satellites(Component):
 
     winners: list[str] = field(default_factory=list)
 
+    registry: RegistryView = peer()
+    seating: SeatingView = peer()
+    levels: LevelsView = peer()
+    busts: BustsView = peer()
+    money: MoneyView = peer()
+
     def seats(self) -> int:
         """Seats the payouts give now (0 for an event that is not a satellite)."""
-        return seats_won(self.t.money.prize, self.t.money.current_payouts())
+        return seats_won(self.money.prize, self.money.current_payouts())
 
     def done(self, t: float) -> bool:
         """Every player left wins a seat, and the seats can no longer change."""
         seats = self.seats()
-        money = self.t.money
-        return (bool(seats) and self.t.levels.started and self.t.busts.finished_at is None
-                and 1 <= self.t.registry.alive <= seats
+        money = self.money
+        return (bool(seats) and self.levels.started and self.busts.finished_at is None
+                and 1 <= self.registry.alive <= seats
                 and (money.locked is not None or not money.buying_open(t))
                 and self._deciding_hand_over())
 
     def _deciding_hand_over(self) -> bool:
         """The hand of the last bust is over, so every bust that shares its places is in
         (hand-for-hand: every table's hand of the round)."""
-        key = next(reversed(self.t.busts.groups), None)
-        tables = self.t.seating.tables
+        key = self.busts.last_group()
+        tables = self.seating.tables
         if key is None:
             return True
         if key[0] == "h4h":
-            return not any(tab.in_hand for tab in self.t.seating.active_tables())
+            return not any(tab.in_hand for tab in self.seating.active_tables())
         tab = tables.get(key[1]) if key[0] == "hand" else None
         return tab is None or not (tab.in_hand and tab.hand == key[2])
 
     def finish(self, t: float) -> None:
         """The event is over: the seats won (satellites), then the finish."""
-        alive = [p.id for p in self.t.registry.players.values() if p.status in IN_PLAY]
+        alive = [p.id for p in self.registry.players.values() if p.status in IN_PLAY]
         seats = self.seats()
         if seats:
             won = alive + self._seats_by_place(seats)
-            self.t._emit("seats_won", t, players=won, value=self.t.money.prize.seat_value)
-        self.t._emit("finished", t, winner=alive[0])
+            self.t.emit("seats_won", t, players=won, value=self.money.prize.seat_value)
+        self.t.emit("finished", t, winner=alive[0])
 
     def _seats_by_place(self, seats: int) -> list[str]:
         """Players already out whose place lies wholly within the seats (out on the hand
         that decided the last seats, with fewer chips than those left)."""
-        places = self.t.busts.places()
+        places = self.busts.places()
         shared = Counter(places.values())
         return sorted((pid for pid, place in places.items()
                        if place + shared[place] - 1 <= seats),
@@ -82,7 +92,7 @@ class Satellites(Component):
 
     def _on_seats_won(self, ev: ev_.SeatsWon) -> None:
         self.winners = list(ev.players)
-        self.t.schedule_dirty = True
+        self.changes.schedule_changed()
 
     def seat_winners(self) -> list[str]:
         """Who won a seat in the target event (empty until the satellite is over)."""

@@ -1,10 +1,15 @@
-"""The records a tournament folds events into: players, tables and calls."""
+"""The records a tournament folds events into: players, tables and calls.
+
+A record is a row of the part that keeps it, and each of its columns is folded by one
+part (named beside the columns below); another part that needs one changed asks that
+part through a method saying what it does (kiosk.core.registry.Registry.set_status).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kiosk.core.button import Positions
+from kiosk.core.button import Positions, next_big_blind
 from kiosk.core.events import Event
 
 __all__ = ["Event"]
@@ -16,6 +21,10 @@ IN_PLAY = (SEATED, MOVING)
 
 @dataclass
 class Player:
+    """A row of the registry. Columns by owner: the registry (identity, status, entries,
+    chips bought, absent), seating (table, seat, from_table, from_seat, moves), the
+    floor (the penalty columns), busts (bust_key, bust_hand)."""
+
     id: str
     name: str
     card: str | None = None
@@ -41,6 +50,9 @@ class Player:
 
 @dataclass
 class Table:
+    """A row of seating. Balancing keeps `breaking`, `pending_out` and `pending_in`;
+    every other column is seating's."""
+
     id: int
     seats: int
     added: bool = False
@@ -70,6 +82,12 @@ class Table:
 
     def open_seats(self) -> list[int]:
         return [s for s in range(1, self.seats + 1) if s not in self.seat_of]
+
+    def due_seat(self) -> int | None:
+        """The seat due the big blind next, or None before the table's first hand."""
+        if self.positions is None or not self.seat_of:
+            return None
+        return next_big_blind(self.positions, self.seat_of, self.seats)
 
 
 @dataclass(slots=True)

@@ -7,10 +7,11 @@ random seed their generator from the event's seed and the decision's own identit
 draws whatever else happened in between, and a replayed director carries on alike.
 
 The state lives in the tournament's parts (kiosk.core.component), one per part of the
-domain; `Tournament` only composes them and routes each command, report and event to the
-part that owns it, through tables built once per class. The names readers use
-(`tour.players`, `tour.clock`, `tour.places()`...) stay reachable here and read through to
-the owning part.
+domain. `Tournament` builds them, each with itself as the host and the others as the
+read-only views kiosk.core.host declares (it imports every part; no part imports it),
+and routes each command, report and event to the part that owns it, through tables built
+once per class. The names readers use (`tour.players`, `tour.clock`, `tour.places()`...)
+read through to the owning part; none writes.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.balancing import Balancing
 from kiosk.core.busts import Busts
+from kiosk.core.changes import Changes
 from kiosk.core.chip_counts import ChipCounts
 from kiosk.core.component import Component
+from kiosk.core.draws import Draws
+from kiosk.core.final_table import FinalTable
 from kiosk.core.flights import Flights
 from kiosk.core.floor import Floor
+from kiosk.core.host import Peers
 from kiosk.core.knockouts import Knockouts
 from kiosk.core.levels import Levels
 from kiosk.core.money import Money
@@ -36,7 +41,7 @@ from kiosk.core.registry import Registry
 from kiosk.core.reports import TableReports
 from kiosk.core.satellites import Satellites
 from kiosk.core.seating import Seating
-from kiosk.core.state import Event
+from kiosk.core.state import Event, Table
 from kiosk.errors import RuleError
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import Profile
@@ -49,9 +54,9 @@ QUIET_REPORTS = frozenset({"hand_started", "all_in", "clock_call", "clock_done",
 # events a table's "undo" can take back
 UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
 
-PARTS: tuple[type[Component], ...] = (Registry, Seating, Levels, Balancing, Busts, Floor,
-                                      TableReports, Knockouts, Money, ChipCounts, Satellites,
-                                      Flights)
+PARTS: tuple[type[Component], ...] = (Registry, Seating, Draws, Levels, Balancing, FinalTable,
+                                      Busts, Floor, TableReports, Knockouts, Money, ChipCounts,
+                                      Satellites, Flights)
 Route = tuple[type, Callable[..., None]]   # the owning class, and its unbound handler
 
 
@@ -65,22 +70,24 @@ def _routes(table: str) -> dict[type, Route]:
 
 
 class _Part:
-    """A name read (and written) through to the part that owns it."""
+    """A name of the read side, read through to the part that owns it (read only: a
+    part's state changes through its events)."""
 
-    def __init__(self, part: str) -> None:
+    def __init__(self, part: str, attr: str = "") -> None:
         self.part = part
-        self.name = ""
+        self.attr = attr
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+        self.attr = self.attr or name
 
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
             return self
-        return getattr(obj.__dict__[self.part], self.name)
+        return getattr(obj.__dict__[self.part], self.attr)
 
     def __set__(self, obj: Any, value: Any) -> None:
-        setattr(obj.__dict__[self.part], self.name, value)
+        raise AttributeError(f"{self.attr} is read only here: it is {self.part}'s, and "
+                             "changes through its events")
 
 
 class Tournament:
@@ -108,15 +115,16 @@ class Tournament:
         self.payout_percent: float = created.get("payout_percent", 15.0)
         self.pool: bool = created.get("pool", False)   # tables come from a room's pool
         self.n_events = 1
-        self.dirty: set[int] = set()       # tables whose plan changed
-        self.schedule_dirty = True
-        self.seating_dirty = True
+        self.changes = Changes()
         self._out: list[Event] | None = None
         self._handlers: dict[type, tuple[Any, bool, bool, bool]] = {}
+        self._deciders: dict[type, Callable[[Any, float], None]] = {}
         self.registry = Registry(self)
         self.seating = Seating(self)
+        self.draws = Draws(self)
         self.levels = Levels(self)
         self.balancing = Balancing(self)
+        self.final = FinalTable(self)
         self.busts = Busts(self)
         self.floor = Floor(self)
         self.reports = TableReports(self)
@@ -125,10 +133,16 @@ class Tournament:
         self.chipcount = ChipCounts(self)
         self.satellites = Satellites(self)
         self.flights = Flights(self)
-        self.parts: dict[type, Any] = {type(p): p for p in (
-            self.registry, self.seating, self.levels, self.balancing, self.busts, self.floor,
-            self.reports, self.knockouts, self.money, self.chipcount, self.satellites,
-            self.flights)}
+        # mypy checks here that each part offers the view the others read of it
+        peers = Peers(changes=self.changes, registry=self.registry, seating=self.seating,
+                      draws=self.draws, levels=self.levels, balancing=self.balancing,
+                      final=self.final, busts=self.busts, floor=self.floor,
+                      reports=self.reports, knockouts=self.knockouts, money=self.money,
+                      chipcount=self.chipcount, satellites=self.satellites,
+                      flights=self.flights)
+        self.parts: dict[type, Any] = {type(p): p for p in peers[1:]}
+        for part in self.parts.values():
+            part.wire(peers)
         self.parts[Tournament] = self
 
     # ---------------------------------------------------------------- creation
@@ -152,9 +166,10 @@ class Tournament:
         return cls(created, prof, structure)
 
     def __getstate__(self) -> dict[str, Any]:
-        """For snapshots: the folded state, without caches or work in progress."""
+        """For snapshots: the folded state, without caches or work in progress (the
+        changes outbox keeps no tables either: kiosk.core.changes)."""
         state = self.__dict__.copy()
-        state["_handlers"], state["_out"], state["dirty"] = {}, None, set()
+        state["_handlers"], state["_deciders"], state["_out"] = {}, {}, None
         return state
 
     @classmethod
@@ -188,12 +203,8 @@ class Tournament:
         handler(ev)
         if by and ev.by:   # type: ignore[attr-defined]
             self.money.remember_audit(ev)
-        rid = ev.report
-        if rid and tabled and ev.table:   # type: ignore[attr-defined]
-            key = (ev.table, rid)   # type: ignore[attr-defined]  # ids are per table
-            self.reports.seen_reports.add(key)
-            if undoable:
-                self.reports.report_events.setdefault(key, []).append(ev)
+        if ev.report and tabled and ev.table:   # type: ignore[attr-defined]
+            self.reports.applied(ev, ev.table, undoable)   # type: ignore[attr-defined]
 
     def _route(self, etype: type[Event]) -> tuple[Any, bool, bool, bool]:
         part, handler = self.FOLDS[etype]
@@ -201,10 +212,13 @@ class Tournament:
         return (types.MethodType(handler, self.parts[part]), "by" in fields, "table" in fields,
                 etype.kind in UNDOABLE)
 
-    def _emit(self, kind: str, t: float, **fields: Any) -> Event:
-        return self._add(ev_.make(kind, t, **fields))
+    def emit(self, kind: str, t: float, **fields: Any) -> Event:
+        """Build the event `kind` of a decision, fold it and hand it out (Host.emit)."""
+        return self.add(ev_.make(kind, t, **fields))
 
-    def _add(self, ev: Event) -> Event:
+    _emit = emit   # the name tools and tests that append an event by hand use
+
+    def add(self, ev: Event) -> Event:
         """Apply an event a decision built (as its class, where the hot paths build them)
         and hand it out with the command's others."""
         self.apply(ev)
@@ -212,16 +226,38 @@ class Tournament:
             self._out.append(ev)
         return ev
 
-    def _rng(self, *what: object) -> random.Random:
+    def decide_report(self, tab: Table, rep: cmd_.AnyTableReport, t: float, rid: str) -> None:
+        """Hand a table report TableReports checked to the part that decides its kind
+        (Host.decide_report), through the routing table `report_handlers`."""
+        part, handle = self.report_handlers[type(rep)]
+        handle(self.parts[part], tab, rep.data, t, rid)
+
+    def rng(self, *what: object) -> random.Random:
         """A generator seeded by the decision itself, not by how many events came before,
         so clock ticks or floor calls in between never change a draw."""
         return random.Random(":".join(map(str, (self.seed, *what))))
 
-    def _touch(self, table: int | None, other: int | None = None) -> None:
-        if table is not None:
-            self.dirty.add(table)
-        if other is not None:
-            self.dirty.add(other)
+    # ------------------------------------------- what changed, for the publisher
+    @property
+    def dirty(self) -> set[int]:
+        """Tables whose plans changed since the publisher last cleared this."""
+        return self.changes.tables
+
+    @property
+    def schedule_dirty(self) -> bool:
+        return self.changes.schedule
+
+    @schedule_dirty.setter
+    def schedule_dirty(self, value: bool) -> None:
+        self.changes.schedule = value
+
+    @property
+    def seating_dirty(self) -> bool:
+        return self.changes.seating
+
+    @seating_dirty.setter
+    def seating_dirty(self, value: bool) -> None:
+        self.changes.seating = value
 
     # --------------------------------------------------------------- commands
     def execute(self, cmd: cmd_.Command | dict[str, Any], t: float) -> list[Event]:
@@ -232,19 +268,24 @@ class Tournament:
         """
         if not isinstance(cmd, cmd_.Command):
             cmd = cmd_.decode(cmd)
-        part, decide = self.DECIDES[type(cmd)]
-        self._out = []
+        ctype = type(cmd)
+        decide = self._deciders.get(ctype)
+        if decide is None:   # once per class: the handler bound to its part
+            part, handler = self.DECIDES[ctype]
+            decide = self._deciders[ctype] = types.MethodType(handler, self.parts[part])
+        out: list[Event] = []
+        self._out = out
         try:
-            decide(self.parts[part], cmd, t)
-            kind = cmd.report.kind if isinstance(cmd, cmd_.Report) else ""
+            decide(cmd, t)
+            kind = cmd.report.kind if ctype is cmd_.Report else ""   # type: ignore[attr-defined]
             # a hand end that moved nobody (its own event only) leaves every count the
             # last decision was made on as it was: deciding again would decide nothing
             # (tests/core/test_quiet_hand_end.py checks it after every command)
-            quiet = kind in QUIET_REPORTS or (kind == "hand_ended" and len(self._out) == 1)
-            if self.levels.started and self.busts.finished_at is None and not quiet:
+            quiet = kind in QUIET_REPORTS or (kind == "hand_ended" and len(out) == 1)
+            if not quiet and self.levels.started and self.busts.finished_at is None:
                 self.balancing.rebalance(t)
                 self.balancing.refresh_halts()
-            return self._out
+            return out
         finally:
             self._out = None
 
@@ -254,7 +295,8 @@ class Tournament:
 
     def players_at(self, table: int) -> int:
         """Players seated at, or walking to, `table` (0 when it is not in play)."""
-        return self.seating.players_at(table)
+        tab = self.seating.tables.get(table)
+        return 0 if tab is None or tab.broken else tab.count
 
     def _do_tick(self, cmd: cmd_.Tick, t: float) -> None:
         """Time-driven decisions: a level change re-anchors the clock (and, under
@@ -263,7 +305,7 @@ class Tournament:
         self.levels.tick(t)
         for p in self.registry.players.values():
             if p.penalty_until is not None and p.penalty_until <= t:
-                self._emit("penalty_served", t, player=p.id)
+                self.emit("penalty_served", t, player=p.id)
         self.money.money_tick(t)
         self.chipcount.colour_up_tick(t)
 
@@ -289,8 +331,8 @@ class Tournament:
     balancer = _Part("balancing")
     n_breaking = _Part("balancing")
     n_pending = _Part("balancing")
-    final_pending = _Part("balancing")
-    final_table = _Part("balancing")
+    final_pending = _Part("final", "pending")
+    final_table = _Part("final", "table")
     next_to_break = _Part("balancing")
     break_order = _Part("balancing")
     halted = _Part("balancing")

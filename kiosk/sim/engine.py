@@ -152,6 +152,7 @@ class Simulator:
                                  if not st.periods[i].is_break), self.rebuy_until)
         self.addon_done: set[int] = set()              # tables that sold their add-ons
         self.addon_players: set[str] = set()
+        self.log: list[Event] | None = None   # set to a list to keep every event decided
 
     # ------------------------------------------------------------------ driving
     def send(self, kind: str, t: float, fields: dict[str, Any]) -> list[Event]:
@@ -166,6 +167,8 @@ class Simulator:
         evs = tour.execute(cmd, t)
         elapsed = self.timer() - start
         self.res.events += len(evs)
+        if self.log is not None:
+            self.log += evs
         for e in evs:
             if type(e) in MOVE_EVENTS:
                 self._decided(tour, evs, elapsed)

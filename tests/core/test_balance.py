@@ -4,6 +4,7 @@ through table reports the way the kiosks send them."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from core_kit import Room, flat_structure, seating_problems
@@ -464,3 +465,21 @@ def test_tournament_reaches_its_final_table(seats: int, players: int, final: int
     while tour.finished_at is None:
         room.hand(table, busts=(min(tab.seat_of),))
     assert sorted(tour.places().values()) == list(range(1, players + 1))
+
+
+def test_the_balancers_longest_and_shortest_follow_every_change() -> None:
+    """max() and min() are kept as tables come, go and change counts (asked twice a hand),
+    so they must agree with the counts themselves after any sequence of changes."""
+    rng = random.Random(5)
+    for _ in range(200):
+        b = Balancer()
+        for _ in range(200):
+            table, op = rng.randrange(1, 15), rng.random()
+            if op < 0.6:
+                b.set(table, rng.randrange(0, 12), rng.randrange(0, 5))
+            elif op < 0.8 and table in b:
+                b.add(table, 1 if not b.count[table] or rng.random() < 0.5 else -1)
+            else:
+                b.remove(table)
+            counts = list(b.count.values())
+            assert (b.min(), b.max()) == ((min(counts), max(counts)) if counts else (0, 0))
