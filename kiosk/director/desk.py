@@ -29,7 +29,6 @@ from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
 
 log = logging.getLogger("kiosk.director")
-Clock = Callable[[], float]
 
 
 def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Created:
@@ -51,8 +50,8 @@ def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Cre
 class Desk:
     """One event: `decide` is the only way its state changes."""
 
-    def __init__(self, name: str, log_: StreamLog, tour: Tournament, clock: Clock,
-                 title: str = "") -> None:
+    def __init__(self, name: str, log_: StreamLog, tour: Tournament,
+                 clock: Callable[[], float], title: str = "") -> None:
         self.name = name
         self.title = title or name
         self.log = log_
@@ -61,8 +60,8 @@ class Desk:
         self.clock = clock
 
     @classmethod
-    def load(cls, name: str, log_: StreamLog, config: EventConfig | None, clock: Clock,
-             title: str = "") -> Desk:
+    def load(cls, name: str, log_: StreamLog, config: EventConfig | None,
+             clock: Callable[[], float], title: str = "") -> Desk:
         """The event as its stream has it (snapshot plus tail); settings checked against
         `config` when the room's file still lists it."""
         started = time.perf_counter()

@@ -16,8 +16,9 @@ from kiosk.core import events as ev_
 from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.tournament import Tournament
-from kiosk.director.desk import Clock, Desk
+from kiosk.director.desk import Desk
 from kiosk.director.logstore import ROOM_STREAM, StreamLog
+from kiosk.director.ports import Clock
 from kiosk.director.roomdesk import RoomDesk
 from kiosk.errors import RuleError
 from kiosk.roomconfig import RoomConfig

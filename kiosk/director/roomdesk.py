@@ -12,8 +12,9 @@ from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
 from kiosk.director.batch import Rows
-from kiosk.director.desk import Clock, decide_whole
+from kiosk.director.desk import decide_whole
 from kiosk.director.logstore import ROOM_STREAM, StreamLog
+from kiosk.director.ports import Clock
 from kiosk.roomconfig import RoomConfig
 
 log = logging.getLogger("kiosk.director")
