@@ -127,6 +127,9 @@ class Floor:
         return self.room.d
 
     def start(self) -> None:
+        """Every event's dealers wait for their turn before the first one deals: a dealer
+        let go while the next were still being started would deal a few hands alone, as
+        far as the machine's load lets it, and the two runs would interleave apart."""
         open_events(self.d, self.entrants)
         with self.turns.together():
             for event in RUNNING:

@@ -422,6 +422,8 @@ class EventConfig:
     printer: PrinterConfig | None = None  # the desk's receipt printer
     public_url: str = ""                  # players' address of the director (QR codes)
     public_counts: bool = True            # chip counts on the public player pages
+    max_entries: int | None = None        # stacks for sale (a room's [[events]])
+    max_tables: int | None = None         # tables the event may take
 
     @property
     def https(self) -> bool:

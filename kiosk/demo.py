@@ -102,6 +102,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 ROOM = "demo"
 DAILY, SATELLITE, TARGET = "daily", "sunday-sat", "sunday"
+LEAGUE = "season"     # the demo's league over its three events (/p/league/season)
 FREE_TABLES = 2       # the room keeps two tables free, so the floor can move one
 SEATS = 9
 
@@ -118,7 +119,8 @@ def room_tables(players: int) -> int:
 
 def _write_config(folder: Path, args: argparse.Namespace, broker_url: str,
                   host: str, port: int) -> Path:
-    """room.toml: the daily and a satellite to Sunday's main event (announced, not open)."""
+    """room.toml: the daily and a satellite to Sunday's main event (announced, not open,
+    taking reservations from phones), and a league over the three."""
     path = folder / "room.toml"
     printer = getattr(args, "printer", None)
     sat = satellite_players(args.players)
@@ -135,10 +137,12 @@ def _write_config(folder: Path, args: argparse.Namespace, broker_url: str,
         f'[[events]]\nname = "{DAILY}"\ntitle = "Daily 100"\n{event}seed = {args.seed}\n'
         f"buy_in = 100\n\n"
         f'[[events]]\nname = "{TARGET}"\ntitle = "Sunday Main"\n{event}'
-        f"seed = {args.seed + 2}\nbuy_in = 300\nscheduled = true\n\n"
+        f"seed = {args.seed + 2}\nbuy_in = 300\nscheduled = true\nreservations = true\n\n"
         f'[[events]]\nname = "{SATELLITE}"\ntitle = "Satellite to Sunday"\n'
         f'kind = "satellite"\ntarget = "{TARGET}"\n{event}seed = {args.seed + 1}\n'
-        f"buy_in = 100\n[events.money]\nseat_value = 300\n")
+        f"buy_in = 100\n[events.money]\nseat_value = 300\n\n"
+        f'[[leagues]]\nname = "{LEAGUE}"\ntitle = "Demo Room season"\nformula = "sqrt"\n'
+        f'events = ["{DAILY}", "{SATELLITE}", "{TARGET}"]\n')
     users = folder / floor_users.FILE
     if not users.exists():
         floor_users.save(users, {floor_users.DEMO_USER:
@@ -222,6 +226,10 @@ def _run_in(folder: Path, args: argparse.Namespace, host: str, port: int) -> int
                     f"{', '.join(map(str, director.room.tables_of(d.name))) or 'none'}"
                     for d in director.desks.values()),
                   f"players     {director.dashboard_url}p/{director.tour.event}",
+                  f"reserve     {director.dashboard_url}p/{TARGET}   (Sunday Main takes "
+                  "reservations from phones)",
+                  f"league      {director.dashboard_url}p/league/{LEAGUE}   (on the TV: "
+                  f"{director.dashboard_url}clock?league={LEAGUE})",
                   f"event log   {config.db}" + ("" if args.dir or args.keep else
                                                  " (removed at the end; --keep keeps it)")]
         if config.printer is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from kiosk.appliance.passwords import hash_line
 from kiosk.protocol.messages import MAX_MESSAGE
 from kiosk.protocol.topics import Topics, V1Topics
+from kiosk.releases.messages import release_topic, update_topic
 
 DIRECTOR_USER = "director"
 
@@ -38,6 +39,8 @@ def table_rules(topics: Topics, n: int) -> list[tuple[str, str]]:
         ("read", topics.events),
         ("read", topics.all_schedules),
         ("read", topics.all_seating),
+        ("read", release_topic(topics, n)),    # the wanted release (docs/updates.md)
+        ("write", update_topic(topics, n)),    # its updater's state
         ("write", f"{old.root}/+/table/{n}/status"),
         ("read", f"{old.root}/+/table/{n}/plan"),
     ]

@@ -19,6 +19,7 @@ from kiosk.appliance.files import PUBLIC, SECRET, write
 from kiosk.config import LOOPBACK, parse_http
 from kiosk.errors import KioskError
 from kiosk.protocol.topics import check_event_name
+from kiosk.releases.signing import make_key
 
 STATE_DIR = "/var/lib/pokerkiosk"
 
@@ -139,6 +140,7 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
                       director / "https.crt", director / "https.key"):
             stale.unlink(missing_ok=True)   # a plain room must not look half-TLS
 
+    release_keys(out, secrets.users)
     scheme = "mqtts" if use_tls else "mqtt"
     table_url = f"{scheme}://{secrets.director_host}:{port}"
     write(director / "event.toml", _event_toml(secrets, f"{scheme}://127.0.0.1:{port}",
@@ -150,6 +152,18 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
     return Room(out=out, event=event, tables=secrets.tables, added=added, tls=use_tls,
                 broker_url=table_url,
                 dashboard=f"{'https' if use_tls else 'http'}://{shown}:{web_port}/")
+
+
+def release_keys(out: Path, users: dict[str, str]) -> None:
+    """The release signing key (made once, kept), its public half for every table, and
+    the tables' logins the director checks before it serves a release (docs/updates.md)."""
+    key = out / "director" / "release-signing.key"
+    if not key.exists():
+        make_key(key, out / "director" / "release.pub")
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(out / "director" / "release.pub", out / "tables" / "release.pub")
+    tables = {u: pw for u, pw in users.items() if u != broker_files.DIRECTOR_USER}
+    write(out / "director" / "table-logins", broker_files.password_file(tables), SECRET)
 
 
 def _write_floor_users(path: Path, plain: dict[str, str]) -> None:

@@ -360,6 +360,8 @@ class Balancing(Component):
             return
         if self.final_pending or n_active < 2:
             return
+        if self.n_breaking:
+            self._finish_breaks(t)
         # breaks: once the field fits one table fewer (break_now: a moment later, for a
         # shorter table)
         while len(b) > 1:
@@ -380,6 +382,16 @@ class Balancing(Component):
             self.t._emit("move_ordered", t, table=src, to_table=dst)
             if not self.t.seating.tables[src].in_hand:
                 self._execute_order(self.t.seating.tables[src], dst, t)
+
+    def _finish_breaks(self, t: float) -> None:
+        """A breaking table between hands whose players did not all find a seat at its
+        last hand end (newcomers took the open seats meanwhile) sends the rest as seats
+        open elsewhere: it deals no more hands, so no hand end of its own would."""
+        for tab in self.t.seating.active_tables():
+            if tab.breaking and tab.seat_of and not tab.in_hand and any(
+                    x.count < x.seats for x in self.t.seating.active_tables()
+                    if x.id != tab.id and not x.breaking):
+                self._break(tab, t)
 
     def _order_final(self, t: float) -> None:
         """The field fits the final table: cancel every order, then draw it (TDA 11)."""
@@ -473,9 +485,10 @@ class Balancing(Component):
             raise RuleError("the final table draw is under way: every table breaks into it")
         room = sum(x.seats - x.count for x in self.t.seating.active_tables()
                    if x.id != tab.id and not x.breaking)
-        if not tab.breaking and room < tab.count:
-            # TDA 9 breaks a table into open seats: with too few, its players would wait
-            # at a table that can never deal again
+        if not tab.breaking and not tab.in_hand and room < tab.count:
+            # TDA 9 breaks a table into open seats: between hands it breaks now, so the
+            # seats must be there (during a hand it breaks at the hand's end, and a
+            # player left without a seat moves as soon as one opens: _finish_breaks)
             raise RuleError(f"table {tab.id} cannot break: its {tab.count} players need "
                             f"seats and the other tables have {room} open")
         if not tab.breaking:

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 from msgspec import Meta
 
+from kiosk.core import reservation_events as reservation_events  # and these
 from kiosk.core import room_events as room_events  # the room's rows are events too
 from kiosk.core.bounds import (
     Chips,

@@ -21,6 +21,7 @@ from kiosk.core import room_commands as rc
 from kiosk.core import room_events as re_
 from kiosk.core.component import handlers
 from kiosk.core.event_base import Event
+from kiosk.core.reservations import Reservations
 from kiosk.core.room_players import PlayerRecord, RoomPlayers, Ticket
 from kiosk.errors import RuleError
 
@@ -79,7 +80,9 @@ class Room:
         self.assigned: dict[int, str] = {}        # table -> the event it serves
         self.events: dict[str, EventInfo] = {}
         self.people = RoomPlayers(self)
-        self.parts: dict[type, Any] = {Room: self, RoomPlayers: self.people}
+        self.bookings = Reservations(self)
+        self.parts: dict[type, Any] = {Room: self, RoomPlayers: self.people,
+                                       Reservations: self.bookings}
         self.n_events = 1
         self._out: list[Event] | None = None
 
@@ -320,7 +323,7 @@ def _list(tables: list[int]) -> str:
 
 
 def _routes() -> None:
-    for part in (Room, RoomPlayers):
+    for part in (Room, RoomPlayers, Reservations):
         for ev, fn in handlers(part, "_on_", Event).items():
             Room.FOLDS[ev] = (part, fn)
         for cmd, fn in handlers(part, "_do_", rc.RoomCommand).items():

@@ -111,6 +111,15 @@ ROOM_COMMANDS = _declared()
 _DECODERS = {cls: msgspec.json.Decoder(cls) for cls in ROOM_COMMANDS.values()}
 
 
+def declare(*classes: type[RoomCommand]) -> None:
+    """Room commands declared in a module of their own (a part of the room beside these):
+    decoded like the ones above."""
+    for cls in classes:
+        cls.kind = str(cls.__struct_config__.tag)
+        ROOM_COMMANDS[cls.kind] = cls
+        _DECODERS[cls] = msgspec.json.Decoder(cls)
+
+
 def decode(raw: dict[str, Any] | RoomCommand) -> RoomCommand:
     """The room command `raw` declares, checked against its schema; CommandError (a
     RuleError) if it does not fit, naming the kind and the reason."""

@@ -38,6 +38,9 @@ def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Cre
         extra["pool"] = True
     if c.satellite_leftover != "next":
         extra["satellite_leftover"] = c.satellite_leftover
+    for key in ("max_entries", "max_tables"):
+        if getattr(c, key, None) is not None:
+            extra[key] = getattr(c, key)
     return Tournament.create(
         event=c.name, profile=load_profile(c.profile), structure=load_structure(c.structure),
         seats=c.seats, start_stack=c.start_stack, buy_in=c.buy_in,

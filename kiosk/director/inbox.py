@@ -19,6 +19,7 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -44,8 +45,10 @@ class Inbox:
     """The tables' messages, from the broker's thread to the room's service."""
 
     def __init__(self, service: RoomService, wire: Wire, hub: Hub, feed: TableFeed,
-                 health: dict[str, str]) -> None:
+                 health: dict[str, str],
+                 updates: Callable[[int, bytes], None] | None = None) -> None:
         self.service = service
+        self.updates = updates      # a table's update status (leaf "update"), when served
         self.wire = wire
         self.hub = hub
         self.feed = feed
@@ -118,6 +121,8 @@ class Inbox:
                 changed.add(table)
         elif leaf == "status":
             self.status(table, payload, changed)
+        elif leaf == "update" and self.updates is not None:
+            self.updates(table, payload)
 
     def report(self, table: int, payload: bytes, batch: Batch, acks: Acks,
                rejected: Refusals) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -28,8 +29,11 @@ class MqttLink:
     """One client for the room's director; `connected` is set while it is connected."""
 
     def __init__(self, broker: BrokerConfig, room: str, wire: Wire, inbox: Inbox,
-                 publishing: Publishing) -> None:
+                 publishing: Publishing, subscriptions: Sequence[str] = (),
+                 reconnected: Callable[[], None] | None = None) -> None:
         self.broker = broker
+        self.subscriptions = tuple(subscriptions)   # more topics (QoS 1): tables' updates
+        self.reconnected = reconnected              # after the republish on each connect
         self.room = room
         self.wire = wire
         self.inbox = inbox
@@ -72,7 +76,8 @@ class MqttLink:
             return
         t = self.wire.topics
         client.subscribe([(t.all_reports, 1), (t.all_live, 0), (t.all_status, 1),
-                          (V1Topics.all_status, 1)])
+                          (V1Topics.all_status, 1),
+                          *((topic, 1) for topic in self.subscriptions)])
         if self.loop:
             self.loop.call_soon_threadsafe(self._connected)
 
@@ -80,6 +85,8 @@ class MqttLink:
         self._unreachable = False
         log.info("connected to %s", self.broker.url)
         self.publishing.republish_all()
+        if self.reconnected is not None:
+            self.reconnected()
         self.connected.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:

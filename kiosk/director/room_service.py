@@ -45,6 +45,8 @@ class RoomService:
         self.repo = Repository(config, store.stream, clock)
         self.tx = Transactions(self.repo, store.event_streams)
         self.outboxes: list[Outbox] = []
+        # before each write, steps that belong in the same transaction (bookings settling)
+        self.before_write: list[Callable[[Batch], None]] = []
 
     def attach(self, outbox: Outbox) -> None:
         """`outbox` hears of every desk held (those held already first) and every batch
@@ -107,7 +109,10 @@ class RoomService:
     # ---------------------------------------------------------------- the write
     def commit(self, batch: Batch) -> None:
         """Write every stream the batch touched in one transaction, then tell the outboxes
-        (the publishing, then the printer) what was written."""
+        (the publishing, then the printer) what was written. The `before_write` steps
+        decide into the batch first."""
+        for step in self.before_write:
+            step(batch)
         if batch.rows:
             try:
                 self.store.append_many(batch.rows)

@@ -27,6 +27,7 @@ from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
 from kiosk.core.tournament import Tournament
+from kiosk.director.bookings import Bookings
 from kiosk.director.csv_import import import_players
 from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
@@ -37,6 +38,7 @@ from kiosk.director.mqtt_link import MqttLink
 from kiosk.director.pg_store import PgStore
 from kiosk.director.printing import make_printer
 from kiosk.director.publisher import Publisher, Publishing
+from kiosk.director.release_desk import ReleaseDesk
 from kiosk.director.room_service import RoomService
 from kiosk.director.store import open_store
 from kiosk.director.table_feed import TableFeed
@@ -72,6 +74,8 @@ class Director:
                                    deposed=self.ha.step_down if self.ha else None)
         self.publishing = Publishing(self.service.repo, self.wire, self.hub)
         self.service.attach(self.publishing)
+        self.bookings = Bookings(self.service)   # settled in every write, the first too
+        self.bookings.hook()
         try:
             if self.ha is not None:
                 self.ha.claim()
@@ -83,9 +87,13 @@ class Director:
                 self.ha.close()
             self.store.close()
             raise
-        self.inbox = Inbox(self.service, self.wire, self.hub, self.feed, self.health)
+        # the tables' updates (docs/updates.md)
+        self.releases = ReleaseDesk(self.service.repo, self.wire, self.feed, self.hub)
+        self.inbox = Inbox(self.service, self.wire, self.hub, self.feed, self.health,
+                           updates=self.releases.on_status)
         self.link = MqttLink(self.config.broker, self.config.name, self.wire, self.inbox,
-                             self.publishing)
+                             self.publishing, self.releases.subscriptions,
+                             reconnected=lambda: self.releases.tick(force=True))
         self.printer = make_printer(self.config, self.service.repo, self.health)
         if self.printer is not None:
             self.service.attach(self.printer)
@@ -157,8 +165,10 @@ class Director:
         self.inbox.drain()
 
     def republish_all(self) -> None:
-        """Everything retained, again (see Publishing.republish_all)."""
+        """Everything retained, again (see Publishing.republish_all), and the tables'
+        wanted releases."""
         self.publishing.republish_all()
+        self.releases.tick(force=True)
 
     # ------------------------------------------------------------------ run
     def task_failed(self, task: str, exc: BaseException, restarted: bool) -> None:
@@ -189,7 +199,8 @@ class Director:
             async def lead() -> None:
                 self.link.start(loop)
                 notifier.status(f"room {self.config.name}: {len(self.desks)} events")
-                await tick_forever(self.service, self.publishing)
+                await tick_forever(self.service, self.publishing,
+                                   beats=(self.releases.tick,))
 
             await (self.ha.serve(lead) if self.ha is not None else lead())
         finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.core import commands
@@ -22,8 +23,9 @@ log = logging.getLogger("kiosk.director")
 
 
 async def tick_forever(service: RoomService, publishing: Publishing,
-                       every: float = 0.25) -> None:
-    """Level changes, timed penalties, seating directories, watchdog: every event."""
+                       every: float = 0.25, beats: Sequence[Callable[[], None]] = ()) -> None:
+    """Level changes, timed penalties, seating directories, watchdog: every event; and
+    each of `beats` (the releases' publishing) once a turn."""
     notifier = Notifier()
     while True:
         wait = every
@@ -39,5 +41,7 @@ async def tick_forever(service: RoomService, publishing: Publishing,
             reading = desk.tour.clock.read(desk.tour.structure, service.now())
             if not (reading.paused or reading.finished):
                 wait = min(wait, reading.remaining + 0.001)
+        for beat in beats:
+            beat()
         notifier.watchdog()
         await asyncio.sleep(max(0.001, wait))

@@ -27,6 +27,7 @@ from kiosk.core import events as ev_
 from kiosk.core import room_commands as rc
 from kiosk.core import room_events as rev
 from kiosk.core.events import Event
+from kiosk.core.room import OVER
 from kiosk.core.room_events import EventState
 from kiosk.core.room_players import PlayerRecord
 from kiosk.director.batch import Batch
@@ -48,6 +49,9 @@ class Transactions:
         self.repo = repo
         self.event_streams = event_streams   # every event stream of the log (adoption)
         self.internal_errors = 0             # bugs met while deciding (`internal`)
+        # a desk registration into a full event may go elsewhere (the alternates list):
+        # the events it decided, or None when the event takes it as usual
+        self.divert: Callable[[Desk, cmd_.Register, Batch], list[Event] | None] | None = None
 
     # ------------------------------------------------------------- start
     def open_room(self, write: bool = True) -> Batch:
@@ -85,8 +89,11 @@ class Transactions:
     def sync_settings(self, desk: Desk, spec: RoomEvent | None, batch: Batch) -> None:
         """A house setting the config changed since the event began, applied as a logged
         event when the event can take it now, else refused like a fixed setting (the
-        director does not start, and says why): who runs the colour-up races."""
-        if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode:
+        director does not start, and says why): who runs the colour-up races. An event
+        that is over keeps what it ran with."""
+        if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode \
+                or desk.tour.finished_at is not None \
+                or self.repo.room.events[desk.name].state in OVER:
             return
         source = spec.config.source or "the room's config"
         cmd = cmd_.decode({"kind": "set_chip_race", "chip_race": spec.config.chip_race,
@@ -250,6 +257,9 @@ class Transactions:
         if self.repo.room.events[desk.name].state == "scheduled":
             raise RuleError(f"{desk.name} is scheduled: it takes entries once the floor "
                             "opens it")
+        diverted = self.divert(desk, cmd, batch) if self.divert is not None else None
+        if diverted is not None:     # a full event: on its alternates list
+            return diverted
         rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player)
         p = self.repo.room.players[rid]
         reg = cmd_.Register(name=p.name, card=p.card, country=p.country, player=rid,

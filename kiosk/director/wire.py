@@ -46,6 +46,14 @@ class Wire:
                 return
             self.client.publish(topic, payload, qos=1, retain=retain)
 
+    def send_encoded(self, topic: str, payload: bytes, retain: bool = True) -> bool:
+        """Publish a message encoded already (a release's own schema) at QoS 1; whether
+        a client was there to take it."""
+        if self.client is None:
+            return False
+        self.client.publish(topic, payload, qos=1, retain=retain)
+        return True
+
     def stamp(self) -> dict[str, Any]:
         """The revision, epoch and time every plan and schedule carries."""
         return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.clock()}

@@ -195,12 +195,30 @@ class Simulator:
         """Send a report (its id from `_id`); False when the director refused it."""
         field = self.field
         accepted = field.report(rep, t) is not False
-        for tid, seat, _pid in field.arriving():  # moved players sit down at once
+        self._report_arrivals(t)
+        return accepted
+
+    def _report_arrivals(self, t: float) -> None:
+        """Moved players sit down at once, and their new table deals when it can."""
+        field = self.field
+        for tid, seat, _pid in field.arriving():
             if tid in self.skip:
                 continue
             field.report(PresentReport(table=tid, id=self._id(), data=SeatData(seat=seat)), t)
             self.waiting.add(tid)
-        return accepted
+
+    def _adopt(self, t: float) -> bool:
+        """Deal at tables nobody deals or waits at: the final table drawn while every
+        other table sat out a break, a table the floor gave the event meanwhile. Its
+        players sit down first, as the dealer there would see them arrive."""
+        known = set(self.playing) | self.waiting | {abs(q[2]) for q in self.queue}
+        new = [tid for tid in self.field.tables() if tid not in known and tid not in self.skip]
+        if not new:
+            return False
+        self._report_arrivals(t)
+        for tid in new:
+            self._try_start(tid, t)
+        return True
 
     def _id(self) -> str:
         """The next report id: the prefix and a running number."""
@@ -239,6 +257,8 @@ class Simulator:
         queue, waiting, finished = self.queue, self.waiting, self.field.finished
         while not finished():
             if not queue:
+                if self._adopt(t):
+                    continue
                 if not waiting or not self._wait_for_floor(t):
                     break
                 continue
@@ -371,6 +391,7 @@ class Simulator:
         for seat, pid in sorted(self.field.seats(tid).items()):
             if pid not in self.addon_players and self.rng.random() < 0.7:
                 self.addon_players.add(pid)
+                self._top_up(pid, t)   # a newcomer's own stack first, then the add-on's
                 if self._report(AddonReport(table=tid, id=self._id(),
                                             data=AddonData(seat=seat, player=pid)), t):
                     self._credit(pid, stack)

@@ -158,6 +158,7 @@ class SoakFloor:
         self.steps: dict[str, int] = {}
         self.began: dict[str, float] = {}        # event -> its first hand's time
         self.extra = 0
+        self.refusal = ""                        # the floor's last refusal, in its words
         self.last_bust: dict[str, str] = {}    # event -> the newest bust a table reported
 
     @property
@@ -171,6 +172,7 @@ class SoakFloor:
         try:
             self.d.act(cmd, user="floor", event=event)
         except RuleError as exc:
+            self.refusal = str(exc)
             self._refused(f"{event}: {cmd.kind}", str(exc))
             return False
         return True
@@ -333,9 +335,10 @@ class SoakFloor:
 
     def penalty(self, event: str, tour: Tournament) -> None:
         seated = sorted(p.id for p in tour.players.values() if p.status in IN_PLAY)
-        if seated:
-            kind = "time" if tour.profile.penalties.minutes_ladder else "missed_hands"
-            self.act(commands.Penalty(player=self.rng.choice(seated), type=kind), event)
+        kinds = [k for k in tour.profile.penalties.kinds if k != "disqualify"]
+        if seated and kinds:
+            self.act(commands.Penalty(player=self.rng.choice(seated),
+                                      type=self.rng.choice(kinds)), event)
 
     def deal(self, event: str, tour: Tournament) -> None:
         """Two or three left at the final table agree to split what is left evenly."""
@@ -364,7 +367,8 @@ class SoakFloor:
         if any(x.id not in tour.chipcount.counts for x in tour.seating.active_tables()):
             return False
         if not self.act(commands.Bag(), event):
-            self.violation(event, "the bag was refused though every table counted")
+            self.violation(event, f"the bag was refused though every table counted: "
+                                  f"{self.refusal}")
             if not self.act(commands.Bag(accept_difference=True), event):
                 return False
         self.bagged.add(event)

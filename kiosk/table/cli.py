@@ -18,8 +18,10 @@ from typing import Any
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import load_table_config
+from kiosk.table.ab import RESTART
 from kiosk.table.devices import start_devices
 from kiosk.table.service import TableService
+from kiosk.table.updater import start_updater
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +48,14 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.table.ui.env import prepare
         prepare(cfg.ui_size, fullscreen=cfg.fullscreen)
         from kiosk.table.ui.app import run_ui
-        return run_ui(cfg)
+        return run_ui(cfg, args.config)
     service = TableService(cfg)
     extras = start_devices(service, gpio=args.gpio)
-    service.start()
     stop = threading.Event()
+    updater = start_updater(service, args.config, on_switch=stop.set)
+    service.start()
+    if updater is not None:
+        updater.start()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     # "ready" first, then answers: a reader of stdout never sees the two on one line
     print(f"table {cfg.table} ready ({service.outbox.pending_count()} report(s) queued)",
@@ -69,8 +74,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for dev in extras:
             (dev.close if hasattr(dev, "close") else dev.stop)()
+        if updater is not None:
+            updater.stop()
         service.stop()
-    return 0
+    return RESTART if updater is not None and updater.switched else 0
 
 
 def _stdin_loop(service: TableService, stop: threading.Event) -> None:

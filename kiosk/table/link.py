@@ -51,6 +51,7 @@ class TableLink:
         self._routes = {t.plan(n): "plan", t.ack(n): "ack", t.director_status: "director",
                         t.events: "events"}
         self._event: str | None = None
+        self.extra: list[str] = []     # more topics (the updater's), each with its callback
         self._follow_lock = threading.Lock()
         self._connected = threading.Event()
         self._mids: dict[int, str] = {}    # message id -> report id ("" for others)
@@ -128,7 +129,7 @@ class TableLink:
         with self._follow_lock:
             event = self._event
         extra = [self.topics.schedule(event)] if event is not None else []
-        return [*self._routes, self.topics.all_seating, *extra]
+        return [*self._routes, self.topics.all_seating, *extra, *self.extra]
 
     def _route(self, topic: str) -> tuple[str, str | None] | None:
         """(kind, event) of a message on `topic`, or None when it is not for us (an

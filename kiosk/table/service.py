@@ -46,6 +46,7 @@ class TableService:
         self._connect = connect
         self._last_live: dict[str, Any] | None = None
         self.listeners: list[Callable[[], None]] = []   # told after every change
+        self.closing = ""    # why the kiosk is stopping (an update): actions are refused
 
     def _restore(self) -> None:
         """Last plan, schedule, seating directories and hand state from disk: the clock
@@ -80,6 +81,8 @@ class TableService:
     def act(self, name: str, *args: Any, **kw: Any) -> Result:
         """Run controller action `name` at the current time; queue and send its report."""
         with self.lock:
+            if self.closing:
+                return Result(message=self.closing, refused=True)
             res = self.ctl.act(name, self.now(), *args, **kw)
             for rep in res.reports:
                 payload = self.outbox.add(rep, state=self.ctl.export_state())

@@ -7,7 +7,7 @@ from core_kit import Room
 
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
-from kiosk.core import room_events
+from kiosk.core import reservation_events, room_events
 from kiosk.core.tournament import Tournament
 
 
@@ -15,7 +15,8 @@ def test_every_declared_command_report_and_event_has_a_handler() -> None:
     assert set(Tournament.DECIDES) == set(cmd_.COMMANDS.values())
     assert set(Tournament.report_handlers) == set(cmd_.TableReport.__subclasses__())
     assert set(Tournament.FOLDS) == (set(ev_.KINDS.values()) - {ev_.Created}
-                                     - set(room_events.ROOM_EVENTS))
+                                     - set(room_events.ROOM_EVENTS)
+                                     - set(reservation_events.RESERVATION_EVENTS))
 
 
 @pytest.mark.parametrize(("raw", "why"), [

@@ -13,6 +13,7 @@ from kiosk import configdoc
 from kiosk.cli import main
 from kiosk.config import load_event_config, load_table_config
 from kiosk.core import commands
+from kiosk.core import room_commands as rc
 from kiosk.director.service import Director
 from kiosk.director.store import EventLog
 from kiosk.errors import ConfigError
@@ -188,4 +189,21 @@ def test_a_new_chip_race_method_applies_between_races_and_is_refused_during_one(
     d.log.close()
     d = Director(load_event_config(path), clock=lambda: 1000.0)   # once, not every start
     assert d.store.last_seq == rows and d.tour.chipcount.chip_race_mode == "draw"
+    d.log.close()
+
+
+def test_an_event_that_is_over_keeps_its_chip_race_method(tmp_path: Path) -> None:
+    """Finished with a race still owed: a later change of the house setting neither
+    applies to it nor keeps the director from starting."""
+    path = race_toml(tmp_path, "dealer")
+    d = Director(load_event_config(path), clock=lambda: 1000.0)
+    register(d, "cfg-test", 18)
+    d.act(commands.Start())
+    colour_up(d, Dealer(d, "cfg-test"), (1,))
+    d.room_act(rc.SetEventState(event="cfg-test", state="finished"))
+    rows = d.store.last_seq
+    d.log.close()
+    race_toml(tmp_path, "draw")
+    d = Director(load_event_config(path), clock=lambda: 1000.0)
+    assert d.store.last_seq == rows and d.tour.chipcount.chip_race_mode == "dealer"
     d.log.close()

@@ -299,6 +299,19 @@ def test_each_event_shows_only_its_actions_and_finish_asks_first(
         page.fill("#login input[name=password]", PASSWORD)
         page.click("#login button")
         expect(page.locator("#role")).to_have_text("director")
+        # a confirm step the event left meanwhile goes, and does not come back later
+        page.locator('#ev-gala [data-do="archived"]').click()
+        expect(page.locator("#ev-gala [data-confirm]")).to_be_visible()
+        td.post("/api/room/act", {"kind": "set_event_state", "event": "gala", "state": "open"})
+        expect(page.locator("#ev-gala .acts.ask")).to_have_count(0)
+        for i in range(2):
+            td.post("/api/act?event=gala", {"kind": "register", "name": f"Gala Player {i}"})
+        td.post("/api/act?event=gala", {"kind": "start"})
+        td.post("/api/room/act", {"kind": "set_event_state", "event": "gala",
+                                  "state": "finished"})
+        expect(page.locator("#ev-gala .tag.st-finished")).to_have_text("finished")
+        assert [b["text"] for b in page.evaluate(BUTTONS_JS, "gala")] == ["Archive"]
+
         page.locator('#ev-daily [data-do="finished"]').click()
         page.locator("#ev-daily [data-confirm]").click()
         expect(page.locator("#toast")).to_contain_text("daily: finished")

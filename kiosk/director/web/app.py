@@ -28,21 +28,26 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiosk.core import commands
 from kiosk.director import roles, views
+from kiosk.director.bookings import Bookings
 from kiosk.director.csv_import import import_players
 from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
 from kiosk.director.leadership import Leadership
 from kiosk.director.ports import Clock
 from kiosk.director.printing import DeskPrinter
+from kiosk.director.release_desk import ReleaseDesk
 from kiosk.director.room_service import RoomService
 from kiosk.director.room_views import EventView
 from kiosk.director.table_feed import TableFeed
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.events import desk_for
+from kiosk.director.web.league_routes import add_league_routes
 from kiosk.director.web.money_routes import add_money_routes
 from kiosk.director.web.players import add_player_routes
 from kiosk.director.web.printer_routes import add_printer_routes
+from kiosk.director.web.release_routes import add_release_routes
+from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError
 from kiosk.roomconfig import RoomConfig
@@ -80,6 +85,10 @@ class Served(Protocol):
     def printer(self) -> DeskPrinter | None: ...
     @property
     def ha(self) -> Leadership | None: ...
+    @property
+    def bookings(self) -> Bookings: ...     # reservations and alternates
+    @property
+    def releases(self) -> ReleaseDesk: ...  # the tables' updates
 
 
 def role_refusal(users: FloorUsers, user: str, kind: str) -> web.Response | None:
@@ -280,6 +289,8 @@ def make_app(served: Served) -> web.Application:
         refused = role_refusal(users, user, kind)
         if refused is not None:
             return refused
+        if kind in DESK_KINDS:
+            return desk_act(served.bookings, cmd, user, desk.name)
         try:   # decoded here, once: a command that does not fit never reaches the core
             events = service.act(commands.decode(cmd), user, event=desk.name)
         except KioskError as exc:   # a refusal, a bad command, or a bug (internal error)
@@ -336,6 +347,10 @@ def make_app(served: Served) -> web.Application:
     add_room_routes(app, service, feed, session, acting_user, users.role,
                     lambda user, kind: role_refusal(users, user, kind))
     add_printer_routes(app, served.printer, repo, acting_user)
+    add_reservation_routes(app, served.bookings, session)   # before the players' catch-all
+    add_league_routes(app, repo)
+    add_release_routes(app, served.releases, acting_user,
+                       lambda user, kind: role_refusal(users, user, kind))
     add_player_routes(app, repo, hub)
     app.router.add_static("/static/", STATIC)
     return app

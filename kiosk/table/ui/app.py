@@ -373,11 +373,21 @@ class TableApp(App):
             self._notifier.watchdog()
 
 
-def run_ui(cfg: TableConfig) -> int:
+def run_ui(cfg: TableConfig, config: str | None = None) -> int:
     """Run the kiosk with its screen (blocks until the window closes); the caller has
-    run `env.prepare` before Kivy was first imported."""
+    run `env.prepare` before Kivy was first imported. With an update.toml beside
+    `config`, the updater runs too; its switch closes the app and exits with RESTART."""
+    from kiosk.table.ab import RESTART
     from kiosk.table.devices import start_devices
     from kiosk.table.service import TableService
+    from kiosk.table.updater import start_updater
     service = TableService(cfg)
-    TableApp(service, start_devices(service, gpio=True)).run()
-    return 0
+    app = TableApp(service, start_devices(service, gpio=True))
+    updater = start_updater(service, config, on_switch=lambda: Clock.schedule_once(
+        lambda _dt: app.stop())) if config else None
+    if updater is not None:
+        updater.start()
+    app.run()
+    if updater is not None:
+        updater.stop()
+    return RESTART if updater is not None and updater.switched else 0

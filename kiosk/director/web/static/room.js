@@ -38,7 +38,7 @@ let asking = null;   // {event, what}: the confirm step open in one card
 
 function eventActs(e) {
   const acts = e.actions || [];
-  if (asking && asking.event === e.event && acts.includes(asking.what)) {
+  if (asking && asking.event === e.event) {
     return `<div class="acts ask" role="group" aria-label="confirm">
       <span class="question">${esc(ASK[asking.what](e))}</span>
       <button class="small danger" data-event="${esc(e.event)}" data-confirm="${asking.what}">Yes, ${LABELS[asking.what].toLowerCase()}</button>
@@ -93,6 +93,8 @@ function ticketItem(t) {
 
 function render(r) {
   room = r;
+  // a confirm step the event no longer allows (changed meanwhile) is dropped, not kept
+  if (asking && !r.events.some(e => e.event === asking.event && (e.actions || []).includes(asking.what))) asking = null;
   document.title = `${r.title} - poker-kiosk`;
   $("#room").textContent = r.title;
   const running = r.events.filter(e => e.state === "running").length;

@@ -1,0 +1,46 @@
+// The TV clock as a league's table: /clock?league=NAME shows the top of the standings,
+// read again every 15 seconds, in place of the clock.
+"use strict";
+(function () {
+  const name = new URLSearchParams(location.search).get("league");
+  if (!name) return;
+  const TOP = 12;
+  const main = document.createElement("main");
+  main.id = "league-tv";
+  main.style.cssText = "position:fixed;inset:0;z-index:40;background:#0d1117;color:#eee;" +
+    "padding:3vh 4vw;font-size:3.6vh;overflow:hidden";
+  const h = document.createElement("h1");
+  h.style.cssText = "margin:0 0 2vh;font-size:6vh";
+  const table = document.createElement("table");
+  table.style.cssText = "width:100%;border-collapse:collapse";
+  main.append(h, table);
+  document.body.appendChild(main);
+
+  function row(cells, head) {
+    const tr = document.createElement("tr");
+    cells.forEach((text, i) => {
+      const td = document.createElement(head ? "th" : "td");
+      td.textContent = text;
+      td.style.cssText = "padding:.5vh 1vw;border-bottom:1px solid #333;text-align:" +
+        (i === 1 ? "left" : "right") + (head ? ";color:#999" : "");
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+
+  function show(d) {
+    h.textContent = d.title;
+    table.textContent = "";
+    table.appendChild(row(["#", "Player", "Points", "Events"], true));
+    for (const l of d.standings)
+      table.appendChild(row([l.rank, l.name, l.points.toFixed(2), l.counted + "/" + l.events]));
+  }
+
+  function load() {
+    fetch("/p/league/" + encodeURIComponent(name) + ".json?top=" + TOP, {cache: "no-store"})
+      .then(r => r.ok ? r.json() : r.json().then(b => { h.textContent = b.error; }))
+      .then(d => { if (d && d.standings) show(d); }).catch(() => {});
+  }
+  load();
+  setInterval(load, 15000);
+})();

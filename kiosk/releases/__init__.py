@@ -1,0 +1,1 @@
+"""Kiosk releases: signed sets of wheels the director serves and the tables install."""

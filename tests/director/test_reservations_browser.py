@@ -1,0 +1,161 @@
+"""Reservations and leagues in Debian's Chromium at a phone's 390 px, against a real room
+director served over HTTP: a player reserves, sees his code (text and QR), is confirmed
+at the desk's dashboard and sees his seat; a full event's alternate is called when a
+player busts, on his phone (which vibrates) and on the TV; a league's standings read on a
+phone and on the TV. The screenshots are the docs' (docs/screens)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from browser_kit import SCREENS, chromium
+from money_helpers import Served
+from playwright.sync_api import expect, sync_playwright
+from test_leagues import played
+from test_reservations import PASSWORD, room
+
+from kiosk.core import commands
+
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1280, "height": 720}
+# the phone's vibrations, recorded (headless Chromium has no motor)
+VIBRATE = ("window.buzzes = []; Object.defineProperty(Navigator.prototype, 'vibrate', "
+           "{configurable: true, value: p => { window.buzzes.push(p); return true; }});")
+FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def serve(d) -> Served:
+    """The director's app over HTTP, given the time its logins take to check on a busy
+    machine (every password hash is verified against the default ones at start)."""
+    served = Served(d)
+    assert served.ready.wait(180), "the web app did not start"
+    return served
+
+
+def desk_login(context, url: str) -> None:
+    r = context.request.post(url + "/api/login", data={"user": "cash", "password": PASSWORD})
+    assert r.ok, r.text()
+
+
+def test_reserve_show_the_code_be_confirmed_at_the_desk_and_see_the_seat(
+        tmp_path: Path) -> None:
+    d = room(tmp_path)
+    served = serve(d)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_playwright() as pw:
+            browser = chromium(pw)
+            phone = browser.new_page(viewport=PHONE)
+            phone.goto(served.url + "/p/sunday")
+            expect(phone.locator("#reserve-card")).to_be_visible()
+            phone.fill("#reserve-name", "Zoë <b>O'Hara</b>")
+            phone.click("#reserve-form button")
+            expect(phone.locator("#reserve-result")).to_contain_text("plain text")
+            phone.fill("#reserve-name", "Zoë O'Hara")
+            phone.click("#reserve-form button")
+            code = phone.locator("#reserve-code")
+            expect(code).to_have_text(re.compile(r"^[A-Z2-9]{8}$"))
+            text = code.inner_text()
+            phone.click("#reserve-link")
+            expect(phone.locator("#res-code")).to_have_text(text)
+            expect(phone.locator("#res-state")).to_have_text("Reserved: pay at the desk")
+            assert phone.locator("#res-qr").evaluate("i => i.complete && i.naturalWidth > 0")
+            assert phone.evaluate(FITS)
+            phone.screenshot(path=str(SCREENS / "reservation-390x844.png"))
+            assert served.call(lambda: [p.name for p in d.desks["sunday"].tour.players
+                                        .values()]) == []
+            # the cashier types the code at the dashboard's desk box
+            desk = browser.new_context(viewport=TV)
+            desk_login(desk, served.url)
+            dash = desk.new_page()
+            dash.goto(served.url + "/event/sunday")
+            dash.fill("#confirm-code", text.lower())
+            dash.click("#confirm-form button")
+            expect(dash.locator("#confirm-result")).to_have_text("Zoë O'Hara: registered")
+            expect(phone.locator("#res-state")).to_have_text("Confirmed", timeout=8000)
+            expect(phone.locator("#res-note")).to_contain_text("drawn when play starts")
+            for i in range(3):
+                served.call(lambda i=i: d.act(commands.Register(name=f"P{i}"), "cash",
+                                              event="sunday"))
+            served.call(lambda: d.act(commands.Start(), "td", event="sunday"))
+            seat = served.call(lambda: next(p for p in d.desks["sunday"].tour.players
+                                            .values() if p.name == "Zoë O'Hara"))
+            expect(phone.locator("#res-table")).to_have_text(str(seat.table), timeout=8000)
+            expect(phone.locator("#res-seat")).to_have_text(str(seat.seat))
+            phone.screenshot(path=str(SCREENS / "reservation-seat-390x844.png"))
+            browser.close()
+    finally:
+        served.close()
+        d.store.close()
+
+
+def test_join_the_alternates_of_a_full_event_and_be_called_when_a_player_busts(
+        tmp_path: Path) -> None:
+    d = room(tmp_path)
+    for i in range(6):     # six seats, one table: full
+        d.act(commands.Register(name=f"Seat {i + 1}"), "cash", event="sunday")
+    d.act(commands.Start(), "td", event="sunday")
+    served = serve(d)
+    try:
+        with sync_playwright() as pw:
+            browser = chromium(pw)
+            context = browser.new_context(viewport=PHONE)
+            context.add_init_script(VIBRATE)
+            phone = context.new_page()
+            phone.goto(served.url + "/p/sunday")
+            expect(phone.locator("#reserve-full")).to_be_visible()
+            phone.fill("#reserve-name", "Ann Alternate")
+            phone.click("#reserve-form button")
+            expect(phone.locator("#reserve-result")).to_contain_text("You are alternate 1")
+            expect(phone.locator("#alternates li")).to_have_text(["1. Ann Alternate"])
+            phone.click("#reserve-link")
+            expect(phone.locator("#res-state")).to_have_text("Alternate 1")
+            assert phone.locator("#res-call").is_hidden()
+            expect(phone.locator("#res-call")).to_have_text("")
+            assert phone.evaluate("window.buzzes.length") == 0
+            tv = browser.new_page(viewport=TV)
+            tv.goto(served.url + "/clock?event=sunday")
+            assert tv.locator("#desk-calls").is_hidden()
+            out = served.call(lambda: next(p.id for p in d.desks["sunday"].tour.players
+                                           .values() if p.name == "Seat 1"))
+            served.call(lambda: d.act(commands.decode({"kind": "bust", "player": out}), "td",
+                                      event="sunday"))
+            call = "Alternate 1: Ann Alternate, to the desk"
+            expect(phone.locator("#res-call")).to_be_visible(timeout=8000)
+            expect(phone.locator("#res-call")).to_have_text(call)
+            assert phone.evaluate("window.buzzes.length") == 1
+            expect(tv.locator("#desk-calls")).to_have_text(call, timeout=8000)
+            assert phone.evaluate(FITS)
+            phone.screenshot(path=str(SCREENS / "alternate-called-390x844.png"))
+            tv.screenshot(path=str(SCREENS / "alternate-called-tv.png"))
+            browser.close()
+    finally:
+        served.close()
+        d.store.close()
+
+
+def test_a_league_table_on_a_phone_and_on_the_tv(tmp_path: Path) -> None:
+    d = played(tmp_path)
+    served = serve(d)
+    try:
+        with sync_playwright() as pw:
+            browser = chromium(pw)
+            phone = browser.new_page(viewport=PHONE)
+            phone.goto(served.url + "/p/league/season")
+            rows = phone.locator("#standings tbody tr")
+            expect(rows).to_have_count(5)
+            expect(rows.first).to_contain_text("D")
+            expect(rows.first.locator("td.num").first).to_have_text("40.23")
+            expect(phone.locator("#ties")).to_contain_text("better finishes")
+            assert phone.evaluate(FITS)
+            phone.screenshot(path=str(SCREENS / "league-390x844.png"))
+            tv = browser.new_page(viewport=TV)
+            tv.goto(served.url + "/clock?league=season")
+            expect(tv.locator("#league-tv h1")).to_have_text("Season points")
+            expect(tv.locator("#league-tv tr")).to_have_count(6)
+            tv.screenshot(path=str(SCREENS / "league-tv.png"))
+            browser.close()
+    finally:
+        served.close()
+        d.store.close()
