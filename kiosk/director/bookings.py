@@ -19,12 +19,12 @@ from kiosk.core import commands as cmd_
 from kiosk.core import reservations as rs
 from kiosk.core import room_commands as rc
 from kiosk.core.events import Event
-from kiosk.director.transactions import Batch
+from kiosk.director.batch import Batch
+from kiosk.director.room_service import RoomService
 from kiosk.errors import RuleError
 
 if TYPE_CHECKING:
     from kiosk.director.desk import Desk
-    from kiosk.director.service import Director
 
 log = logging.getLogger("kiosk.director")
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I: read aloud, typed at the desk
@@ -37,30 +37,39 @@ def draw_code() -> str:
 
 
 class Bookings:
-    """The director's side of the reservations: every change goes through `_run`."""
+    """The director's side of the reservations: every change goes through `_run`.
+    `hook` makes the service settle them before each write and send a full event's desk
+    registrations to its alternates list."""
 
-    def __init__(self, director: Director) -> None:
-        self.d = director
-        self.from_config = {e.name: e.reservations for e in director.config.events
+    def __init__(self, service: RoomService) -> None:
+        self.service = service
+        self.repo = service.repo
+        self.tx = service.tx
+        self.from_config = {e.name: e.reservations for e in service.config.events
                             if e.reservations is not None}
+
+    def hook(self) -> None:
+        """Settle before every write, divert desk registrations: the service's hooks."""
+        self.service.before_write.append(self.settle)
+        self.tx.divert = self.divert
 
     @property
     def book(self) -> rs.Reservations:
-        return self.d.room.bookings
+        return self.repo.room.bookings
 
     def origin(self, address: str) -> str:
         """A digest of an address, so the log keeps no address and still counts them."""
-        return hashlib.sha256(f"{self.d.config.name}|{address}".encode()).hexdigest()[:16]
+        return hashlib.sha256(f"{self.service.config.name}|{address}".encode()).hexdigest()[:16]
 
     # ---------------------------------------------------------------- reading
     def tables_for(self, event: str) -> int | None:
         """The tables an event may take: its own and the pool's free ones (a room)."""
-        if not self.d.config.pool:
+        if not self.repo.config.pool:
             return None
-        return len(self.d.room.tables_of(event)) + len(self.d.room.free_tables())
+        return len(self.repo.room.tables_of(event)) + len(self.repo.room.free_tables())
 
     def free(self, event: str) -> int | None:
-        desk = self.d.desks[event]
+        desk = self.repo.desks[event]
         return rs.free_seats(desk.tour, self.tables_for(event), self.book.held(event))
 
     def full(self, event: str) -> bool:
@@ -76,15 +85,15 @@ class Bookings:
     # ---------------------------------------------------------------- acting
     def _run(self, step: Callable[[Batch], list[Event]]) -> list[Event]:
         batch = Batch()
-        events = self.d.tx.atomic(batch, lambda: step(batch))
-        self.d.commit(batch)
+        events = self.tx.atomic(batch, lambda: step(batch))
+        self.service.commit(batch)
         return events
 
     def reserve(self, event: str, name: str, contact: str, address: str) -> rs.Reservation:
         """A seat asked for from a phone; on the alternates list when the event is full."""
-        self.d.desk(event)
+        self.repo.desk(event)
         code = self._fresh_code()
-        self._run(lambda b: self.d.tx.room_only(rs.Reserve(
+        self._run(lambda b: self.tx.room_only(rs.Reserve(
             event=event, code=code, name=name[:200], contact=contact[:200],
             alternate=self.full(event), origin=self.origin(address)), b))
         return self.book.codes[code]
@@ -99,7 +108,7 @@ class Bookings:
         (None: the event takes it as usual)."""
         if not self.takes(desk.name) or not self.full(desk.name):
             return None
-        return self.d.tx.room_only(rs.Reserve(event=desk.name, code=self._fresh_code(),
+        return self.tx.room_only(rs.Reserve(event=desk.name, code=self._fresh_code(),
                                               name=cmd.name, alternate=True, source="desk",
                                               by=cmd.by), batch)
 
@@ -113,39 +122,39 @@ class Bookings:
             return res, []
 
         def step(batch: Batch) -> list[Event]:
-            desk = self.d.desk(res.event)
-            rid = self.d.tx.room_player(res.name, card, "", batch)
-            events = self.d.tx.event(desk, cmd_.Register(name=res.name, card=card,
+            desk = self.repo.desk(res.event)
+            rid = self.tx.room_player(res.name, card, "", batch)
+            events = self.tx.event(desk, cmd_.Register(name=res.name, card=card,
                                                          player=rid, by=user), batch)
-            return events + self.d.tx.room_only(
+            return events + self.tx.room_only(
                 rs.ConfirmReservation(code=res.code, player=rid, by=user), batch)
 
         return res, self._run(step)
 
     def cancel(self, code: str, event: str | None, by: str | None, why: str) -> rs.Reservation:
         res = self.book.get(code, event)
-        self._run(lambda b: self.d.tx.room_only(
+        self._run(lambda b: self.tx.room_only(
             rs.CancelReservation(code=res.code, why=why, by=by), b))
         return res
 
     def set_terms(self, cmd: rs.SetReservations) -> list[Event]:
-        return self._run(lambda b: self.d.tx.room_only(cmd, b))
+        return self._run(lambda b: self.tx.room_only(cmd, b))
 
     # ---------------------------------------------------------------- settling
     def settle(self, batch: Batch) -> None:
         """Before a batch is written: the terms the room file sets, holds that passed and
         alternates to call as seats opened, each step taken whole or not at all."""
         for event, terms in self.from_config.items():
-            if event in self.d.room.events and event not in self.book.terms:
+            if event in self.repo.room.events and event not in self.book.terms:
                 self._step(batch, rs.SetReservations(event=event, **terms))
         for event in [e for e, terms in self.book.terms.items() if terms.on]:
-            if event in self.d.desks and self.book.open_count(event):
+            if event in self.repo.desks and self.book.open_count(event):
                 self._settle_event(event, batch)
 
     def _settle_event(self, event: str, batch: Batch) -> None:
-        tour = self.d.desks[event].tour
-        t = self.d.now()
-        late = rs.late_reg_still_open(tour, t) and self.d.room.events[event].state not in OVER
+        tour = self.repo.desks[event].tour
+        t = self.service.now()
+        late = rs.late_reg_still_open(tour, t) and self.repo.room.events[event].state not in OVER
         reserved = any(r.state == "reserved" for r in self.book.of(event))
         if not late:
             self._step(batch, rs.LapseReservations(event=event, alternates=True,
@@ -161,7 +170,7 @@ class Bookings:
 
     def _step(self, batch: Batch, cmd: rc.RoomCommand) -> bool:
         try:
-            self.d.tx.atomic(batch, lambda: self.d.tx.room_only(cmd, batch))
+            self.tx.atomic(batch, lambda: self.tx.room_only(cmd, batch))
         except RuleError as exc:
             log.warning("%s refused: %s", cmd.kind, exc)
             return False
@@ -174,7 +183,7 @@ class Bookings:
         terms = self.book.terms.get(event, rs.Terms())
         alternates = self.book.alternates(event)
         return {"event": event, "reservations": terms.on, "contact": terms.contact,
-                "full": self.full(event) if event in self.d.desks else False,
+                "full": self.full(event) if event in self.repo.desks else False,
                 "alternates": [{"position": i, "name": r.name, "called": r.called}
                                for i, r in enumerate(alternates, 1)],
                 "called": [{"position": i, "name": r.name}
@@ -183,8 +192,8 @@ class Bookings:
     def status(self, res: rs.Reservation) -> dict[str, Any]:
         """One reservation, as its holder's phone reads it."""
         table = seat = None
-        if res.player is not None and res.event in self.d.desks:
-            p = self.d.desks[res.event].tour.players.get(res.player)
+        if res.player is not None and res.event in self.repo.desks:
+            p = self.repo.desks[res.event].tour.players.get(res.player)
             if p is not None:
                 table, seat = p.table, p.seat
         return {"code": res.code, "event": res.event, "name": res.name, "state": res.state,
@@ -195,6 +204,6 @@ class Bookings:
     def desk_view(self, event: str) -> dict[str, Any]:
         """The desk's list: every reservation still open, with its code."""
         return {**self.public(event), "terms": vars(self.book.terms.get(event, rs.Terms())),
-                "free": self.free(event) if event in self.d.desks else None,
+                "free": self.free(event) if event in self.repo.desks else None,
                 "open": [{**self.status(r), "contact": r.contact, "source": r.source}
                          for r in self.book.of(event) if r.state in rs.OPEN]}

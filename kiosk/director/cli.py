@@ -15,13 +15,28 @@ import logging
 import signal
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from kiosk.core.commands import Start
 from kiosk.errors import KioskError
-from kiosk.roomconfig import load_director_config
+from kiosk.roomconfig import RoomConfig, load_director_config
+
+if TYPE_CHECKING:   # the director itself is imported when it runs: --help stays quick
+    from kiosk.director.leadership import Leadership
 
 log = logging.getLogger("kiosk.director")
+
+
+class Running(Protocol):
+    """What the command runs until it stops: a director built by the composition root
+    (kiosk.director.service), its leadership on PostgreSQL and its health lines."""
+
+    @property
+    def ha(self) -> Leadership | None: ...
+    @property
+    def health(self) -> dict[str, str]: ...
+
+    async def serve(self, web: bool = True) -> None: ...
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -61,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     return _serve_until_stopped(director, config, web=not args.no_web)
 
 
-def _serve_until_stopped(director: Any, config: Any, web: bool) -> int:
+def _serve_until_stopped(director: Running, config: RoomConfig, web: bool) -> int:
     """Serve; a director that stepped down rejoins as a standby, its fold rebuilt."""
 
     while True:
@@ -73,7 +88,7 @@ def _serve_until_stopped(director: Any, config: Any, web: bool) -> int:
         director.health["leader"] = f"rejoined as a standby after: {why}"
 
 
-def _rejoin(config: Any) -> Any:
+def _rejoin(config: RoomConfig) -> Running:
     """A standby again, as soon as the database lets it (it may be the one that is gone)."""
     from kiosk.director.service import Director
 
@@ -88,7 +103,7 @@ def _rejoin(config: Any) -> Any:
             time.sleep(1)
 
 
-async def _serve(director: Any, web: bool) -> bool:
+async def _serve(director: Running, web: bool) -> bool:
     """Serve until SIGTERM or SIGINT (True), then shut down cleanly (offline status, log
     closed), or until the director stepped down (False)."""
     task = asyncio.current_task()

@@ -1,20 +1,18 @@
-"""Registering a list of players from a CSV file (the dashboard's import)."""
+"""Registering a list of players from a CSV file (the dashboard's import, the CLI's
+`--players`): an adapter that turns rows into the room's service's commands."""
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING
 
 from kiosk.core import commands
 from kiosk.csvcells import typed_text
+from kiosk.director.room_service import RoomService
 from kiosk.errors import RuleError
 
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
 
-
-def import_players(director: Director, text: str,
+def import_players(service: RoomService, text: str,
                    event: str | None = None) -> tuple[int, list[str]]:
     """Register players from CSV with a `name` column (optional `card`, `id`, `country`);
     each row is its own command, so one bad row is named and the others still count."""
@@ -30,7 +28,7 @@ def import_players(director: Director, text: str,
                           f"{columns}; not imported")
             continue
         try:
-            director.act(commands.decode({
+            service.act(commands.decode({
                 "kind": "register", "name": typed_text((row.get("name") or "").strip()),
                 "card": typed_text((row.get("card") or "").strip()) or None,
                 "country": typed_text((row.get("country") or "").strip()),

@@ -1,10 +1,11 @@
-"""One event of the room, as the director holds it: its tournament, its stream of the log,
-its snapshots and what it publishes.
+"""One event of the room, as the director holds it: its tournament, its stream of the log
+and its snapshots.
 
-The room's director keeps one desk per event. A desk decides a command against its own
-tournament and hands back the rows to write; it never writes them itself, so a command that
-touches several events (a satellite's seats, a Day 2) is written in one transaction by the
-director, or not at all.
+The room's service keeps one desk per event (kiosk.director.repository). A desk decides a
+command against its own tournament and hands back the rows to write; it never writes them
+itself, so a command that touches several events (a satellite's seats, a Day 2) is written
+in one transaction by the service, or not at all. It knows no broker, page or printer: what
+goes out is the adapters' business, told by the service's outboxes.
 """
 
 from __future__ import annotations
@@ -13,25 +14,21 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kiosk.config import EventConfig
 from kiosk.core import events as ev_
 from kiosk.core.commands import Command
 from kiosk.core.events import Event
 from kiosk.core.tournament import Tournament
+from kiosk.director.batch import Rows
 from kiosk.director.logstore import StreamLog
-from kiosk.director.publisher import Publisher
 from kiosk.director.snapshots import Snapshots
 from kiosk.errors import ConfigError
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
 
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
-
 log = logging.getLogger("kiosk.director")
-Rows = list[tuple[str, bytes]]
 
 
 def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Created:
@@ -56,19 +53,18 @@ def created_event(c: EventConfig, t: float, pool: bool, **extra: Any) -> ev_.Cre
 class Desk:
     """One event: `decide` is the only way its state changes."""
 
-    def __init__(self, director: Director, name: str, log_: StreamLog, tour: Tournament,
-                 title: str = "") -> None:
-        self.director = director
+    def __init__(self, name: str, log_: StreamLog, tour: Tournament,
+                 clock: Callable[[], float], title: str = "") -> None:
         self.name = name
         self.title = title or name
         self.log = log_
         self.snapshots = Snapshots(log_)
         self.tour = tour
-        self.out = Publisher(director, self)
+        self.clock = clock
 
     @classmethod
-    def load(cls, director: Director, name: str, log_: StreamLog,
-             config: EventConfig | None, title: str = "") -> Desk:
+    def load(cls, name: str, log_: StreamLog, config: EventConfig | None,
+             clock: Callable[[], float], title: str = "") -> Desk:
         """The event as its stream has it (snapshot plus tail); settings checked against
         `config` when the room's file still lists it."""
         started = time.perf_counter()
@@ -77,7 +73,7 @@ class Desk:
                  time.perf_counter() - started)
         if config is not None:
             check_unchanged(config, tour.config, log_)
-        return cls(director, name, log_, tour, title)
+        return cls(name, log_, tour, clock, title)
 
     def decide(self, cmd: Command, pending: list[Event]) -> tuple[list[Event], Rows]:
         """One command as a transaction: its events, each proven storable, or nothing.
@@ -88,7 +84,7 @@ class Desk:
         Raises RuleError with the reason, or the bug itself (`Transactions.atomic` logs
         and counts it).
         """
-        return decide_whole(self.tour, cmd, self.director.now(), pending, self.rebuild)
+        return decide_whole(self.tour, cmd, self.clock(), pending, self.rebuild)
 
     def rebuild(self, pending: list[Event]) -> None:
         """The state as logged, plus this batch's decided-but-unwritten events."""

@@ -25,19 +25,15 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kiosk.core import events as ev_
-from kiosk.core.tournament import Tournament
 from kiosk.database import is_dsn, one_line
-from kiosk.director.desk import Desk
 from kiosk.director.lease import TTL, Holder, Lease
 from kiosk.director.logstore import ROOM_STREAM, FullRow
 from kiosk.director.pg_store import PgStore
+from kiosk.director.room_service import RoomService
 from kiosk.errors import KioskError
-
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
 
 log = logging.getLogger("kiosk.director")
 POLL = 0.2        # seconds between a standby's looks at the log and the lease
@@ -53,14 +49,27 @@ def check_standby(db: str, standby: bool) -> None:
                          "can write")
 
 
+class Door(Protocol):
+    """The director's door to the broker, as the lease decides it: the epoch its plans
+    carry, and shut quietly once deposed (kiosk.director.wire:Wire)."""
+
+    epoch: float
+
+    def silence(self) -> None: ...
+
+
 class Leadership:
     """This director's role in the room: "leader", "standby" or "stepped down"."""
 
-    def __init__(self, d: Director, store: PgStore, standby: bool) -> None:
-        self.d = d
+    def __init__(self, store: PgStore, room: str, url: str, door: Door,
+                 health: dict[str, str], standby: bool) -> None:
         self.store = store
+        self.room = room
+        self.door = door
+        self.health = health              # the dashboard's health lines
         self.standby = standby
-        self.lease = Lease(store.dsn, d.config.name, d.dashboard_url)
+        self.service: RoomService | None = None   # the fold, once loaded
+        self.lease = Lease(store.dsn, room, url)
         self.role = "starting"
         self.why = ""                      # why it stepped down
         self.leader: Holder | None = None  # the holder last seen (a standby's view)
@@ -84,7 +93,7 @@ class Leadership:
                     return self._lead()
             held = self.lease.current()
             who = f"{held.holder} (term {held.term})" if held else "another director"
-            raise KioskError(f"room {self.d.config.name} is already led by {who} on "
+            raise KioskError(f"room {self.room} is already led by {who} on "
                              f"{self.store.path}: two leaders on one lease; start this "
                              "one with --standby")
         self.role = "standby"
@@ -93,26 +102,26 @@ class Leadership:
             if self.lease.try_take():
                 return self._lead()
             if not told:
-                log.info("standby: waiting for the leader to create room %s",
-                         self.d.config.name)
+                log.info("standby: waiting for the leader to create room %s", self.room)
                 told = True
             time.sleep(POLL)
             self.store.forget_positions()
         self.store.hold(self.store.end())   # the fold is loaded as of this one position
         self.leader = self.lease.current()
-        log.info("standby of room %s, following %s from event %d", self.d.config.name,
+        log.info("standby of room %s, following %s from event %d", self.room,
                  self.leader.holder if self.leader else "nobody yet", self.store.last_seq)
         return None
 
-    def loaded(self) -> None:
+    def loaded(self, service: RoomService) -> None:
         """The fold is loaded: a standby follows from the position it was loaded at."""
+        self.service = service
         self.store.hold(None)
 
     def _lead(self) -> None:
         self.role = "leader"
         self.leader = None
-        self.store.fence = (self.d.config.name, self.lease.term)
-        self.d.epoch = self.lease.epoch
+        self.store.fence = (self.room, self.lease.term)
+        self.door.epoch = self.lease.epoch
         self.lease.keep(self._lost_from_thread, self._alive)
         with contextlib.suppress(Exception):
             self.lease.forget_me()
@@ -161,12 +170,12 @@ class Leadership:
                     return
                 if failing:
                     log.info("standby: the database answers again")
-                    self.d.health.pop("standby", None)
+                    self.health.pop("standby", None)
                 failing = False
             except (KioskError, OSError, Exception) as exc:   # the database is away
                 if not failing:
                     log.warning("standby: cannot follow the log: %s", one_line(exc))
-                self.d.health["standby"] = f"cannot follow the log: {one_line(exc)}"
+                self.health["standby"] = f"cannot follow the log: {one_line(exc)}"
                 failing = True
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(self.store.reconnect)
@@ -188,22 +197,12 @@ class Leadership:
 
     def apply(self, rows: list[FullRow]) -> None:
         """Fold rows the leader committed into this director's desks (on the loop)."""
-        d = self.d
-        for seq, stream, kind, body, v in rows:
-            ev = ev_.decode(body, v)
-            if stream == ROOM_STREAM:
-                d.roomdesk.room.apply(ev)
-            elif stream in d.desks:
-                d.desks[stream].tour.apply(ev)
-            elif kind == "created":   # an event the leader opened
-                info = d.room.events.get(stream)
-                d.desks[stream] = Desk(d, stream, self.store.stream(stream), Tournament(ev),
-                                       info.title if info else stream)
+        assert self.service is not None, "the fold is loaded before it follows"
+        repo = self.service.repo
+        for seq, stream, _kind, body, v in rows:
+            repo.fold(stream, ev_.decode(body, v))
             self.store.advanced(stream, seq)
-        for name, desk in d.desks.items():   # titles of events opened in this batch
-            info = d.room.events.get(name)
-            if info is not None:
-                desk.title = info.title
+        repo.retitle()   # titles of events opened in this batch
 
     async def take_over(self) -> None:
         """Lease taken: read what the old leader committed last, then lead from there."""
@@ -211,10 +210,11 @@ class Leadership:
         while rows := await asyncio.to_thread(self.fetch):
             self.apply(rows)
         self._lead()
-        self.d.health.pop("standby", None)
-        self.d.tx.open_room(write=True)   # the config's events the log lacks, if any
+        self.health.pop("standby", None)
+        assert self.service is not None
+        self.service.open_room(write=True)   # the config's events the log lacks, if any
         log.warning("took over room %s as leader (term %d) at event %d in %.2f s",
-                    self.d.config.name, self.lease.term, self.store.last_seq,
+                    self.room, self.lease.term, self.store.last_seq,
                     time.monotonic() - started)
 
     # ------------------------------------------------------------------ stepping down
@@ -229,16 +229,13 @@ class Leadership:
         if self.role != "leader":
             return
         self.role, self.why = "stepped down", why
-        self.store.fence = (self.d.config.name, -1)   # no write can pass any more
+        self.store.fence = (self.room, -1)   # no write can pass any more
         self.lease.stop_renewing()
         log.error("this director no longer leads room %s (term %d): %s; it stops "
                   "publishing and acknowledging and rejoins as a standby",
-                  self.d.config.name, self.lease.term, why)
-        self.d.health["leader"] = f"stepped down from term {self.lease.term}: {why}"
-        client, self.d.client = self.d.client, None   # quietly: no "offline" status
-        if client is not None:
-            client.disconnect()
-            client.loop_stop()
+                  self.room, self.lease.term, why)
+        self.health["leader"] = f"stepped down from term {self.lease.term}: {why}"
+        self.door.silence()   # quietly: no "offline" status
         self.lost.set()
 
     def close(self) -> None:

@@ -11,7 +11,7 @@ from kiosk.core.room import Room
 from kiosk.errors import KioskError
 
 if TYPE_CHECKING:
-    from kiosk.director.service import Director
+    from kiosk.director.repository import Repository
 
 
 def standings(spec: LeagueSpec, room: Room | None,
@@ -34,21 +34,21 @@ class LeagueBoard:
     """The leagues of a running director; an event's results are re-read only when its
     tournament changed since."""
 
-    def __init__(self, director: Director) -> None:
-        self.d = director
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
         self.cache: dict[str, tuple[int, EventResult | None]] = {}
 
     @property
     def specs(self) -> tuple[LeagueSpec, ...]:
-        return tuple(getattr(self.d.config, "leagues", ()))
+        return tuple(getattr(self.repo.config, "leagues", ()))
 
     def results(self) -> list[EventResult]:
         out = []
-        for name, desk in self.d.desks.items():
+        for name, desk in self.repo.desks.items():
             n = desk.tour.n_events
             cached = self.cache.get(name)
             if cached is None or cached[0] != n:
-                info = self.d.room.events.get(name)
+                info = self.repo.room.events.get(name)
                 cached = (n, event_result(name, desk.title, info.kind if info else "event",
                                           desk.tour))
                 self.cache[name] = cached
@@ -57,9 +57,9 @@ class LeagueBoard:
         return out
 
     def table(self, name: str, top: int | None = None) -> dict[str, Any]:
-        return standings(find(self.specs, name), self.d.room, self.results()).to_json(top)
+        return standings(find(self.specs, name), self.repo.room, self.results()).to_json(top)
 
     def index(self) -> dict[str, Any]:
-        return {"room": self.d.config.title or self.d.config.name,
+        return {"room": self.repo.config.title or self.repo.config.name,
                 "leagues": [{"league": s.name, "title": s.title, "url": f"/p/league/{s.name}",
                              "json": f"/p/league/{s.name}.json"} for s in self.specs]}

@@ -3,29 +3,28 @@ written into slips (seat cards, buy-in receipts, payout slips) and hands them to
 spooler's queue.
 
 It runs after the events are on disk and never raises into the director: a printer that
-is off, out of paper or unplugged costs a queued job, never a registration. The Director
-class stays as it was apart from calling its observers.
+is off, out of paper or unplugged costs a queued job, never a registration. An adapter of
+the room's service: one of its outboxes (kiosk.director.ports:Outbox).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kiosk.core import events as ev_
 from kiosk.core.events import Event
 from kiosk.core.results import results
+from kiosk.director.batch import Batch
 from kiosk.director.desk import Desk
-from kiosk.director.transactions import Batch
+from kiosk.director.repository import Repository
 from kiosk.printer import cards
 from kiosk.printer.settings import PrinterConfig
 from kiosk.printer.slip import Slip
 from kiosk.printer.spooler import Spooler
-
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
+from kiosk.roomconfig import RoomConfig
 
 log = logging.getLogger("kiosk.printer")
 QUEUE_FILE = "printer-queue.db"
@@ -35,30 +34,31 @@ WHY = {"draw": "registration", "late": "registration", "reentry": "re-entry",
 ENTRY = {"registered": "Buy-in", "reentered": "Re-entry", "rebuy": "Rebuy"}
 
 
-def attach_printer(director: Director) -> DeskPrinter | None:
-    """The room's printer, watching the director's commits; None without `[printer]`."""
-    config: PrinterConfig | None = getattr(director.config, "printer", None)
-    if config is None:
+def make_printer(config: RoomConfig, repo: Repository,
+                 health: dict[str, str]) -> DeskPrinter | None:
+    """The room's printer, its queue beside the log; None without `[printer]`."""
+    printer: PrinterConfig | None = getattr(config, "printer", None)
+    if printer is None:
         return None
-    db = director.config.db
+    db = config.db
     queue = ":memory:" if db == ":memory:" else Path(db).parent / QUEUE_FILE
-    printer = DeskPrinter(director, Spooler(config, queue))
-    director.observers.append(printer)
-    return printer
+    return DeskPrinter(repo, Spooler(printer, queue), health)
 
 
 class DeskPrinter:
-    """Slips for the director's events; `results` prints an event's sheet on demand."""
+    """Slips for the room's events; `results` prints an event's sheet on demand."""
 
-    def __init__(self, director: Director, spooler: Spooler) -> None:
-        self.director = director
+    def __init__(self, repo: Repository, spooler: Spooler, health: dict[str, str]) -> None:
+        self.repo = repo
         self.spooler = spooler
+        self.health_lines = health           # the dashboard's, read on the loop thread
+        self.loop: asyncio.AbstractEventLoop | None = None   # that loop, once it runs
         spooler.on_change = self._changed
 
     def _changed(self) -> None:
         """From the printing thread: the dashboard's health line says when the printer is
         not printing (set on the loop thread, where the dashboard reads it)."""
-        loop = self.director.loop
+        loop = self.loop
         if loop is not None and loop.is_running():
             loop.call_soon_threadsafe(self.health)
         else:
@@ -67,14 +67,18 @@ class DeskPrinter:
     def health(self) -> None:
         s = self.spooler
         if s.online is False:
-            self.director.health["printer"] = (f"not printing ({s.error}); "
-                                               f"{s.jobs.waiting()} slips wait at /printer")
+            self.health_lines["printer"] = (f"not printing ({s.error}); "
+                                            f"{s.jobs.waiting()} slips wait at /printer")
         else:
-            self.director.health.pop("printer", None)
+            self.health_lines.pop("printer", None)
 
-    def __call__(self, batch: Batch) -> None:
+    def opened(self, desk: Desk) -> None:
+        """A desk held: nothing to print until its events are written."""
+
+    def committed(self, batch: Batch) -> None:
+        """The slips of every event the batch wrote, queued."""
         for name, events in batch.events.items():
-            desk = self.director.desks.get(name)
+            desk = self.repo.desks.get(name)
             if desk is None:
                 continue
             for ev in events:
@@ -133,12 +137,12 @@ class DeskPrinter:
 
     def results(self, event: str | None = None) -> int:
         """Print the results sheet of `event` (the room's only one by default); job id."""
-        desk = self.director.desk(event)
+        desk = self.repo.desk(event)
         tour = desk.tour
         rows = [(r["place"], r["name"], r["prize"]) for r in results(tour) if r["place"]]
         pool = tour.money_pool().prize_pool if tour.locked is None else sum(tour.locked)
         return self.spooler.submit(cards.results(self.heading(desk), rows,
-                                                 self.director.now(), pool, tour.entries))
+                                                 self.repo.clock(), pool, tour.entries))
 
     def close(self) -> None:
         self.spooler.close()

@@ -17,6 +17,10 @@ from typing import Any
 import msgspec
 
 from kiosk.appliance.passwords import check_line
+from kiosk.director.hub import Hub
+from kiosk.director.repository import Repository
+from kiosk.director.table_feed import TableFeed
+from kiosk.director.wire import Wire
 from kiosk.releases import messages as rm
 from kiosk.releases.manifest import ReleaseError
 from kiosk.releases.store import ReleaseStore, Rollout
@@ -26,9 +30,15 @@ LOGINS = "table-logins"
 
 
 class ReleaseDesk:
-    def __init__(self, director: Any) -> None:
-        self.d = director
-        cfg = director.config
+    """The releases the tables should run and what they say they run: it reads the room
+    (`repo`), the tables' feed and the release store, and publishes through the wire."""
+
+    def __init__(self, repo: Repository, wire: Wire, feed: TableFeed, hub: Hub) -> None:
+        self.repo = repo
+        self.wire = wire
+        self.feed = feed
+        self.hub = hub
+        cfg = repo.config
         self.store = ReleaseStore(Path(cfg.state_dir) / "releases")
         self.logins = Path(cfg.source).parent / LOGINS if cfg.source else None
         self.states: dict[int, rm.UpdateStatus] = {}
@@ -39,15 +49,15 @@ class ReleaseDesk:
 
     @property
     def subscriptions(self) -> list[str]:
-        return [rm.update_topic(self.d.topics, "+")]
+        return [rm.update_topic(self.wire.topics, "+")]
 
     def tables(self) -> set[int]:
         """Every table the director knows of: online once, reporting, or in an event."""
-        known = set(self.d.online) | set(self.states)
-        for desk in self.d.desks.values():
+        known = set(self.feed.online) | set(self.states)
+        for desk in self.repo.desks.values():
             known |= set(desk.tour.tables)
-        if self.d.config.pool:
-            known |= set(self.d.room.pool)
+        if self.repo.config.pool:
+            known |= set(self.repo.room.pool)
         return known
 
     def wanted(self, table: int) -> rm.Wanted:
@@ -77,11 +87,10 @@ class ReleaseDesk:
             except ReleaseError as exc:
                 self.problem = str(exc)
                 continue
-            if self._sent.get(table) != body and self.d.client is not None:
-                self.d.client.publish(rm.release_topic(self.d.topics, table), body, qos=1,
-                                      retain=True)
+            if self._sent.get(table) != body and \
+                    self.wire.send_encoded(rm.release_topic(self.wire.topics, table), body):
                 self._sent[table] = body
-                self.d.hub.publish({"type": "releases"})
+                self.hub.publish({"type": "releases"})
 
     def republish(self) -> None:
         self._sent = {}
@@ -102,7 +111,7 @@ class ReleaseDesk:
             log.info("table %d: version %s, update %s%s", table, msg.version, msg.state,
                      f": {msg.reason}" if msg.reason else "")
         self.states[table] = msg
-        self.d.hub.publish({"type": "releases"})
+        self.hub.publish({"type": "releases"})
 
     def view(self) -> dict[str, Any]:
         """The room page's updates: releases, the rollout, each table's state."""
@@ -113,7 +122,7 @@ class ReleaseDesk:
             rows.append({"table": table, "version": s.version if s else None,
                          "wanted": r.wanted(table), "state": s.state if s else "unknown",
                          "reason": s.reason if s else "", "ts": s.ts if s else None,
-                         "online": self.d.online.get(table, False)})
+                         "online": self.feed.online.get(table, False)})
         try:
             releases = self.store.listing()
         except ReleaseError as exc:

@@ -1,18 +1,19 @@
-"""The room at a glance, as the events directory, the dashboard and the TV clock read it."""
+"""The room at a glance, as the events directory, the dashboard and the TV clock read it:
+from the repository's desks and the tables' own feed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kiosk.core import races
 from kiosk.core.room import OVER, next_states
 from kiosk.core.seating import start_refusal
 from kiosk.core.tournament import Tournament
 from kiosk.director import views
-
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
+from kiosk.director.desk import Desk
+from kiosk.director.repository import Repository
+from kiosk.director.table_feed import TableFeed
 
 
 @dataclass
@@ -24,46 +25,46 @@ class EventView:
     live: dict[int, dict[str, Any]]
     online: dict[int, bool]
 
+    @classmethod
+    def of(cls, desk: Desk, feed: TableFeed) -> EventView:
+        """The desk's tournament as it is now, with the tables' feed."""
+        return cls(desk.tour, feed.live, feed.online)
 
-def event_view(d: Director, event: str | None = None) -> EventView:
-    """The event named (default: the room's first); RuleError if the room has none such."""
-    return EventView(d.desk(event).tour, d.live, d.online)
 
-
-def directory(d: Director) -> dict[str, Any]:
+def directory(repo: Repository) -> dict[str, Any]:
     """Every event of the room with its state and tables (retained for the tables too:
     a kiosk shows its event's title, and a free one the room's)."""
-    room = d.room
+    room = repo.room
     events = []
     for name, info in room.events.items():
         if info.state == "archived":
             continue
-        desk = d.desks.get(name)
+        desk = repo.desks.get(name)
         events.append({"event": name, "title": info.title, "kind": info.kind,
                        "state": info.state,
                        "tables": sorted(t for t in (desk.tour.tables if desk else ())
-                                        if d.table_event(t) == name)})
-    return {"room": d.config.name, "title": d.config.title, "events": events}
+                                        if repo.table_event(t) == name)})
+    return {"room": repo.config.name, "title": repo.config.title, "events": events}
 
 
-def _tables_of(d: Director, name: str) -> list[int]:
+def _tables_of(repo: Repository, name: str) -> list[int]:
     """The tables an event holds: granted from the pool (in play or idle), or in a room of
     one event, its own tables still in play."""
-    if d.config.pool:
-        return d.room.tables_of(name)
-    desk = d.desks.get(name)
+    if repo.config.pool:
+        return repo.room.tables_of(name)
+    desk = repo.desks.get(name)
     return sorted(n for n, tab in (desk.tour.tables.items() if desk else ()) if not tab.broken)
 
 
-def _event_row(d: Director, name: str, t: float) -> dict[str, Any]:
-    info = d.room.events[name]
-    desk = d.desks.get(name)
+def _event_row(repo: Repository, feed: TableFeed, name: str, t: float) -> dict[str, Any]:
+    info = repo.room.events[name]
+    desk = repo.desks.get(name)
     row: dict[str, Any] = {"event": name, "title": info.title, "kind": info.kind,
                            "state": info.state, "target": info.target,
                            "flights": list(info.flights),
-                           "tables": _tables_of(d, name)}
+                           "tables": _tables_of(repo, name)}
     if desk is not None and info.state != "archived":
-        s = views.summary(EventView(desk.tour, d.live, d.online), t)
+        s = views.summary(EventView.of(desk, feed), t)
         row.update({k: s[k] for k in ("players_left", "entries", "level", "is_break",
                                       "blinds", "clock", "remaining", "paused", "started",
                                       "finished", "winner")})
@@ -88,13 +89,14 @@ def event_actions(state: str, tour: Tournament | None, paused: bool) -> list[str
     return acts + [a for a in ("finished", "archived") if a in go]
 
 
-def _table_row(d: Director, n: int, t: float) -> dict[str, Any]:
-    event = d.table_event(n)
-    desk = d.desks.get(event) if event else None
+def _table_row(repo: Repository, feed: TableFeed, n: int) -> dict[str, Any]:
+    event = repo.table_event(n)
+    desk = repo.desks.get(event) if event else None
     tab = desk.tour.tables.get(n) if desk else None
-    row: dict[str, Any] = {"table": n, "event": event, "online": d.online.get(n, False),
-                           "title": d.room.events[event].title if event in d.room.events
-                           else event, "players": 0, "seats": 0, "breaking": False,
+    events = repo.room.events
+    row: dict[str, Any] = {"table": n, "event": event, "online": feed.online.get(n, False),
+                           "title": events[event].title if event in events else event,
+                           "players": 0, "seats": 0, "breaking": False,
                            "floor_calls": 0, "clock_calls": 0, "race_pending": False}
     if desk is not None and tab is not None and not tab.broken:
         tour = desk.tour
@@ -107,36 +109,37 @@ def _table_row(d: Director, n: int, t: float) -> dict[str, Any]:
     return row
 
 
-def room_calls(d: Director, t: float) -> list[dict[str, Any]]:
+def room_calls(repo: Repository, feed: TableFeed, t: float) -> list[dict[str, Any]]:
     """Every open floor call and clock call of every event: one queue, oldest first."""
     out = []
-    for name, desk in d.desks.items():
-        if d.room.events[name].state == "archived":
+    for name, desk in repo.desks.items():
+        if repo.room.events[name].state == "archived":
             continue
-        queue = views.calls(EventView(desk.tour, d.live, d.online), t)
+        queue = views.calls(EventView.of(desk, feed), t)
         out += [{"type": "floor", "event": name, **c} for c in queue["floor"]]
         out += [{"type": "clock", "event": name, **c} for c in queue["clock"]]
     return sorted(out, key=lambda c: (c["since"], c["event"], c["call"]))
 
 
-def tickets(d: Director) -> list[dict[str, Any]]:
+def tickets(repo: Repository) -> list[dict[str, Any]]:
     """Every ticket: held (issued, waiting for its target), used, returned or refunded."""
-    people = d.room.players
+    people = repo.room.players
     return [{"ticket": tk.id, "player": tk.player,
              "name": people[tk.player].name if tk.player in people else tk.player,
              "target": tk.target, "source": tk.source, "value": tk.value,
              "state": "held" if tk.state == "issued" else tk.state, "event": tk.event,
              "amount": tk.amount, "note": tk.note}
-            for tk in d.room.tickets.values()]
+            for tk in repo.room.tickets.values()]
 
 
-def room_snapshot(d: Director, t: float) -> dict[str, Any]:
+def room_snapshot(repo: Repository, feed: TableFeed, t: float) -> dict[str, Any]:
     """The room page: every event, every table of the pool, all calls, the tickets."""
-    tables = set(d.room.pool) | {n for desk in d.desks.values() for n in desk.tour.tables
-                                 if not desk.tour.tables[n].broken}
-    return {"type": "room", "room": d.config.name, "title": d.config.title,
-            "pool": d.config.pool, "server_time": t,
-            "events": [_event_row(d, name, t) for name in d.room.events],
-            "tables": [_table_row(d, n, t) for n in sorted(tables)],
-            "free_tables": d.room.free_tables() if d.config.pool else [],
-            "calls": room_calls(d, t), "tickets": tickets(d)}
+    room, c = repo.room, repo.config
+    tables = set(room.pool) | {n for desk in repo.desks.values() for n in desk.tour.tables
+                               if not desk.tour.tables[n].broken}
+    return {"type": "room", "room": c.name, "title": c.title,
+            "pool": c.pool, "server_time": t,
+            "events": [_event_row(repo, feed, name, t) for name in room.events],
+            "tables": [_table_row(repo, feed, n) for n in sorted(tables)],
+            "free_tables": room.free_tables() if c.pool else [],
+            "calls": room_calls(repo, feed, t), "tickets": tickets(repo)}

@@ -1,52 +1,49 @@
 """The room's own aggregate as the director holds it: its stream of the log and its fold.
 
-Like an event's desk, it decides and hands back rows; the director writes them with the
-rest of the batch.
+Like an event's desk, it decides and hands back rows; the room's service writes them with
+the rest of the batch.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from kiosk.core.events import Event
 from kiosk.core.room import Room
 from kiosk.core.room_commands import RoomCommand
+from kiosk.director.batch import Rows
 from kiosk.director.desk import decide_whole
-from kiosk.director.logstore import StreamLog
-
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
+from kiosk.director.logstore import ROOM_STREAM, StreamLog
+from kiosk.director.ports import Clock
+from kiosk.roomconfig import RoomConfig
 
 log = logging.getLogger("kiosk.director")
-ROOM_STREAM = "room"
-Rows = list[tuple[str, bytes]]
+__all__ = ["ROOM_STREAM", "RoomDesk"]
 
 
 class RoomDesk:
     """The room: `decide` is the only way it changes."""
 
-    def __init__(self, director: Director, log_: StreamLog, room: Room) -> None:
-        self.director = director
+    def __init__(self, log_: StreamLog, room: Room, clock: Clock) -> None:
         self.log = log_
         self.room = room
+        self.clock = clock
 
     @classmethod
-    def load(cls, director: Director, log_: StreamLog) -> RoomDesk:
+    def load(cls, c: RoomConfig, log_: StreamLog, clock: Clock) -> RoomDesk:
         """The room as logged; a new room (its first start) is created and written now,
         before any event of it, so every later batch has a room to fold into."""
-        c = director.config
         if log_.last_seq == 0:
-            room = Room.create(c.name, c.title, range(1, c.tables + 1), t=director.now())
+            room = Room.create(c.name, c.title, range(1, c.tables + 1), t=clock())
             log_.append([room.config])
             log.info("new room %s with %d tables", c.name, c.tables)
         else:
             room = Room.replay(log_.read())
-        return cls(director, log_, room)
+        return cls(log_, room, clock)
 
     def decide(self, cmd: RoomCommand, pending: list[Event]) -> tuple[list[Event], Rows]:
         """One room command, proven storable, or nothing (RuleError with why)."""
-        return decide_whole(self.room, cmd, self.director.now(), pending, self.rebuild)
+        return decide_whole(self.room, cmd, self.clock(), pending, self.rebuild)
 
     def rebuild(self, pending: list[Event]) -> None:
         room = Room.replay(self.log.read())

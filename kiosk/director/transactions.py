@@ -7,6 +7,9 @@ writes to several streams. Every step is decided into one `Batch` and the direct
 the batch in one SQLite transaction; when any step is refused, every stream the batch
 touched since the command began is rolled back (rebuilt from the log plus the batch's
 earlier events), so a command leaves all of it or none.
+
+It works on the repository's aggregates and nothing else: the service
+(kiosk.director.room_service) runs it and writes what it decided.
 """
 
 from __future__ import annotations
@@ -14,9 +17,8 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -28,90 +30,57 @@ from kiosk.core.events import Event
 from kiosk.core.room import OVER
 from kiosk.core.room_events import EventState
 from kiosk.core.room_players import PlayerRecord
-from kiosk.core.tournament import Tournament
+from kiosk.director.batch import Batch
 from kiosk.director.desk import Desk, created_event
+from kiosk.director.repository import Repository
 from kiosk.director.roomdesk import ROOM_STREAM
 from kiosk.errors import ConfigError, InternalError, NeedsTable, RuleError
 from kiosk.roomconfig import RoomEvent
 
-if TYPE_CHECKING:
-    from kiosk.director.service import Director
-
 log = logging.getLogger("kiosk.director")
 T = TypeVar("T")
-Rows = list[tuple[str, bytes]]
 REGISTERING = ("open", "running")      # room states in which an event takes entries
 
 
-@dataclass
-class Batch:
-    """Decided and not yet written: rows and events per stream, in order, plus the tables
-    the batch gave back to the pool (their free plans go out after the write)."""
-
-    rows: dict[str, Rows] = field(default_factory=dict)
-    events: dict[str, list[Event]] = field(default_factory=dict)
-    freed: set[int] = field(default_factory=set)
-    assigned: set[int] = field(default_factory=set)
-
-    def add(self, stream: str, events: list[Event], rows: Rows) -> None:
-        if rows:
-            self.rows.setdefault(stream, []).extend(rows)
-            self.events.setdefault(stream, []).extend(events)
-
-    def pending(self, stream: str) -> list[Event]:
-        return self.events.get(stream, [])
-
-    def mark(self) -> dict[str, int]:
-        return {s: len(r) for s, r in self.rows.items()}
-
-    def undo_to(self, mark: dict[str, int]) -> list[str]:
-        """Forget what was added after `mark`; the streams that lost something."""
-        touched = []
-        for stream in list(self.rows):
-            keep = mark.get(stream, 0)
-            if len(self.rows[stream]) > keep:
-                touched.append(stream)
-                del self.rows[stream][keep:]
-                del self.events[stream][keep:]
-                if not keep:
-                    del self.rows[stream], self.events[stream]
-        return touched
-
-
 class Transactions:
-    """The steps of cross-stream commands; the director owns the batch and the write."""
+    """The steps of cross-stream commands; the service owns the batch and the write."""
 
-    def __init__(self, director: Director) -> None:
-        self.d = director
+    def __init__(self, repo: Repository, event_streams: Callable[[], list[str]]) -> None:
+        self.repo = repo
+        self.event_streams = event_streams   # every event stream of the log (adoption)
+        self.internal_errors = 0             # bugs met while deciding (`internal`)
+        # a desk registration into a full event may go elsewhere (the alternates list):
+        # the events it decided, or None when the event takes it as usual
+        self.divert: Callable[[Desk, cmd_.Register, Batch], list[Event] | None] | None = None
 
     # ------------------------------------------------------------- start
-    def open_room(self, write: bool = True) -> None:
+    def open_room(self, write: bool = True) -> Batch:
         """Every event of the log at its desk (those not at one yet); an old single-event
         log adopted as the room's event; the events the config lists and the room lacks,
-        opened. A standby (`write=False`) only loads: the leader writes the rest."""
-        d = self.d
-        specs = {e.name: e for e in d.config.events}
+        opened: the batch to write. A standby (`write=False`) only loads: the leader
+        writes the rest."""
+        repo = self.repo
+        specs = {e.name: e for e in repo.config.events}
         batch = Batch()
-        for name in d.store.event_streams() if write else ():
-            if name not in d.room.events:
+        for name in self.event_streams() if write else ():
+            if name not in repo.room.events:
                 self.adopt(name, batch)
-        for name, info in d.room.events.items():
+        for name, info in repo.room.events.items():
             spec = specs.get(name)
-            if name not in d.desks:
-                d.desks[name] = Desk.load(d, name, d.store.stream(name),
-                                          spec.config if spec else None, info.title)
+            if name not in repo.desks:
+                repo.load_event(name, spec.config if spec else None, info.title)
             if write:
-                self.sync_state(d.desks[name], batch)
-                self.sync_settings(d.desks[name], spec, batch)
-        for spec in d.config.events if write else ():
-            if spec.name not in d.room.events:
+                self.sync_state(repo.desks[name], batch)
+                self.sync_settings(repo.desks[name], spec, batch)
+        for spec in repo.config.events if write else ():
+            if spec.name not in repo.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch),
                             f"room: opening {spec.name}")
-        d.commit(batch)
+        return batch
 
     def sync_state(self, desk: Desk, batch: Batch) -> None:
         """An adopted event's room state as its own log has it (started, finished)."""
-        state = self.d.room.events[desk.name].state
+        state = self.repo.room.events[desk.name].state
         if desk.tour.finished_at is not None and state in ("open", "running"):
             self.set_state(desk.name, "finished", batch)
         elif desk.tour.started and state == "open":
@@ -124,7 +93,7 @@ class Transactions:
         that is over keeps what it ran with."""
         if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode \
                 or desk.tour.finished_at is not None \
-                or self.d.room.events[desk.name].state in OVER:
+                or self.repo.room.events[desk.name].state in OVER:
             return
         source = spec.config.source or "the room's config"
         cmd = cmd_.decode({"kind": "set_chip_race", "chip_race": spec.config.chip_race,
@@ -141,8 +110,8 @@ class Transactions:
 
     def adopt(self, name: str, batch: Batch) -> None:
         """A stream the room does not list (a single-event log from before rooms)."""
-        created = next(iter(self.d.store.stream(name).read()))
-        title = next((e.title for e in self.d.config.events if e.name == name), name)
+        created = next(iter(self.repo.streams(name).read()))
+        title = next((e.title for e in self.repo.config.events if e.name == name), name)
         self.room_only(rc.AddEvent(event=name, title=title, type="event",
                                    created=msgspec.to_builtins(created)), batch)
         self.room_only(rc.SetEventState(event=name, state="open"), batch)
@@ -159,7 +128,7 @@ class Transactions:
             return step()
         except Exception as exc:
             for stream in batch.undo_to(mark):
-                self._rebuild(stream, batch.pending(stream))
+                self.repo.rebuild(stream, batch.pending(stream))
             batch.freed, batch.assigned = freed, assigned
             if isinstance(exc, RuleError):
                 raise
@@ -168,27 +137,17 @@ class Transactions:
     def internal(self, what: str, exc: BaseException) -> InternalError:
         """A bug: logged with its traceback and counted for /api/health; the error that
         refuses the command in its place."""
-        self.d.internal_errors += 1
+        self.internal_errors += 1
         log.error("internal error in %s (refused; nothing of it written): %s: %s", what,
                   type(exc).__name__, exc, exc_info=exc)
         return InternalError()
-
-    def _rebuild(self, stream: str, pending: list[Event]) -> None:
-        if stream == ROOM_STREAM:
-            self.d.roomdesk.rebuild(pending)
-            return
-        desk = self.d.desks[stream]
-        if desk.log.last_seq == 0 and not pending:   # opened in this batch: never was
-            del self.d.desks[stream]
-        else:
-            desk.rebuild(pending)
 
     def event(self, desk: Desk, cmd: cmd_.Command, batch: Batch) -> list[Event]:
         """One command of one event, with the tables it needs from the pool and whatever
         its events set off in the room. In a room, an entry goes through the room's
         player records first."""
-        if isinstance(cmd, cmd_.Register) and self.d.config.pool \
-                and cmd.player not in self.d.room.players:
+        if isinstance(cmd, cmd_.Register) and self.repo.config.pool \
+                and cmd.player not in self.repo.room.players:
             return self.register(desk, cmd, batch)
         for _ in range(3):
             try:
@@ -204,7 +163,7 @@ class Transactions:
     def room(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
         """A room command: the room decides; moves and openings carry into the events."""
         if isinstance(cmd, rc.AssignTable):
-            return self.assign(cmd.table, self.d.desk(cmd.event), batch, cmd.by)
+            return self.assign(cmd.table, self.repo.desk(cmd.event), batch, cmd.by)
         if isinstance(cmd, rc.FreeTable):
             return self.free(cmd.table, batch, cmd.by, why="freed by the floor")
         events = self.room_only(cmd, batch)
@@ -213,14 +172,15 @@ class Transactions:
         return events
 
     def room_only(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
-        events, rows = self.d.roomdesk.decide(cmd, batch.pending(ROOM_STREAM))
+        assert self.repo.roomdesk is not None
+        events, rows = self.repo.roomdesk.decide(cmd, batch.pending(ROOM_STREAM))
         batch.add(ROOM_STREAM, events, rows)
         return events
 
     # --------------------------------------------------------------- tables
     def grant(self, desk: Desk, count: int, batch: Batch) -> None:
         """`count` free tables of the pool to `desk`, lowest numbers first."""
-        free = self.d.room.free_tables()
+        free = self.repo.room.free_tables()
         if len(free) < count:
             raise RuleError(f"{desk.name} needs {count} more table{'s' * (count != 1)} "
                             f"but the room has {len(free)} free: free a table or provision "
@@ -239,10 +199,10 @@ class Transactions:
 
     def free(self, table: int, batch: Batch, by: str | None, why: str) -> list[Event]:
         """A table goes back to the pool; refused (by its event) while players sit there."""
-        event = self.d.room.table_event(table)
+        event = self.repo.room.table_event(table)
         if event is None:
             raise RuleError(f"table {table} is already free")
-        desk = self.d.desks[event]
+        desk = self.repo.desks[event]
         evs, rows = desk.decide(cmd_.ReleaseTable(table=table, by=by),
                                 batch.pending(desk.name))
         batch.add(desk.name, evs, rows)
@@ -256,8 +216,8 @@ class Transactions:
         """The room's part in an event's decision."""
         name = desk.name
         for ev in events:
-            if isinstance(ev, ev_.TableBroken) and self.d.config.pool:
-                if self.d.room.table_event(ev.table) == name:
+            if isinstance(ev, ev_.TableBroken) and self.repo.config.pool:
+                if self.repo.room.table_event(ev.table) == name:
                     self.free(ev.table, batch, None, why="broken")
             elif isinstance(ev, ev_.Started):
                 self.set_state(name, "running", batch)
@@ -268,13 +228,13 @@ class Transactions:
 
     def set_state(self, event: str, state: EventState, batch: Batch,
                   by: str | None = None) -> None:
-        if self.d.room.events[event].state != state:
+        if self.repo.room.events[event].state != state:
             self.room_only(rc.SetEventState(event=event, state=state, by=by), batch)
 
     def finished(self, desk: Desk, batch: Batch) -> None:
         """A finished event gives every table back to the pool (the room frees them as
         it marks the event finished; the winner's seat needs no release)."""
-        tables = self.d.room.tables_of(desk.name)
+        tables = self.repo.room.tables_of(desk.name)
         self.set_state(desk.name, "finished", batch)
         batch.freed.update(tables)
 
@@ -282,7 +242,7 @@ class Transactions:
     def room_player(self, name: str, card: str | None, country: str, batch: Batch,
                     player: str | None = None) -> str:
         """The room's id of this person: the one named, the card's holder, or a new one."""
-        room = self.d.room
+        room = self.repo.room
         if player and player in room.players:
             return player
         if card:
@@ -294,14 +254,14 @@ class Transactions:
 
     def register(self, desk: Desk, cmd: cmd_.Register, batch: Batch) -> list[Event]:
         """An entry through the room: one player record across every event."""
-        if self.d.room.events[desk.name].state == "scheduled":
+        if self.repo.room.events[desk.name].state == "scheduled":
             raise RuleError(f"{desk.name} is scheduled: it takes entries once the floor "
                             "opens it")
-        diverted = self.d.bookings.divert(desk, cmd, batch)
+        diverted = self.divert(desk, cmd, batch) if self.divert is not None else None
         if diverted is not None:     # a full event: on its alternates list
             return diverted
         rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player)
-        p = self.d.room.players[rid]
+        p = self.repo.room.players[rid]
         reg = cmd_.Register(name=p.name, card=p.card, country=p.country, player=rid,
                             by=cmd.by)
         return self.event(desk, reg, batch)
@@ -310,8 +270,8 @@ class Transactions:
     def seats_won(self, desk: Desk, ev: Any, batch: Batch) -> None:
         """A satellite's seat winners: a ticket each, used at once where the target is
         open (held otherwise, and used when it opens)."""
-        target = self.d.room.events[desk.name].target or desk.tour.prize.target_event
-        if target not in self.d.room.events:   # a target outside this room: the CSV export
+        target = self.repo.room.events[desk.name].target or desk.tour.prize.target_event
+        if target not in self.repo.room.events:   # a target outside this room: the CSV export
             log.info("%s: %d seats won for %s, which is not an event of this room",
                      desk.name, len(ev.players), target or "(no target)")
             return
@@ -326,9 +286,9 @@ class Transactions:
     def try_redeem(self, ticket: str, batch: Batch) -> bool:
         """Use a held ticket in its target if the target takes entries now; a refusal
         (registration closed, the player already in) keeps the ticket held."""
-        t = self.d.room.tickets[ticket]
-        info = self.d.room.events.get(t.target)
-        if info is None or info.state not in REGISTERING or t.target not in self.d.desks:
+        t = self.repo.room.tickets[ticket]
+        info = self.repo.room.events.get(t.target)
+        if info is None or info.state not in REGISTERING or t.target not in self.repo.desks:
             return False
         try:
             self.atomic(batch, lambda: self.redeem(ticket, batch), f"room: ticket {ticket}")
@@ -338,10 +298,10 @@ class Transactions:
         return True
 
     def redeem(self, ticket: str, batch: Batch) -> None:
-        t = self.d.room.tickets[ticket]
-        p = self.d.room.players[t.player]
+        t = self.repo.room.tickets[ticket]
+        p = self.repo.room.players[t.player]
         self.room_only(rc.UseTicket(ticket=ticket, event=t.target), batch)
-        self.event(self.d.desks[t.target],
+        self.event(self.repo.desks[t.target],
                    cmd_.Register(name=p.name, card=p.card, country=p.country,
                                  player=t.player), batch)
 
@@ -349,19 +309,17 @@ class Transactions:
     def open_event(self, spec: RoomEvent, batch: Batch, by: str | None = None) -> Desk:
         """A new event: its stream, its place in the room, its tables, then what it is
         made of (a Day 2's carried stacks) and the tickets held for it."""
-        d = self.d
-        created = created_event(spec.config, d.now(), d.config.pool)
+        repo = self.repo
+        created = created_event(spec.config, repo.clock(), repo.config.pool)
         self.room_only(rc.AddEvent(event=spec.name, title=spec.title, type=spec.kind,
                                    target=spec.target or None, flights=list(spec.flights),
                                    created=msgspec.to_builtins(created), by=by), batch)
-        desk = Desk(d, spec.name, d.store.stream(spec.name), Tournament(created),
-                    spec.title)
-        d.desks[spec.name] = desk
+        desk = repo.new_event(spec.name, created, spec.title)
         batch.add(spec.name, [created], [(created.kind, ev_.check(created))])
         if spec.scheduled:
             return desk
         self.set_state(spec.name, "open", batch, by)
-        if spec.tables and d.config.pool:
+        if spec.tables and repo.config.pool:
             self.grant(desk, spec.tables, batch)
         if spec.kind == "day2":
             self.carry_in(desk, spec, batch)
@@ -370,7 +328,7 @@ class Transactions:
 
     def redeem_held(self, event: str, batch: Batch) -> None:
         """The tickets held for an event that now takes entries."""
-        for ticket in self.d.room.tickets_for(event):
+        for ticket in self.repo.room.tickets_for(event):
             if ticket.state == "issued":
                 self.try_redeem(ticket.id, batch)
 
@@ -379,7 +337,7 @@ class Transactions:
         entrants: list[cmd_.CarryEntrant] = []
         pools = []
         for flight in spec.flights:
-            tour = self.d.desk(flight).tour
+            tour = self.repo.desk(flight).tour
             entrants += [cmd_.CarryEntrant(player=s.player, name=s.name, card=s.card,
                                            country=s.country, stack=s.stack, flight=flight)
                          for s in tour.survivors()]

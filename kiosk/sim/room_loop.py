@@ -66,7 +66,7 @@ class LoopRoom:
 
     def director(self) -> Director:
         d = Director(self.config, clock=lambda: self.now)
-        d.client = self.net   # type: ignore[assignment]
+        d.wire.client = self.net   # type: ignore[assignment]
         d.republish_all()
         return d
 
@@ -87,7 +87,7 @@ class LoopRoom:
         d = self.d
         self.net.last_ack.pop(rep.table, None)
         start = time.perf_counter()
-        d._inbox.append((d.topics.report(rep.table), encode(body)))
+        d.inbox.queue.append((d.topics.report(rep.table), encode(body)))
         d.drain()
         self.latency.append(time.perf_counter() - start)
         return self.net.last_ack.get(rep.table, {})

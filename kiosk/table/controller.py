@@ -3,8 +3,9 @@
 The UI, the GPIO adapter, the card reader, the headless runner and the tests all
 drive this one object. It wires one small flow per dealer task (a hand, a bust and its
 winners, a chip count, a colour-up and race, a clock call, a floor call, moves and
-arrivals) to one shared `TableContext`, routes seat taps to the flow that is active,
-and draws the screen from that flow's state. Each action returns a `Result`: the report
+arrivals, the armed seat prompt, UNDO) to one shared `TableContext`, routes each dealer
+action to the flow that owns it (`ACTIONS`), takes what the director and the link say,
+and draws the screen from the flows' state. Each action returns a `Result`: the report
 to queue (if any) and a message for the dealer. Refused actions (a duplicate press, a
 new hand while one is running) return `refused=True` and no report, so nothing reaches
 the director twice.
@@ -32,20 +33,16 @@ from kiosk.table.hand_flow import HandFlow
 from kiosk.table.local import Local
 from kiosk.table.moment import moment
 from kiosk.table.moves_flow import MESSAGE_S, MovesFlow
+from kiosk.table.prompt_flow import FREE, PENDING_S, PromptFlow, SeatFlows
 from kiosk.table.result import Result
 from kiosk.table.screen_view import bust_results, clock_fields, field_text, seat_views
+from kiosk.table.undo_flow import UndoFlow
 from kiosk.table.view import TableView
 
 __all__ = ["DEBOUNCE_S", "PENDING_S", "Result", "TableController"]
 
 log = logging.getLogger(__name__)
 
-PENDING_S = 30.0       # a "tap the seat" prompt expires after this
-SEAT_ACTIONS = ("all_in", "clock", "bust", "absent", "present")
-PROMPTS = {"all_in": "ALL-IN: tap the seat", "clock": "CLOCK: tap the seat",
-           "absent": "ABSENT / BACK: tap the seat", "present": "PRESENT: tap the seat"}
-WINNER_FIRST = "Tap the pot's winner, or SKIP"
-FREE = "This table is free"
 WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers"})   # harmless on a free table
 
 # Dealer actions by name (what `TableService.act` and the UI call): the flow that
@@ -65,20 +62,12 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "press_floor": ("floor", "press_floor"), "hold_floor": ("floor", "hold_floor"),
     "confirm_arrival": ("moves", "confirm_arrival"), "card": ("moves", "card"),
     "mover_page_step": ("moves", "page_step"), "hide_movers": ("moves", "hide"),
+    "new_hand": ("prompts", "new_hand"), "begin": ("prompts", "begin"),
+    "cancel_pending": ("prompts", "cancel_pending"), "choose_seat": ("prompts", "choose_seat"),
+    "free_tap": ("prompts", "free_tap"), "press_allin": ("prompts", "press_allin"),
+    "press_clock": ("prompts", "press_clock"), "hold_clock": ("prompts", "hold_clock"),
+    "hold_allin": ("prompts", "hold_allin"), "undo": ("undos", "undo"),
 }
-
-
-class _Ctx:
-    """A name read through to the table's shared context (read only: the flows own it)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
-        return self if obj is None else getattr(obj.ctx, self.name)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        raise AttributeError(f"{self.name} belongs to the table's context")
 
 
 class TableController:
@@ -94,6 +83,9 @@ class TableController:
         self.hand, self.busts, self.count = HandFlow(ctx), BustFlow(ctx), CountFlow(ctx)
         self.colour, self.clock, self.floor = ColourUpFlow(ctx), ClockFlow(ctx), FloorFlow(ctx)
         self.moves = MovesFlow(ctx)
+        self.prompts = PromptFlow(ctx, SeatFlows(self.hand, self.busts, self.clock,
+                                                 self.colour, self.count, self.moves))
+        self.undos = UndoFlow(ctx, self.clock, self.floor)
 
     def act(self, name: str, t: float, *args: Any, **kw: Any) -> Result:
         """Run a dealer action by name (what the service, the screen and the buttons call);
@@ -111,11 +103,27 @@ class TableController:
         raise AttributeError(f"{type(self).__name__} has no action {name!r}")
 
     # ---------------------------------------------------------------- shared state, read
-    table: int = _Ctx()                  # type: ignore[assignment]
-    plan: dict[str, Any] = _Ctx()        # type: ignore[assignment]
-    local: Local = _Ctx()                # type: ignore[assignment]
-    event: str | None = _Ctx()           # type: ignore[assignment]
-    pending: str | None = _Ctx()         # type: ignore[assignment]
+    @property
+    def table(self) -> int:
+        return self.ctx.table
+
+    @property
+    def plan(self) -> dict[str, Any]:
+        """The plan held (the flows own it, through the context)."""
+        return self.ctx.plan
+
+    @property
+    def local(self) -> Local:
+        return self.ctx.local
+
+    @property
+    def event(self) -> str | None:
+        return self.ctx.event
+
+    @property
+    def pending(self) -> str | None:
+        """The armed prompt (see PromptFlow)."""
+        return self.ctx.pending
 
     # ---------------------------------------------------------------- inputs
     def apply_schedule(self, msg: dict[str, Any]) -> bool:
@@ -206,124 +214,9 @@ class TableController:
         self.count.restore(d)
         self.colour.restore(d)
 
-    # ---------------------------------------------------------------- hands and prompts
-    def new_hand(self, t: float) -> Result:
-        """Start the next hand (see `HandFlow.new_hand`); the bust panel starts empty.
-        Busts still waiting for their winners come first: they belong to the last hand."""
-        if self.ctx.pending == "bust_winner":
-            return self.ctx.refuse(t, WINNER_FIRST)
-        res = self.hand.new_hand(t)
-        if not res.refused:
-            self.busts.reset()
-        return res
-
-    def begin(self, t: float, action: str, by: str = "dealer") -> Result:
-        """Arm a seat action; the next seat tap completes it."""
-        ctx = self.ctx
-        if action not in SEAT_ACTIONS:
-            raise ValueError(f"unknown seat action {action!r}")
-        if ctx.pending == "bust_winner":      # busts entered, not yet sent: keep them
-            return ctx.refuse(t, WINNER_FIRST)
-        ctx.pending, ctx.pending_by, ctx.pending_at = action, by, t
-        if action == "bust":
-            self.busts.reset()
-            return Result(message=self.busts.prompt())
-        return Result(message=PROMPTS[action])
-
-    def cancel_pending(self, t: float) -> Result:
-        ctx = self.ctx
-        if ctx.pending == "bust_winner":      # the busts are entered: SKIP sends them
-            return ctx.refuse(t, WINNER_FIRST)
-        ctx.pending = None
-        self.busts.reset()
-        return Result(message="Cancelled")
-
-    def _pending(self, t: float) -> str | None:
-        ctx = self.ctx
-        # the winner step never lapses: the busts it holds are sent by a tap or SKIP
-        if ctx.pending not in (None, "bust_winner") and t - ctx.pending_at > PENDING_S:
-            ctx.pending = None
-        return ctx.pending
-
-    def choose_seat(self, t: float, seat: int, stack: int | None = None) -> Result:
-        """A seat tap: goes to the active flow (the armed action, the bust panel, the
-        race, the count), or with nothing armed confirms an arriving player."""
-        ctx = self.ctx
-        action, by = self._pending(t), ctx.pending_by
-        if action is None:
-            return self._idle_tap(t, seat)
-        if action == "bust_winner":
-            return self.busts.winner_pick(t, seat)
-        if action == "bust":
-            if stack is not None:            # a stack given with the tap: bust at once
-                ctx.pending = None
-                return self.busts.bust(t, seat, stack)
-            return self.busts.pick(t, seat)
-        ctx.pending = None
-        if action == "all_in":
-            return self.hand.all_in(t, seat)
-        if action == "clock":
-            return self.clock.call_clock(t, seat, by=by)
-        if action == "absent" and ctx.is_absent(seat):
-            return self.hand.set_absent(t, seat, False)
-        return self.hand.set_absent(t, seat, action == "absent")
-
-    def _idle_tap(self, t: float, seat: int) -> Result:
-        if self.moves.arriving(seat):
-            return self.moves.confirm_arrival(t, seat)
-        if self.colour.racing() is not None:
-            return self.colour.race_tap(t, seat)
-        if self.count.counting() is not None:
-            return self.count.seat(t, seat)
-        return self.ctx.refuse(t, "Choose an action first")
-
-    # ---------------------------------------------------------------- buttons
-    def free_tap(self, t: float) -> Result:
-        """A tap on the free table's screen: nothing to deal, and it says so."""
-        return self.ctx.refuse(t, FREE)
-
-    def press_allin(self, t: float) -> Result:
-        """Physical ALL-IN: the dealer then taps the seat."""
-        if r := self.ctx.debounced("allin_button", t):
-            return r
-        if not self.ctx.local.in_hand:
-            return self.ctx.refuse(t, "ALL-IN needs a running hand")
-        return self.begin(t, "all_in")
-
-    def press_clock(self, t: float) -> Result:
-        """Physical CLOCK (a player asks): refused where only the dealer may call it."""
-        return self.clock.press_refusal(t) or self.begin(t, "clock", by="player")
-
-    def hold_clock(self, t: float) -> Result:
-        """A held CLOCK press cancels the call (or the seat prompt)."""
-        if self.clock.call is not None:
-            return self.clock.clock_done(t, "cancelled")
-        if self.ctx.pending == "clock":
-            return self.cancel_pending(t)
-        return self.ctx.refuse(t, "No clock call to cancel")
-
-    def hold_allin(self, t: float) -> Result:
-        if self.ctx.pending == "all_in":
-            return self.cancel_pending(t)
-        return self.ctx.refuse(t, "Nothing to cancel")
-
-    def undo(self, t: float) -> Result:
-        """Take back the last dealer action: local state returns, the director is told."""
-        ctx = self.ctx
-        if r := ctx.debounced("undo", t):
-            return r
-        if not ctx.undo_stack:
-            return ctx.refuse(t, "Nothing to undo")
-        rid, label, before = ctx.undo_stack.pop()
-        if before is not None:
-            ctx.local = before
-        self.clock.undone(rid)
-        self.floor.undone(rid)
-        return ctx.emit(t, "undo", {"report": rid}, f"Undone: {label}")
-
     def undo_label(self) -> str:
         """What UNDO would take back ("bust 4"), or "" when there is nothing."""
-        return self.ctx.undo_stack[-1][1] if self.ctx.undo_stack else ""
+        return self.undos.label()
 
     # ---------------------------------------------------------------- outputs
     def live(self, t: float) -> dict[str, Any]:
@@ -352,12 +245,12 @@ class TableController:
 
     def view(self, t: float) -> TableView:
         """Everything the screen shows at time `t`: the table, and the active flow."""
-        self._pending(t)
+        self.prompts.expire(t)
         self.floor.expire(t)
         ctx, loc = self.ctx, self.ctx.local
         state, block = moment(ctx)
         block = "" if loc.in_hand else block
-        prompt = self._prompt()
+        prompt = self.prompts.prompt()
         text, at, err = ctx.message
         hh = ctx.h4h()
         title, movers = self.moves.movers()
@@ -377,7 +270,7 @@ class TableController:
             checkin=self.moves.checkin(t), profile=ctx.profile.name,
             field_text=field_text(ctx), state=state,
             guidance=self._guidance(t, prompt, block), can_deal=not loc.in_hand and not block,
-            undo=self.undo_label(), movers_title=title, movers=shown, movers_page=page,
+            undo=self.undos.label(), movers_title=title, movers=shown, movers_page=page,
             movers_pages=pages,
             bust_panel=self.busts.panel() or self.colour.panel() or self.count.panel(),
             bust_results=bust_results(ctx.plan), colour_up_title=cu_title,
@@ -385,12 +278,6 @@ class TableController:
             event_title=ctx.event_title(ctx.event) if ctx.event else "",
             director_offline=ctx.director_online is False,
             **clock_fields(ctx, t, self.moves.moving_out()))
-
-    def _prompt(self) -> str:
-        pending = self.ctx.pending
-        if pending in ("bust", "bust_winner"):
-            return self.busts.prompt()
-        return PROMPTS[pending] if pending else ""
 
 
 def _valid(table: int, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:

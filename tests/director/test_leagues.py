@@ -111,7 +111,7 @@ def table(d: Director, league: str) -> list[tuple[str, float]]:
 
 def d_board(d: Director):  # the board the web app serves
     from kiosk.director.leagues import LeagueBoard
-    return LeagueBoard(d)
+    return LeagueBoard(d.service.repo)
 
 
 def test_each_formula_gives_the_points_worked_out_by_hand(tmp_path: Path) -> None:

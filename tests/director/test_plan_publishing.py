@@ -17,7 +17,7 @@ class Sent:
 
     def __init__(self, d: Director) -> None:
         self.plans: list[dict[str, Any]] = []
-        d.send = self._send  # type: ignore[method-assign]
+        d.wire.send = self._send  # type: ignore[method-assign]
 
     def _send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
         if topic.endswith("/plan"):

@@ -339,7 +339,7 @@ def test_a_room_lists_its_events_and_each_keeps_its_own_counts_setting(
         '[[events]]\nname = "high"\ntitle = "High Roller <b>"\nstructure = "turbo"\n'
         "[events.money]\npublic_counts = false\n")
     d = Director(load_director_config(tmp_path / "room.toml"))
-    assert (public_counts(d, "main"), public_counts(d, "high")) == (True, False)
+    assert (public_counts(d.config, "main"), public_counts(d.config, "high")) == (True, False)
 
     async def go() -> None:
         c = await client_for(d)

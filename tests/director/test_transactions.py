@@ -36,7 +36,7 @@ class Acks:
     def __init__(self, d: Director) -> None:
         self.acks: dict[int, list[dict[str, Any]]] = {}
         self.d = d
-        d.send = self._publish  # type: ignore[method-assign]
+        d.wire.send = self._publish  # type: ignore[method-assign]
 
     def _publish(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
         if "/ack/" in topic:
@@ -51,7 +51,7 @@ class Acks:
 
 def send(d: Director, table: int, rid: str, kind: str, **data: Any) -> None:
     body = {"table": table, "id": rid, "seq": 1, "ts": 1.0, "kind": kind, "data": data}
-    d._inbox.append((d.topics.report(table), encode(body)))
+    d.inbox.queue.append((d.topics.report(table), encode(body)))
 
 
 def seat_of(d: Director, table: int) -> tuple[int, str]:
@@ -180,7 +180,7 @@ def test_a_report_naming_another_table_is_acknowledged_as_rejected(tmp_path: Pat
     d = director(tmp_path)
     out = Acks(d)
     body = {"table": 2, "id": "x-1", "seq": 1, "ts": 1.0, "kind": "floor_call", "data": {}}
-    d._inbox.append((d.topics.report(1), encode(body)))
+    d.inbox.queue.append((d.topics.report(1), encode(body)))
     d.drain()
     assert out.ids(1) == ["x-1"] and "names table 2" in out.rejected(1)["x-1"]
 

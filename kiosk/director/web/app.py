@@ -28,8 +28,17 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiosk.core import commands
 from kiosk.director import roles, views
+from kiosk.director.bookings import Bookings
+from kiosk.director.csv_import import import_players
+from kiosk.director.desk import Desk
 from kiosk.director.hub import Hub
+from kiosk.director.leadership import Leadership
+from kiosk.director.ports import Clock
+from kiosk.director.printing import DeskPrinter
+from kiosk.director.release_desk import ReleaseDesk
+from kiosk.director.room_service import RoomService
 from kiosk.director.room_views import EventView
+from kiosk.director.table_feed import TableFeed
 from kiosk.director.web import pages
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.events import desk_for
@@ -41,6 +50,7 @@ from kiosk.director.web.release_routes import add_release_routes
 from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
 from kiosk.errors import KioskError
+from kiosk.roomconfig import RoomConfig
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "pk_floor"
@@ -54,22 +64,31 @@ INTERNAL = {"report", "tick", "set_chip_race"}
 SUMMARY_EVERY = 0.25            # the header's clock is local; summaries need not flood
 
 
-class ServedDirector(views.DirectorLike, Protocol):
-    hub: Hub
-    config: Any
-    connected: asyncio.Event
-    health: dict[str, str]       # background task -> how it failed
-    internal_errors: int         # bugs met while deciding, each logged and refused
+class Served(Protocol):
+    """What the dashboard serves: the room's service (reads and commands) and what its
+    adapters show: the change notes, the tables' feed, the broker connection, the health
+    lines, the printer and the leadership."""
 
-    def now(self) -> float: ...
-    def desk(self, event: str | None = None) -> Any: ...
-    def act(self, cmd: commands.Command, user: str | None = None,
-            event: str | None = None) -> list[Any]: ...
-    def import_csv(self, text: str, event: str | None = None) -> tuple[int, list[str]]: ...
-
-
-def _view(director: ServedDirector, desk: Any) -> EventView:
-    return EventView(desk.tour, director.live, director.online)
+    @property
+    def config(self) -> RoomConfig: ...     # as the director runs with it
+    @property
+    def service(self) -> RoomService: ...
+    @property
+    def hub(self) -> Hub: ...
+    @property
+    def feed(self) -> TableFeed: ...
+    @property
+    def connected(self) -> asyncio.Event: ...
+    @property
+    def health(self) -> dict[str, str]: ...    # background task -> how it failed
+    @property
+    def printer(self) -> DeskPrinter | None: ...
+    @property
+    def ha(self) -> Leadership | None: ...
+    @property
+    def bookings(self) -> Bookings: ...     # reservations and alternates
+    @property
+    def releases(self) -> ReleaseDesk: ...  # the tables' updates
 
 
 def role_refusal(users: FloorUsers, user: str, kind: str) -> web.Response | None:
@@ -120,10 +139,9 @@ def same_origin(request: web.Request) -> bool:
     return origin == own or origin.startswith(own + "/")
 
 
-def standby_redirect(director: ServedDirector, request: web.Request) -> web.Response | None:
+def standby_redirect(ha: Leadership | None, request: web.Request) -> web.Response | None:
     """A standby sends the dashboard and the clock to the leader (its own health stays
     here, so the floor sees both machines); None when this director serves the request."""
-    ha = getattr(director, "ha", None)
     url = ha.leader_url() if ha is not None else None
     if url is None or request.path in ("/api/health",) or request.path.startswith("/static/"):
         return None
@@ -134,8 +152,9 @@ def standby_redirect(director: ServedDirector, request: web.Request) -> web.Resp
     return _error(503, f"this director is the standby; the leader is at {url}")
 
 
-def make_app(director: ServedDirector) -> web.Application:
-    cfg = director.config
+def make_app(served: Served) -> web.Application:
+    service, feed, hub = served.service, served.feed, served.hub
+    repo, cfg = service.repo, served.config
     users = FloorUsers(dict(cfg.floor_users or {}), getattr(cfg, "floor_users_file", None),
                        allow_defaults=getattr(cfg, "allow_default_logins", False))
     state = getattr(cfg, "state_dir", None) if cfg.db != ":memory:" else None
@@ -147,7 +166,7 @@ def make_app(director: ServedDirector) -> web.Application:
     async def guard(request: web.Request,
                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
                     ) -> web.StreamResponse:
-        leader = standby_redirect(director, request)
+        leader = standby_redirect(served.ha, request)
         if request.method == "POST" and not same_origin(request):
             resp: web.StreamResponse = _error(403, "refused: the request came from another "
                                                    "site's page")
@@ -193,15 +212,15 @@ def make_app(director: ServedDirector) -> web.Application:
         if path == "" and request.query.get("event"):     # the one-event dashboard's
             raise web.HTTPFound("/event/" + quote(request.query["event"], safe=""))
         if path.startswith("/event"):
-            desk_for(director, request)     # an event the room does not know: 404, why
+            desk_for(repo, request)     # an event the room does not know: 404, why
         html = pages.render("/clock" if path == "/clock" else
                             "/event" if path.startswith("/event") else "/")
         return web.Response(text=html, content_type="text/html", headers={
             "Cache-Control": "no-cache", "Content-Security-Policy": page_csp(html)})
 
     async def snapshot(request: web.Request) -> web.Response:
-        desk = desk_for(director, request)
-        snap = views.snapshot(_view(director, desk), director.now())
+        desk = desk_for(repo, request)
+        snap = views.snapshot(EventView.of(desk, feed), service.now())
         found = session(request)
         snap["user"], snap["csrf"] = found if found else (None, None)
         snap["role"] = users.role(found[0]) if found else None
@@ -213,15 +232,15 @@ def make_app(director: ServedDirector) -> web.Application:
         """For `pokerkiosk doctor` and the dashboard's health line: which event runs here,
         is the broker connected, which background task failed (and how), and how many
         commands a bug refused (each in the log with its traceback)."""
-        ha = getattr(director, "ha", None)
+        ha = served.ha
         return web.json_response({"service": "pokerkiosk-director", "event": cfg.name,
-                                  "broker_connected": director.connected.is_set(),
-                                  "failed": dict(director.health),
-                                  "internal_errors": director.internal_errors,
+                                  "broker_connected": served.connected.is_set(),
+                                  "failed": dict(served.health),
+                                  "internal_errors": service.tx.internal_errors,
                                   "leadership": ha.status() if ha is not None else None})
 
     async def players(request: web.Request) -> web.Response:
-        view = _view(director, desk_for(director, request))
+        view = EventView.of(desk_for(repo, request), feed)
         return web.json_response({"players": views.find_player(view,
                                                                request.query.get("q", ""))})
 
@@ -266,14 +285,14 @@ def make_app(director: ServedDirector) -> web.Application:
         kind = cmd.get("kind")
         if not isinstance(kind, str) or not kind or kind in INTERNAL:
             return _error(400, f"not a floor command: {kind!r}")
-        desk = desk_for(director, request)
+        desk = desk_for(repo, request)
         refused = role_refusal(users, user, kind)
         if refused is not None:
             return refused
         if kind in DESK_KINDS:
-            return desk_act(director, cmd, user, desk.name)
+            return desk_act(served.bookings, cmd, user, desk.name)
         try:   # decoded here, once: a command that does not fit never reaches the core
-            events = director.act(commands.decode(cmd), user, event=desk.name)
+            events = service.act(commands.decode(cmd), user, event=desk.name)
         except KioskError as exc:   # a refusal, a bad command, or a bug (internal error)
             return _error(400, str(exc))
         return web.json_response({"ok": True, "events": len(events)})
@@ -282,7 +301,7 @@ def make_app(director: ServedDirector) -> web.Application:
         user = acting_user(request)
         if user is None:
             return _error(401, "log in as floor staff to import players")
-        desk = desk_for(director, request)
+        desk = desk_for(repo, request)
         refused = role_refusal(users, user, "import")
         if refused is not None:
             return refused
@@ -290,16 +309,16 @@ def make_app(director: ServedDirector) -> web.Application:
             text = await request.text()
         except UnicodeDecodeError:
             return _error(400, "the CSV must be UTF-8 text")
-        added, errors = director.import_csv(text, desk.name)
+        added, errors = import_players(service, text, desk.name)
         return web.json_response({"ok": not errors, "added": added, "errors": errors[:50]})
 
     async def ws(request: web.Request) -> web.WebSocketResponse:
-        desk = desk_for(director, request)
+        desk = desk_for(repo, request)
         sock = web.WebSocketResponse(heartbeat=20)
         await sock.prepare(request)
         sockets.add(sock)
-        q = director.hub.subscribe()
-        sender = asyncio.create_task(_feed(desk, director, sock, q))
+        q = hub.subscribe()
+        sender = asyncio.create_task(_feed(desk, feed, service.clock, sock, q))
         try:
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
@@ -307,7 +326,7 @@ def make_app(director: ServedDirector) -> web.Application:
         finally:
             sockets.discard(sock)
             sender.cancel()
-            director.hub.unsubscribe(q)
+            hub.unsubscribe(q)
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
         return sock
@@ -324,24 +343,24 @@ def make_app(director: ServedDirector) -> web.Application:
     app.router.add_post("/api/act", act)
     app.router.add_post("/api/import", import_csv)
     app.router.add_get("/ws", ws)
-    add_money_routes(app, director)
-    add_room_routes(app, director, session, acting_user, users.role,
+    add_money_routes(app, repo)
+    add_room_routes(app, service, feed, session, acting_user, users.role,
                     lambda user, kind: role_refusal(users, user, kind))
-    add_printer_routes(app, director, acting_user)
-    add_reservation_routes(app, director, session)   # before the players' catch-all
-    add_league_routes(app, director)
-    add_release_routes(app, director, acting_user,
+    add_printer_routes(app, served.printer, repo, acting_user)
+    add_reservation_routes(app, served.bookings, session)   # before the players' catch-all
+    add_league_routes(app, repo)
+    add_release_routes(app, served.releases, acting_user,
                        lambda user, kind: role_refusal(users, user, kind))
-    add_player_routes(app, director)
+    add_player_routes(app, repo, hub)
     app.router.add_static("/static/", STATIC)
     return app
 
 
-async def _feed(desk: Any, director: ServedDirector, sock: web.WebSocketResponse,
+async def _feed(desk: Desk, feed: TableFeed, now: Clock, sock: web.WebSocketResponse,
                 q: asyncio.Queue[dict[str, Any]]) -> None:
     """One event's feed: a snapshot first, then only what changed: its tables named by the
     notes waiting (merged), and the header at most every SUMMARY_EVERY seconds."""
-    snap = views.snapshot(_view(director, desk), director.now())
+    snap = views.snapshot(EventView.of(desk, feed), now())
     snap["summary"]["title"] = desk.title
     await sock.send_json(snap)
     last_summary = 0.0
@@ -355,8 +374,8 @@ async def _feed(desk: Any, director: ServedDirector, sock: web.WebSocketResponse
             notes = []
         while not q.empty():
             notes.append(q.get_nowait())
-        t = director.now()
-        view = _view(director, desk)     # the desk's tournament, as it is now
+        t = now()
+        view = EventView.of(desk, feed)     # the desk's tournament, as it is now
         tables = sorted({n for note in notes for n in note.get("tables", ())})
         live = [n for n in tables if n in view.tour.tables]
         if live:

@@ -7,18 +7,19 @@ keep reading the room's first event; a name the room does not know is a 404 with
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from aiohttp import web
 
+from kiosk.director.desk import Desk
+from kiosk.director.repository import Repository
 from kiosk.errors import RuleError
 
 
-def desk_for(director: Any, request: web.Request) -> Any:
+def desk_for(repo: Repository, request: web.Request) -> Desk:
     """The Desk the request names; HTTPNotFound (JSON body) for an unknown event."""
     name = request.query.get("event") or request.match_info.get("event") or None
     try:
-        return director.desk(name)
+        return repo.desk(name)
     except RuleError as exc:
         raise web.HTTPNotFound(text=json.dumps({"ok": False, "error": str(exc)}),
                                content_type="application/json") from None

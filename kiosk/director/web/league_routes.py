@@ -5,11 +5,10 @@ same JSON (static/league-tv.js)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
 from kiosk.director.leagues import LeagueBoard
+from kiosk.director.repository import Repository
 from kiosk.director.web.players import _render
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
 from kiosk.errors import KioskError
@@ -17,9 +16,9 @@ from kiosk.errors import KioskError
 TOP_MAX = 500
 
 
-def add_league_routes(app: web.Application, director: Any,
+def add_league_routes(app: web.Application, repo: Repository,
                       limiter: RateLimiter | None = None) -> LeagueBoard:
-    board = LeagueBoard(director)
+    board = LeagueBoard(repo)
     limits = limiter or RateLimiter()
 
     def limited(request: web.Request) -> web.Response | None:

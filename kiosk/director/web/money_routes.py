@@ -6,12 +6,11 @@ money command goes through /api/act, which does.
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
 from kiosk.core.results import to_csv
 from kiosk.director.money_views import audit_view, deal_view, results_view
+from kiosk.director.repository import Repository
 from kiosk.director.web import pages
 from kiosk.director.web.events import desk_for
 from kiosk.errors import RuleError
@@ -19,27 +18,27 @@ from kiosk.errors import RuleError
 MONEY_PAGES = ("/results", "/deal", "/audit")
 
 
-def add_money_routes(app: web.Application, director: Any) -> None:
+def add_money_routes(app: web.Application, repo: Repository) -> None:
     async def page(request: web.Request) -> web.Response:
         return web.Response(text=pages.render(request.path.rstrip("/")),
                             content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def results(request: web.Request) -> web.Response:
-        return web.json_response(results_view(desk_for(director, request).tour))
+        return web.json_response(results_view(desk_for(repo, request).tour))
 
     async def results_csv(request: web.Request) -> web.Response:
         site = request.query.get("site") in ("1", "true", "yes")
-        tour = desk_for(director, request).tour
+        tour = desk_for(repo, request).tour
         rows = results_view(tour)["rows"]
         name = f"{tour.event}-results{'-site' if site else ''}.csv"
         return web.Response(text=to_csv(rows, site=site), content_type="text/csv",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def audit(request: web.Request) -> web.Response:
-        return web.json_response({"audit": audit_view(desk_for(director, request).tour)})
+        return web.json_response({"audit": audit_view(desk_for(repo, request).tour)})
 
     async def deal(request: web.Request) -> web.Response:
-        tour = desk_for(director, request).tour
+        tour = desk_for(repo, request).tour
         method = request.query.get("method", "icm")
         stacks: dict[str, int] | None = None
         if request.method == "POST":

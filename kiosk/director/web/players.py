@@ -19,7 +19,10 @@ from typing import Any
 
 from aiohttp import web
 
+from kiosk.director.desk import Desk
+from kiosk.director.hub import Hub
 from kiosk.director.player_views import event_parts, seat_lookup
+from kiosk.director.repository import Repository
 from kiosk.director.web.player_feed import Phone, PlayerFeed
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
 from kiosk.qr import player_page_url, qr_png, qr_svg
@@ -29,19 +32,19 @@ PING = 15.0             # seconds between keep-alives: a phone sees a dead link 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def public_counts(director: Any, event: str) -> bool:
+def public_counts(config: Any, event: str) -> bool:
     """Whether the event shows its chip counts to players (`public_counts`, default on)."""
-    for spec in getattr(director.config, "events", ()):
+    for spec in getattr(config, "events", ()):
         if spec.name == event:
             return bool(getattr(spec.config, "public_counts", True))
     return True
 
 
-def events_index(director: Any) -> dict[str, Any]:
+def events_index(repo: Repository) -> dict[str, Any]:
     """The room's events a player can follow, with how far each is."""
     out = []
-    for name, desk in director.desks.items():
-        info = director.room.events.get(name)
+    for name, desk in repo.desks.items():
+        info = repo.room.events.get(name)
         state = info.state if info is not None else ""
         if state == "archived":
             continue
@@ -51,7 +54,7 @@ def events_index(director: Any) -> dict[str, Any]:
                      "started": tour.started, "finished": tour.finished_at is not None,
                      "players_left": tour.alive, "entries": tour.entries,
                      "url": f"/p/{name}"})
-    return {"room": director.config.title or director.config.name, "events": out}
+    return {"room": repo.config.title or repo.config.name, "events": out}
 
 
 def _error(status: int, message: str, **extra: Any) -> web.Response:
@@ -79,22 +82,23 @@ def _render(body_file: str, title: str, **values: str) -> str:
         styles='<link rel="stylesheet" href="/static/players.css">\n')
 
 
-def add_player_routes(app: web.Application, director: Any,
+def add_player_routes(app: web.Application, repo: Repository, hub: Hub,
                       limiter: RateLimiter | None = None) -> PlayerFeed:
     """Register /p/ on `app`; its feed starts and stops with the app."""
     limits = limiter or RateLimiter()
+    now = repo.clock
 
     def build(event: str, t: float) -> dict[str, Any] | None:
-        desk = director.desks.get(event)
+        desk = repo.desks.get(event)
         if desk is None:
             return None
-        return event_parts(desk.tour, desk.title, public_counts(director, event), t)
+        return event_parts(desk.tour, desk.title, public_counts(repo.config, event), t)
 
-    feed = PlayerFeed(build, director.now)
+    feed = PlayerFeed(build, now)
     tasks: list[tuple[asyncio.Task[None], Any]] = []
 
     async def start(app: web.Application) -> None:
-        q = director.hub.subscribe()
+        q = hub.subscribe()
         tasks.append((asyncio.create_task(feed.run(q)), q))
         tasks.append((asyncio.create_task(feed.keep_alive(PING)), None))
 
@@ -107,7 +111,7 @@ def add_player_routes(app: web.Application, director: Any,
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             if q is not None:
-                director.hub.unsubscribe(q)
+                hub.unsubscribe(q)
 
     app.on_startup.append(start)
     app.on_shutdown.append(stop)
@@ -122,15 +126,15 @@ def add_player_routes(app: web.Application, director: Any,
             return await handler(request)
         return guarded
 
-    def desk_of(request: web.Request) -> Any:
-        return director.desks.get(request.match_info["event"])
+    def desk_of(request: web.Request) -> Desk | None:
+        return repo.desks.get(request.match_info["event"])
 
     async def index(request: web.Request) -> web.Response:
         return web.Response(text=_render("players-index.html", "Live events"),
                             content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def index_json(request: web.Request) -> web.Response:
-        return web.json_response(events_index(director))
+        return web.json_response(events_index(repo))
 
     async def missing(request: web.Request) -> web.Response:
         name = request.match_info.get("event") or request.match_info.get("rest", "")
@@ -146,10 +150,10 @@ def add_player_routes(app: web.Application, director: Any,
                             content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def state(request: web.Request) -> web.Response:
-        parts = build(request.match_info["event"], director.now())
+        parts = build(request.match_info["event"], now())
         if parts is None:
             return _error(404, f"no event {request.match_info['event']!r} here")
-        return web.json_response({"t": director.now(), "parts": parts})
+        return web.json_response({"t": now(), "parts": parts})
 
     async def seat(request: web.Request) -> web.Response:
         desk = desk_of(request)
@@ -162,7 +166,7 @@ def add_player_routes(app: web.Application, director: Any,
         name = request.match_info["event"]
         if desk_of(request) is None:
             return _error(404, f"no event {name!r} here")
-        url = player_page_url(director.config, name)
+        url = player_page_url(repo.config, name)
         png = request.match_info["kind"] == "png"
         return web.Response(body=qr_png(url) if png else qr_svg(url),
                             content_type="image/png" if png else "image/svg+xml",

@@ -13,6 +13,8 @@ from typing import Any
 
 from aiohttp import web
 
+from kiosk.director.printing import DeskPrinter
+from kiosk.director.repository import Repository
 from kiosk.director.web import pages
 from kiosk.errors import RuleError
 from kiosk.printer import preview
@@ -24,30 +26,28 @@ def _error(status: int, message: str) -> web.Response:
     return web.json_response({"ok": False, "error": message}, status=status)
 
 
-def add_printer_routes(app: web.Application, director: Any, acting_user: UserOf) -> None:
-    def printer() -> Any:
-        return getattr(director, "printer", None)
-
+def add_printer_routes(app: web.Application, printer: DeskPrinter | None, repo: Repository,
+                       acting_user: UserOf) -> None:
     async def page(request: web.Request) -> web.Response:
         return web.Response(text=pages.render_plain("printer.html", "Printer"),
                             content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def status(request: web.Request) -> web.Response:
-        p = printer()
+        p = printer
         if p is None:
             return web.json_response({"configured": False, "jobs": []})
         body = p.spooler.status()
         body["configured"] = True
-        body["events"] = sorted(director.desks)
+        body["events"] = sorted(repo.desks)
         return web.json_response(body)
 
     async def job_png(request: web.Request) -> web.Response:
-        p = printer()
+        p = printer
         try:
             job = p.spooler.jobs.get(int(request.match_info["job"])) if p else None
         except ValueError:
             job = None
-        if job is None:
+        if job is None or p is None:
             return _error(404, "no such print job")
         loop = asyncio.get_running_loop()
         data = await loop.run_in_executor(None, preview.png, job.slip, p.spooler.config.columns)
@@ -57,7 +57,7 @@ def add_printer_routes(app: web.Application, director: Any, acting_user: UserOf)
     async def command(request: web.Request) -> web.Response:
         if acting_user(request) is None:
             return _error(401, "log in as floor staff to print")
-        p = printer()
+        p = printer
         if p is None:
             return _error(409, "no printer: set [printer] port in the director's config")
         try:

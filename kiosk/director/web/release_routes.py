@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from kiosk.director.release_desk import ReleaseDesk
 from kiosk.errors import KioskError
 
 Refusal = Callable[[str, str], "web.Response | None"]
@@ -47,7 +48,7 @@ def _tables(value: Any) -> list[int] | None:
     return value
 
 
-def steer(desk: Any, body: dict[str, Any]) -> dict[str, Any]:
+def steer(desk: ReleaseDesk, body: dict[str, Any]) -> dict[str, Any]:
     """Apply one floor action to the store; KioskError (ReleaseError) says why not."""
     action, store = body.get("action"), desk.store
     if action not in ACTIONS:
@@ -67,10 +68,9 @@ def steer(desk: Any, body: dict[str, Any]) -> dict[str, Any]:
     return vars(r)
 
 
-def add_release_routes(app: web.Application, director: Any,
+def add_release_routes(app: web.Application, desk: ReleaseDesk,
                        acting_user: Callable[[web.Request], str | None],
                        refusal: Refusal) -> None:
-    desk = director.releases
 
     async def view(request: web.Request) -> web.Response:
         return web.json_response(desk.view())

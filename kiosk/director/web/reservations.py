@@ -20,6 +20,7 @@ from aiohttp import web
 
 from kiosk.core import reservations as rs
 from kiosk.core import room_commands as rc
+from kiosk.director.bookings import Bookings
 from kiosk.director.web.players import _render
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
 from kiosk.errors import KioskError, RuleError
@@ -45,21 +46,21 @@ async def _object(request: web.Request) -> dict[str, Any] | web.Response:
     return body if isinstance(body, dict) else _error(400, "body must be a JSON object")
 
 
-def desk_act(director: Any, body: dict[str, Any], user: str, event: str) -> web.Response:
+def desk_act(book: Bookings, body: dict[str, Any], user: str, event: str) -> web.Response:
     """A reservation command from the desk (role already checked): confirm a code (the
     player registered, seated and his card printed), cancel one, or set the terms."""
     try:
         cmd = rc.decode({**body, **({"event": event} if body["kind"] == "set_reservations"
                                     else {})})
         if isinstance(cmd, rs.ConfirmReservation):
-            res, events = director.bookings.confirm(cmd.code, cmd.card, user, event)
+            res, events = book.confirm(cmd.code, cmd.card, user, event)
             return web.json_response({"ok": True, "events": len(events),
-                                      "already": not events, **director.bookings.status(res)})
+                                      "already": not events, **book.status(res)})
         if isinstance(cmd, rs.CancelReservation):
-            res = director.bookings.cancel(cmd.code, event, user, cmd.why or "by the desk")
-            return web.json_response({"ok": True, **director.bookings.status(res)})
+            res = book.cancel(cmd.code, event, user, cmd.why or "by the desk")
+            return web.json_response({"ok": True, **book.status(res)})
         assert isinstance(cmd, rs.SetReservations)
-        events = director.bookings.set_terms(msgspec.structs.replace(cmd, by=user))
+        events = book.set_terms(msgspec.structs.replace(cmd, by=user))
         return web.json_response({"ok": True, "events": len(events)})
     except rs.NoSuchCode as exc:
         return _error(404, str(exc))
@@ -67,13 +68,12 @@ def desk_act(director: Any, body: dict[str, Any], user: str, event: str) -> web.
         return _error(400, str(exc))
 
 
-def add_reservation_routes(app: web.Application, director: Any, session: Session,
+def add_reservation_routes(app: web.Application, book: Bookings, session: Session,
                            reads: RateLimiter | None = None,
                            forms: RateLimiter | None = None) -> None:
     """Register the public reservation routes and the desk's list on `app`."""
     reads = reads or RateLimiter()
     forms = forms or RateLimiter(burst=5, rate=1 / 30)
-    book = director.bookings
     app[FORMS] = forms
 
     def limited(limiter: RateLimiter, handler: Handler) -> Handler:
@@ -84,7 +84,7 @@ def add_reservation_routes(app: web.Application, director: Any, session: Session
                     {"ok": False, "error": f"too many requests from this address: try "
                                            f"again in {retry_after(wait)} s"},
                     status=429, headers={"Retry-After": retry_after(wait)})
-            if request.match_info["event"] not in director.desks:
+            if request.match_info["event"] not in book.repo.desks:
                 return _error(404, f"no event {request.match_info['event']!r} here")
             return await handler(request)
         return guarded
@@ -116,7 +116,7 @@ def add_reservation_routes(app: web.Application, director: Any, session: Session
             return _error(404, str(exc))
         accept = request.headers.get("Accept", "")
         if "text/html" in accept and request.query.get("format") != "json":
-            desk = director.desks[res.event]
+            desk = book.repo.desks[res.event]
             return web.Response(text=_render("reservation.html", desk.title, event=res.event,
                                              code=res.code),
                                 content_type="text/html", headers={"Cache-Control": "no-cache"})
@@ -144,7 +144,7 @@ def add_reservation_routes(app: web.Application, director: Any, session: Session
 
     async def desk_list(request: web.Request) -> web.Response:
         name = request.query.get("event", "")
-        if name not in director.desks:
+        if name not in book.repo.desks:
             return _error(404, f"no event {name!r} in this room")
         who = session(request)
         if who is None:

@@ -16,7 +16,9 @@ from typing import Any
 from aiohttp import web
 
 from kiosk.core import room_commands
+from kiosk.director.room_service import RoomService
 from kiosk.director.room_views import room_snapshot
+from kiosk.director.table_feed import TableFeed
 from kiosk.errors import KioskError, RuleError
 
 Session = Callable[[web.Request], "tuple[str, str] | None"]
@@ -36,12 +38,12 @@ async def _body(request: web.Request) -> dict[str, Any] | web.Response:
     return body if isinstance(body, dict) else _error(400, "body must be a JSON object")
 
 
-def add_room_routes(app: web.Application, director: Any, session: Session,
-                    acting_user: Callable[[web.Request], str | None],
+def add_room_routes(app: web.Application, service: RoomService, feed: TableFeed,
+                    session: Session, acting_user: Callable[[web.Request], str | None],
                     role: Callable[[str], str],
                     refusal: Callable[[str, str], web.Response | None]) -> None:
     async def room(request: web.Request) -> web.Response:
-        snap = room_snapshot(director, director.now())
+        snap = room_snapshot(service.repo, feed, service.now())
         found = session(request)
         snap["user"], snap["csrf"] = found if found else (None, None)
         snap["role"] = role(found[0]) if found else None
@@ -62,11 +64,12 @@ def add_room_routes(app: web.Application, director: Any, session: Session,
         if refused is not None:
             return refused
         event = getattr(cmd, "event", None)
-        if event is not None and event not in director.room.events:
+        known = service.repo.room.events
+        if event is not None and event not in known:
             return _error(404, f"no event {event!r} in this room (events: "
-                               f"{', '.join(director.room.events) or 'none'})")
+                               f"{', '.join(known) or 'none'})")
         try:
-            events = director.room_act(cmd, user)
+            events = service.room_act(cmd, user)
         except KioskError as exc:
             return _error(400, str(exc))
         return web.json_response({"ok": True, "events": len(events)})
@@ -82,7 +85,7 @@ def add_room_routes(app: web.Application, director: Any, session: Session,
         if isinstance(body, web.Response):
             return body
         try:
-            desk = director.open_event(body, user)
+            desk = service.open_event(body, user)
         except KioskError as exc:
             return _error(400, str(exc))
         return web.json_response({"ok": True, "event": desk.name})

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import logging
 import ssl
-from typing import Any
 
 from aiohttp import web as aioweb
 
+from kiosk.director.web.app import Served, make_app
 from kiosk.errors import KioskError
 
 log = logging.getLogger("kiosk.director")
 
 
-async def start_web(director: Any) -> aioweb.AppRunner:
-    """The dashboard and the TV clock of `director`, listening; the runner to clean up."""
-    from kiosk.director.web.app import make_app
-
-    c = director.config
+async def start_web(served: Served, url: str) -> aioweb.AppRunner:
+    """The dashboard and the TV clock of the room `served`, listening at `url`; the runner
+    to clean up."""
+    c = served.config
     context = None
     if c.tls_cert and c.tls_key:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -26,7 +25,7 @@ async def start_web(director: Any) -> aioweb.AppRunner:
         except (OSError, ssl.SSLError) as exc:
             raise KioskError(f"cannot load the dashboard certificate {c.tls_cert}: "
                              f"{exc}") from None
-    runner = aioweb.AppRunner(make_app(director), access_log=None)
+    runner = aioweb.AppRunner(make_app(served), access_log=None)
     await runner.setup()
     site = aioweb.TCPSite(runner, c.http_host, c.http_port, ssl_context=context)
     try:
@@ -36,5 +35,5 @@ async def start_web(director: Any) -> aioweb.AppRunner:
         raise KioskError(f"cannot serve the dashboard on {c.http_host}:{c.http_port}: "
                          f"{exc.strerror or exc} (another program holds the port? "
                          "change [director] http)") from None
-    log.info("dashboard on %s and clock on /clock", director.dashboard_url)
+    log.info("dashboard on %s and clock on /clock", url)
     return runner
