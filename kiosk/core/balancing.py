@@ -401,10 +401,10 @@ class Balancing(Component):
         if self.final.pending:
             raise RuleError("the final table draw is under way: every table breaks into it")
         room = sum(x.seats - x.count for x in active if x.id != tab.id and not x.breaking)
-        if not tab.breaking and not tab.in_hand and room < tab.count:
-            # TDA 9 breaks a table into open seats: between hands it breaks now, so the
-            # seats must be there (during a hand it breaks at the hand's end, and a
-            # player left without a seat moves as soon as one opens: _finish_breaks)
+        if not tab.breaking and room < tab.count:
+            # TDA 9 breaks a table into open seats: with too few, its players would wait
+            # at a table that can never deal again (newcomers seated while it finishes its
+            # hand may still take some: those players move as seats open, _finish_breaks)
             raise RuleError(f"table {tab.id} cannot break: its {tab.count} players need "
                             f"seats and the other tables have {room} open")
         if not tab.breaking:

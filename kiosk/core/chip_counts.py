@@ -152,9 +152,11 @@ class ChipCounts(Component):
                       if x.id in r["tables"] and x.id not in self.colour_ups)
 
     def colour_up_tick(self, t: float) -> None:
-        """At a break where a denomination leaves play, every table races it off."""
+        """At a break where a denomination leaves play, every table races it off; not once
+        the day is over (its tables count for the bags, and the colour-up comes with the
+        next day's play)."""
         period = self.levels.period(t)
-        if not self.chip_set or not self.t.structure.periods[period].is_break:
+        if not self.chip_set or self.day_over or not self.t.structure.periods[period].is_break:
             return
         removed, new_chip = chipmath.leaving_at(self.chip_set, self.t.structure, period)
         label = f"colour-up at break {period}"

@@ -1,8 +1,9 @@
-"""Between hands the floor breaks a table only into seats that exist (TDA 9 draws its
-players into the open seats of the other tables): found by the soak, where a table broken
-with too few seats left kept its remaining players waiting at a table that never dealt
-again. (During a hand the break waits for the hand's end, and a player left without a
-seat then moves as soon as one opens: tests/explore/test_soak.py, seed 180.)"""
+"""The floor breaks a table only into seats that exist (TDA 9 draws its players into the
+open seats of the other tables): found by the soak, where a table broken with too few
+seats left kept its remaining players waiting at a table that never dealt again, and where
+tables broken mid-hand one after another left none to go to. (Newcomers seated while a
+breaking table finishes its hand may still take seats it needed: those players then move
+as seats open, tests/explore/test_soak.py, seed 180.)"""
 
 from __future__ import annotations
 

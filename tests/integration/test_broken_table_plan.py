@@ -54,14 +54,15 @@ def in_play(director: Any) -> list[str]:
 
 
 def test_a_broken_tables_retained_plan_follows_the_event(mosquitto, director_factory) -> None:
-    director = director_factory(players=19, web=True, floor_users={"td": "pw"}).start()
+    director = director_factory(players=18, web=True, floor_users={"td": "pw"}).start()
     floor = FloorClient(f"http://127.0.0.1:{director.http_port}", "td", "pw")
     probe = TableProbe(mosquitto, director.name)
     deadline = time.monotonic() + 10
     while len(probe.plans) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
-    # 7, 6 and 6 players: a table of six deals a hand; the floor breaks it; one player
-    # busts in that hand; at its end the five left fill the other two tables
+    # 6, 6 and 6 players: a table deals a hand; the floor breaks it (the other two have
+    # the six open seats it needs); one player busts in that hand; at its end the five
+    # left move to the other two tables
     n = min(probe.plans, key=lambda k: (len(probe.plans[k]["seats"]), -k))
     probe.watch = n
     seats = {int(s): v["player"] for s, v in probe.plans[n]["seats"].items()}
