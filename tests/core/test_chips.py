@@ -249,3 +249,19 @@ def test_a_count_the_seating_no_longer_matches_is_refused_by_table_and_seat() ->
     _count_tables(room, [1, 3])
     room.do({"kind": "bag", "accept_difference": True, "by": "td"})
     assert tour.bags[1][pid] == 20000
+
+
+def test_a_break_after_the_end_of_the_day_keeps_the_bag_count_open() -> None:
+    """Found by the soak: the day ended, then the clock reached a break where a chip
+    leaves play; the colour-up's count replaced the bag's, so the bag was refused for
+    ever. Once the day is over its tables count for the bags only."""
+    room = _room()
+    tour = room.tour
+    room.do({"kind": "end_day", "by": "td"})
+    brk = [i for i, p in enumerate(tour.structure.periods) if p.is_break][1]
+    room.do({"kind": "clock", "action": "jump", "period": brk})
+    room.do({"kind": "tick"})
+    assert tour.count_round["purpose"] == "bag"
+    _count_all(room)
+    room.do({"kind": "bag", "by": "td"})
+    assert sum(tour.bags[1].values()) == tour.chips
