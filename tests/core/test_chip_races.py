@@ -135,7 +135,7 @@ def _colour_up_count(room: Room, odd: dict[int, int]) -> dict[str, int]:
     room.do({"kind": "tick"})
     r = tour.count_round
     assert (r["purpose"], r["removed"]) == ("colour_up", [25])
-    tour.registry.chips += sum(odd.values())      # (as if they had been bought in)
+    tour.chips += sum(odd.values())      # (as if they had been bought in)
     missing = tour.chips - sum(tour.players[p].chips_bought for p in tour.players
                                if tour.players[p].table is not None)
     first = None

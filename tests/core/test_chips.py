@@ -128,7 +128,7 @@ def test_a_break_that_removes_a_chip_asks_every_table_and_races_it_off() -> None
     before = tour.chips
     odd = {t: {str(s): 20075 for s in list(tour.tables[t].seat_of)[:2]}
            for t in r["tables"]}     # two players a table hold three 25s more
-    tour.registry.chips += 150 * len(odd)     # (as if they had been bought in)
+    tour.chips += 150 * len(odd)     # (as if they had been bought in)
     _count_all(room, odd)
     cu = plan(tour, 1)["colour_up"]
     assert set(cu) >= {"before", "after", "cards", "won", "rescued"}
