@@ -139,17 +139,86 @@ class Findings:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+class Referee:
+    """The room's invariants, checked as the floor plays: what breaks one is written
+    into the room's findings with the event it happened in."""
+
+    def __init__(self, found: Findings, plans: dict[str, EventPlan]) -> None:
+        self.found, self.plans = found, plans
+
+    def violation(self, event: str, what: str) -> None:
+        self.found.violations.append(f"{event}: {what}")
+
+    def check_seats(self, event: str, tour: Tournament) -> None:
+        seen: dict[tuple[int, int], str] = {}
+        alive = 0
+        for p in tour.players.values():
+            if p.status not in IN_PLAY:
+                continue
+            alive += 1
+            key = (p.table or 0, p.seat or 0)
+            if key in seen:
+                self.violation(event, f"{p.id} and {seen[key]} share table {key}")
+            seen[key] = p.id
+            tab = tour.tables.get(p.table or 0)
+            if tab is None or tab.broken or tab.seat_of.get(p.seat or 0) != p.id:
+                self.violation(event, f"{p.id} thinks it sits at {key}; the table disagrees")
+        held = sum(x.count for x in tour.tables.values() if not x.broken)
+        if not held == alive == tour.alive:
+            self.violation(event, f"{alive} alive, tables hold {held}, count {tour.alive}")
+
+    def check_chips(self, event: str, sim: Simulator, tour: Tournament) -> None:
+        """The dealers' stacks and pots plus what colour-ups took equal what was sold."""
+        in_play = sum(sim.chips.values()) + sum(h.pot for h in sim.playing.values())
+        if in_play != sim.bought - sim.res.chips_removed:
+            self.violation(event, f"chips not conserved: {in_play:,} in play, "
+                                  f"{sim.bought:,} sold, {sim.res.chips_removed:,} removed")
+        if tour.chips != in_play:
+            self.violation(event, f"the director counts {tour.chips:,} chips in play, the "
+                                  f"tables hold {in_play:,}")
+
+    def check_bags(self, event: str, tour: Tournament, sim: Simulator | None) -> None:
+        bags = tour.chipcount.bags.get(tour.chipcount.day, {})
+        if sim is not None and bags and sum(bags.values()) != sum(
+                sim.chips.get(pid, 0) for pid in bags):
+            self.violation(event, f"bags hold {sum(bags.values()):,} chips, the players "
+                                  f"{sum(sim.chips.get(pid, 0) for pid in bags):,}")
+
+    def check_places(self, event: str, tour: Tournament, bagged: bool) -> None:
+        """Places are a permutation of the busted entries (ties share), one winner."""
+        rows = results(tour)
+        placed = [r["place"] for r in rows if r["place"] is not None]
+        busted = [p.id for p in tour.players.values() if p.status == BUSTED]
+        if tour.finished_at is None:
+            if not bagged:
+                self.found.stuck.append(f"{event}: no winner, no seats, no bag")
+            return
+        if len(placed) != len(tour.players):
+            self.violation(event, f"{len(placed)} places for {len(tour.players)} entrants")
+        ordered = sorted(placed)
+        for i, place in enumerate(ordered):
+            if place != i + 1 and (i == 0 or place != ordered[i - 1]):
+                self.violation(event, f"place {place} at position {i + 1}: not 1..N")
+                break
+        plan = self.plans.get(event)
+        if (plan is None or plan.kind != "satellite") and ordered.count(1) != 1:
+            self.violation(event, f"{ordered.count(1)} winners")
+        if len(busted) != len(tour.players) - ordered.count(1):
+            self.violation(event, f"{len(busted)} busted of {len(tour.players)} entrants")
+
+
 class SoakFloor:
-    """The floor of one soaked room, and the referee of its invariants."""
+    """The floor of one soaked room: its events started, its dealers paced, and what the
+    floor does between their hands; the referee checks as it goes."""
 
     def __init__(self, room: LoopRoom, plans: list[EventPlan], seed: int,
                  found: Findings) -> None:
         self.room, self.plans, self.found = room, {p.name: p for p in plans}, found
+        self.referee = Referee(found, self.plans)
         self.rng = random.Random(seed * 7919 + 1)
         self.turns = Turns()
         self.threads: list[threading.Thread] = []
         self.sims: dict[str, Simulator] = {}
-        self.lock = threading.RLock()
         self.ended: set[str] = set()
         self.bagged: set[str] = set()
         self.done: set[str] = set()
@@ -254,7 +323,7 @@ class SoakFloor:
             return
         self.floor(event, tour)
         if n % 25 == 0:
-            self.check_seats(event, self.d.desks[event].tour)
+            self.referee.check_seats(event, self.d.desks[event].tour)
 
     def floor(self, event: str, tour: Tournament) -> None:
         """What the floor does between two hands: the clock, a flight's end of day, the
@@ -330,8 +399,8 @@ class SoakFloor:
         self.found.resent += 1
         ack = self.room.send(event, rep, self.room.now)
         if rep.id not in ack.get("ids", ()) or rep.id in ack.get("rejected", {}):
-            self.violation(event, f"re-sent report {rep.id} ({rep.kind}, table {rep.table}) "
-                                  f"answered {ack}")
+            self.referee.violation(event, f"re-sent report {rep.id} ({rep.kind}, table "
+                                          f"{rep.table}) answered {ack}")
 
     def penalty(self, event: str, tour: Tournament) -> None:
         seated = sorted(p.id for p in tour.players.values() if p.status in IN_PLAY)
@@ -367,12 +436,12 @@ class SoakFloor:
         if any(x.id not in tour.chipcount.counts for x in tour.seating.active_tables()):
             return False
         if not self.act(commands.Bag(), event):
-            self.violation(event, f"the bag was refused though every table counted: "
-                                  f"{self.refusal}")
+            self.referee.violation(event, "the bag was refused though every table counted: "
+                                          + self.refusal)
             if not self.act(commands.Bag(accept_difference=True), event):
                 return False
         self.bagged.add(event)
-        self.check_bags(event)
+        self.referee.check_bags(event, self.d.desks[event].tour, self.sims.get(event))
         return True
 
     # the floor's other steps, each with its chance between two hands
@@ -391,8 +460,8 @@ class SoakFloor:
                 self.found.violations.append(f"{event}: {v}")
         self.done.add(event)
         self.found.events_played += 1
-        self.check_chips(event, sim)
-        self.check_places(event, tour)
+        self.referee.check_chips(event, sim, tour)
+        self.referee.check_places(event, tour, event in self.bagged)
         if event == "sat" and tour.finished_at is not None:
             self.open_main()
         flights = [n for n, p in self.plans.items() if p.kind == "flight"]
@@ -417,7 +486,7 @@ class SoakFloor:
             self.d.open_event(spec, user="td")
         except RuleError as exc:
             self._refused("room: open day2", str(exc))
-            self.violation("day2", f"could not open: {exc}")
+            self.referee.violation("day2", f"could not open: {exc}")
             return
         if self.act(commands.Start(), "day2"):
             self.play("day2")
@@ -428,66 +497,6 @@ class SoakFloor:
         playing = sorted(n for n in self.sims if n not in self.done)
         if free and playing:
             self.room_act(rc.AssignTable(table=free[0], event=self.rng.choice(playing)))
-
-    # ------------------------------------------------------------------ checks
-    def check_seats(self, event: str, tour: Tournament) -> None:
-        seen: dict[tuple[int, int], str] = {}
-        alive = 0
-        for p in tour.players.values():
-            if p.status not in IN_PLAY:
-                continue
-            alive += 1
-            key = (p.table or 0, p.seat or 0)
-            if key in seen:
-                self.violation(event, f"{p.id} and {seen[key]} share table {key}")
-            seen[key] = p.id
-            tab = tour.tables.get(p.table or 0)
-            if tab is None or tab.broken or tab.seat_of.get(p.seat or 0) != p.id:
-                self.violation(event, f"{p.id} thinks it sits at {key}; the table disagrees")
-        held = sum(x.count for x in tour.tables.values() if not x.broken)
-        if not held == alive == tour.alive:
-            self.violation(event, f"{alive} alive, tables hold {held}, count {tour.alive}")
-
-    def check_chips(self, event: str, sim: Simulator) -> None:
-        """The dealers' stacks and pots plus what colour-ups took equal what was sold."""
-        in_play = sum(sim.chips.values()) + sum(h.pot for h in sim.playing.values())
-        if in_play != sim.bought - sim.res.chips_removed:
-            self.violation(event, f"chips not conserved: {in_play:,} in play, "
-                                  f"{sim.bought:,} sold, {sim.res.chips_removed:,} removed")
-        tour = self.d.desks[event].tour
-        if tour.chips != in_play:
-            self.violation(event, f"the director counts {tour.chips:,} chips in play, the "
-                                  f"tables hold {in_play:,}")
-
-    def check_bags(self, event: str) -> None:
-        tour, sim = self.d.desks[event].tour, self.sims.get(event)
-        bags = tour.chipcount.bags.get(tour.chipcount.day, {})
-        if sim is not None and bags and sum(bags.values()) != sum(
-                sim.chips.get(pid, 0) for pid in bags):
-            self.violation(event, f"bags hold {sum(bags.values()):,} chips, the players "
-                                  f"{sum(sim.chips.get(pid, 0) for pid in bags):,}")
-
-    def check_places(self, event: str, tour: Tournament) -> None:
-        """Places are a permutation of the busted entries (ties share), one winner."""
-        rows = results(tour)
-        placed = [r["place"] for r in rows if r["place"] is not None]
-        busted = [p.id for p in tour.players.values() if p.status == BUSTED]
-        if tour.finished_at is None:
-            if event not in self.bagged:
-                self.found.stuck.append(f"{event}: no winner, no seats, no bag")
-            return
-        if len(placed) != len(tour.players):
-            self.violation(event, f"{len(placed)} places for {len(tour.players)} entrants")
-        ordered = sorted(placed)
-        for i, place in enumerate(ordered):
-            if place != i + 1 and (i == 0 or place != ordered[i - 1]):
-                self.violation(event, f"place {place} at position {i + 1}: not 1..N")
-                break
-        plan = self.plans.get(event)
-        if (plan is None or plan.kind != "satellite") and ordered.count(1) != 1:
-            self.violation(event, f"{ordered.count(1)} winners")
-        if len(busted) != len(tour.players) - ordered.count(1):
-            self.violation(event, f"{len(busted)} busted of {len(tour.players)} entrants")
 
 
 class SoakField(DirectorField):
