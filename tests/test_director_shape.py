@@ -18,6 +18,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from import_graph import cycles as circles
+
 import kiosk
 
 ROOT = Path(kiosk.__file__).resolve().parent.parent
@@ -69,38 +71,6 @@ def graph(package: Path, root: Path = ROOT) -> dict[str, set[str]]:
                 deps.add(target)
         out[name] = deps
     return out
-
-
-def circles(g: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in sorted(g[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for v in sorted(g):
-        if v not in index:
-            visit(v)
-    return found
 
 
 def names_director(node: ast.AST | None) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from import_graph import cycles
 
 import kiosk
 from kiosk.core.component import Component
@@ -56,38 +57,6 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             for a in node.names:   # `from pkg import module` names the module itself
                 found.add(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base)
     return {m for m in found if m in known and m != name}
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
 
 
 def circles_in(root: Path, package: str) -> list[list[str]]:

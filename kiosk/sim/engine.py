@@ -570,23 +570,8 @@ class Simulator:
             self.res.violation(f"chips not conserved: {total}")
 
     def _check_seats(self, tour: Tournament) -> None:
-        seen: dict[tuple[int, int], str] = {}
-        alive = 0
-        for p in tour.players.values():
-            if p.status not in IN_PLAY:
-                continue
-            alive += 1
-            key = (p.table or 0, p.seat or 0)
-            if key in seen:
-                self.res.violation(f"{p.id} and {seen[key]} share table {key[0]} seat {key[1]}")
-            seen[key] = p.id
-            tab = tour.tables.get(p.table or 0)
-            if tab is None or tab.broken or tab.seat_of.get(p.seat or 0) != p.id:
-                self.res.violation(f"{p.id} thinks it sits at {key} but the table disagrees")
-        held = sum(t.count for t in tour.tables.values() if not t.broken)
-        if held != alive or alive != tour.alive:
-            self.res.violation(f"{alive} players alive, tables hold {held}, "
-                               f"count says {tour.alive}")
+        for problem in seat_problems(tour):
+            self.res.violation(problem)
 
     def _check_places(self, places: dict[str, int], players: int) -> None:
         if len(places) != players:
@@ -599,6 +584,29 @@ class Simulator:
                 break
         if ordered.count(1) != 1:
             self.res.violation("there must be exactly one winner")
+
+
+def seat_problems(tour: Tournament) -> list[str]:
+    """Where the players and the tables disagree: two in one seat, a player whose table
+    does not hold him, a count of players in play that the tables do not add up to."""
+    out: list[str] = []
+    seen: dict[tuple[int, int], str] = {}
+    alive = 0
+    for p in tour.players.values():
+        if p.status not in IN_PLAY:
+            continue
+        alive += 1
+        key = (p.table or 0, p.seat or 0)
+        if key in seen:
+            out.append(f"{p.id} and {seen[key]} share table {key[0]} seat {key[1]}")
+        seen[key] = p.id
+        tab = tour.tables.get(p.table or 0)
+        if tab is None or tab.broken or tab.seat_of.get(p.seat or 0) != p.id:
+            out.append(f"{p.id} thinks it sits at {key} but the table disagrees")
+    held = sum(t.count for t in tour.tables.values() if not t.broken)
+    if held != alive or alive != tour.alive:
+        out.append(f"{alive} players alive, tables hold {held}, count says {tour.alive}")
+    return out
 
 
 def simulate(players: int, seats: int = 9, profile: str = "tda-2017", seed: int = 1,

@@ -41,7 +41,7 @@ from kiosk.core.state import BUSTED, IN_PLAY
 from kiosk.core.tournament import Tournament
 from kiosk.director.service import Director
 from kiosk.errors import RuleError
-from kiosk.sim.engine import Simulator
+from kiosk.sim.engine import Simulator, seat_problems
 from kiosk.sim.room_loop import DirectorField, LoopRoom, Turns
 
 PROFILES = ("tda-2017", "tda-2015", "irish-open", "sheridans", "home-roberts")
@@ -150,22 +150,8 @@ class Referee:
         self.found.violations.append(f"{event}: {what}")
 
     def check_seats(self, event: str, tour: Tournament) -> None:
-        seen: dict[tuple[int, int], str] = {}
-        alive = 0
-        for p in tour.players.values():
-            if p.status not in IN_PLAY:
-                continue
-            alive += 1
-            key = (p.table or 0, p.seat or 0)
-            if key in seen:
-                self.violation(event, f"{p.id} and {seen[key]} share table {key}")
-            seen[key] = p.id
-            tab = tour.tables.get(p.table or 0)
-            if tab is None or tab.broken or tab.seat_of.get(p.seat or 0) != p.id:
-                self.violation(event, f"{p.id} thinks it sits at {key}; the table disagrees")
-        held = sum(x.count for x in tour.tables.values() if not x.broken)
-        if not held == alive == tour.alive:
-            self.violation(event, f"{alive} alive, tables hold {held}, count {tour.alive}")
+        for problem in seat_problems(tour):
+            self.violation(event, problem)
 
     def check_chips(self, event: str, sim: Simulator, tour: Tournament) -> None:
         """The dealers' stacks and pots plus what colour-ups took equal what was sold."""
