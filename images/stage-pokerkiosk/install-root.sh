@@ -9,6 +9,9 @@
 #   PK_SRC        dir holding systemd/ and firmware_cfg/ (default: this repository)
 #   PK_WHEELHOUSE dir of dependency wheels: install offline from it, not from PyPI
 #   PK_EXTRAS     pip extras (default: "table" for tables, "director" for the director)
+#   PK_CHROOT     how to run a command inside ROOTFS (default: chroot); for a root of
+#                 another architecture without binfmt_misc, e.g.
+#                 "proot -0 -q qemu-aarch64-static -b /dev -b /proc -w / -r" (images/vm.sh)
 set -euo pipefail
 
 die() { echo "install-root: $*" >&2; exit 1; }
@@ -27,7 +30,9 @@ EXTRAS=${PK_EXTRAS-$ROLE}
 VENV=/opt/pokerkiosk/venv
 GROUPS_NEEDED=(video render input dialout gpio)
 
-in_root() { chroot "$ROOTFS" "$@"; }
+# PK_CHROOT is a command line: split on spaces on purpose, then the root, then the command.
+# shellcheck disable=SC2086
+in_root() { ${PK_CHROOT:-chroot} "$ROOTFS" "$@"; }
 
 # pip and venv want /proc and a few /dev nodes. Mount /proc unless the caller (pi-gen's
 # on_chroot) did; /dev gets a private tmpfs with just the standard nodes when the root
@@ -91,6 +96,10 @@ echo "$ROLE" > "$ROOTFS/etc/pokerkiosk/role"
 install -d -m 0700 "$ROOTFS/var/lib/pokerkiosk"
 install -D -m 0755 "$HERE/import-config.sh" "$ROOTFS/opt/pokerkiosk/import-config.sh"
 UNITS=(pokerkiosk-import.service "pokerkiosk-$ROLE.service")
+if [ "$ROLE" = table ]; then
+    UNITS+=(pokerkiosk-unprovisioned.service)
+    install -m 0755 "$HERE/unprovisioned.sh" "$ROOTFS/opt/pokerkiosk/unprovisioned.sh"
+fi
 for u in "${UNITS[@]}"; do
     install -D -m 0644 "$SRC/systemd/$u" "$ROOTFS/etc/systemd/system/$u"
 done
