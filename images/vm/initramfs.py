@@ -32,13 +32,10 @@ if ! mount -t ext4 -o ro "$root" /root; then
     echo "initramfs: cannot mount the root $root"
     echo o > /proc/sysrq-trigger
 fi
+[ -n "$run" ] && mount -o remount,rw /root
 umount /proc /sys
 umount /dev 2>/dev/null
-if [ -n "$run" ]; then
-    mount -o remount,rw /root
-    exec switch_root /root "$run"
-fi
-exec switch_root /root /sbin/init
+exec switch_root /root "${run:-/sbin/init}"
 """
 
 

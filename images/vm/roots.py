@@ -152,7 +152,7 @@ def _finish_in_vm(root: Path, work: Path) -> None:
     run(["nice", "-n", "15", "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72",
          "-smp", "2", "-m", "2048", "-nodefaults", "-no-reboot", "-display", "none",
          "-kernel", str(kernel), "-initrd", str(rd),
-         "-append", "console=ttyAMA0 root=/dev/vda pk.init=/pk-finish.sh",
+         "-append", "console=ttyAMA0 panic=1 root=/dev/vda pk.init=/pk-finish.sh",
          "-drive", f"file={img},format=raw,if=none,id=d0,cache=unsafe",
          "-device", "virtio-blk-pci,drive=d0", "-device", "virtio-rng-pci",
          "-serial", f"file:{console}"], timeout=5400)
@@ -208,18 +208,8 @@ def install_root(root: Path, role: str, wheel: Path, house: Path) -> None:
          str(wheel)], env=env)
 
 
-def role_tar(role: str) -> Path:
-    """Debian bookworm arm64 with the role's packages, configured, and install-root.sh
-    run with the dependency wheels; built once per package list and pyproject.toml."""
-    house = wheelhouse()
-    packages = role_packages(role)
-    key = digest([RECIPE, SUITE, role, " ".join(packages), house.name,
-                  Path(__file__).resolve().parent / "initramfs.py"])
-    tar = CACHE / f"arm64-{role}-{key}.tar"
-    if tar.exists():
-        return tar
-    CACHE.mkdir(parents=True, exist_ok=True)
-    work = CACHE / f"build-{role}-{key}"
+def _unpack(role: str, packages: list[str], work: Path) -> None:
+    """debootstrap's first stage, then every package unpacked in user-mode emulation."""
     root = work / "root"
     remove(work)
     work.mkdir(parents=True)
@@ -237,6 +227,24 @@ def role_tar(role: str) -> Path:
     kver = sorted((root / "lib/modules").iterdir())[-1].name
     in_root(root, "/sbin/depmod", "-a", kver)    # the initramfs reads modules.dep
     log(f"{role}: packages unpacked (user-mode emulation) {time.monotonic() - t1:.0f} s")
+    (work / "unpacked").touch()
+
+
+def role_tar(role: str) -> Path:
+    """Debian bookworm arm64 with the role's packages, configured, and install-root.sh
+    run with the dependency wheels; built once per package list and pyproject.toml."""
+    house = wheelhouse()
+    packages = role_packages(role)
+    key = digest([RECIPE, SUITE, role, " ".join(packages), house.name,
+                  Path(__file__).resolve().parent / "initramfs.py"])
+    tar = CACHE / f"arm64-{role}-{key}.tar"
+    if tar.exists():
+        return tar
+    CACHE.mkdir(parents=True, exist_ok=True)
+    work = CACHE / f"build-{role}-{key}"
+    root = work / "root"
+    if not (work / "unpacked").exists():      # else: resume after the unpacking
+        _unpack(role, packages, work)
     _finish_in_vm(root, work)
     (root / "etc/apt/sources.list").write_text(f"deb {MIRROR} {SUITE} main\n")
     shutil.rmtree(root / "debootstrap", ignore_errors=True)
