@@ -85,8 +85,12 @@ if [ "$ROLE" = table ]; then VENV_OPTS+=(--system-site-packages); fi
 [ -x "$ROOTFS$VENV/bin/python" ] || in_root python3 -m venv "${VENV_OPTS[@]}" "$VENV"
 SPEC="$STAGE/$(basename "$WHEEL")"
 if [ -n "$EXTRAS" ]; then SPEC="$SPEC[$EXTRAS]"; fi
-in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --no-cache-dir \
+# --no-user: into the venv, always. A venv with system site-packages lets pip fall back
+# to ~/.local when it judges site-packages unwritable (it does under user-mode emulation),
+# and the unit's `venv/bin/pokerkiosk` would then not exist.
+in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --no-cache-dir --no-user \
     "${PIP_SOURCE[@]}" --upgrade "$SPEC"
+[ -x "$ROOTFS$VENV/bin/pokerkiosk" ] || die "pip did not install $VENV/bin/pokerkiosk"
 ln -sfn "$VENV/bin/pokerkiosk" "$ROOTFS/usr/local/bin/pokerkiosk"
 
 echo "install-root: configs and units for the $ROLE"

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import roots
@@ -64,8 +65,10 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
     """The three disks and machines: director, table 1 (display), table 2 (headless)."""
     t0 = time.monotonic()
     wheel = roots.project_wheel(work / "wheel")
-    director_root = roots.prepare_root("director", work, wheel)
-    table_root = roots.prepare_root("table", work, wheel)
+    with ThreadPoolExecutor(2) as pool:      # two emulated installs side by side
+        jobs = [pool.submit(roots.prepare_root, role, work, wheel)
+                for role in ("director", "table")]
+        director_root, table_root = (j.result() for j in jobs)
     kernel, initrd = roots.boot_files(table_root, work)
     players = "name,card\n" + "".join(f"Player {i},C{i:04d}\n" for i in range(1, 19))
     roots.harness(director_root, "pk-director", {

@@ -124,8 +124,14 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /run
+# The VMs boot with images/vm/initramfs.py's; Debian's would cost minutes here.
+dpkg-divert --local --rename --add /usr/sbin/update-initramfs
+ln -s /bin/true /usr/sbin/update-initramfs
 dpkg --force-unsafe-io --configure -a
-echo "PK-FINISH rc=$?"
+rc=$?
+rm /usr/sbin/update-initramfs
+dpkg-divert --local --rename --remove /usr/sbin/update-initramfs
+echo "PK-FINISH rc=$rc"
 rm -f /pk-finish.sh
 sync
 umount /run /dev /sys /proc 2>/dev/null
@@ -135,18 +141,23 @@ sleep 60
 """
 
 
-def _finish_in_vm(root: Path, work: Path) -> None:
-    """dpkg --configure -a on the emulated machine: user-mode emulation under proot
-    cannot run it (proot 5.3 does not translate statx, and systemd-tmpfiles trips an
-    assertion in proot), so the real kernel does it, booted once from the root."""
-    (root / "pk-finish.sh").write_text(FINISH)
-    (root / "pk-finish.sh").chmod(0o755)
+def _configure(root: Path, work: Path, img: Path) -> None:
+    """Boot the unpacked root once, its init a script that configures every package."""
+    script = work / "pk-finish.sh"
+    script.write_text(FINISH)
+    script.chmod(0o755)
     kernel = sorted((root / "boot").glob("vmlinuz-*"))[-1]
     rd = initramfs.build(root, work / "initrd.img")
-    img = work / "finish.img"
-    img.unlink(missing_ok=True)
-    used = int(run(["du", "-sm", str(root)]).stdout.split()[0])
-    run(["mkfs.ext4", "-q", "-d", str(root), str(img), f"{used + 512}M"])
+    if img.exists():
+        # An interrupted cold build resumes on its image: dpkg picks up where it stopped.
+        subprocess.run(["e2fsck", "-fy", str(img)], capture_output=True, check=False)
+        for req in ("rm /pk-finish.sh", f"write {script} /pk-finish.sh",
+                    "sif /pk-finish.sh mode 0100755"):
+            run(["debugfs", "-w", "-R", req, str(img)])
+    else:
+        shutil.copy(script, root / "pk-finish.sh")
+        used = int(run(["du", "-sm", str(root)]).stdout.split()[0])
+        run(["mkfs.ext4", "-q", "-d", str(root), str(img), f"{used + 512}M"])
     console = work / "finish.console.log"
     t0 = time.monotonic()
     run(["nice", "-n", "15", "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72",
@@ -161,12 +172,23 @@ def _finish_in_vm(root: Path, work: Path) -> None:
         raise RuntimeError(f"package configuration in the VM failed; {console}:\n"
                            + text[-3000:])
     log(f"packages configured in the VM in {time.monotonic() - t0:.0f} s")
+
+
+def _finish_in_vm(root: Path, work: Path) -> None:
+    """dpkg --configure -a on the emulated machine: user-mode emulation under proot
+    cannot run it (proot 5.3 does not translate statx, and systemd-tmpfiles trips an
+    assertion in proot), so the real kernel does it, booted once from the root."""
+    img = work / "finish.img"
+    if not (work / "configured").exists():
+        _configure(root, work, img)
+        (work / "configured").touch()
+    subprocess.run(["e2fsck", "-fy", str(img)], capture_output=True, check=False)
     mnt = work / "finish.mnt"
     mnt.mkdir(exist_ok=True)
-    remove(root)
-    root.mkdir()
     run(["mount", "-o", "loop,ro", str(img), str(mnt)])
     try:
+        remove(root)
+        root.mkdir()
         run(["sh", "-c", f"tar --numeric-owner -C {mnt} -cf - . | "
              f"tar --numeric-owner -C {root} -xf -"])
     finally:

@@ -74,6 +74,7 @@ def boot_director(room: Room, d: Machine, res: dict[str, Any]) -> None:
     log("director: booting")
     d.wait_agent(BOOT_S)
     wait("the director service", lambda: active(d, "pokerkiosk-director"), BOOT_S)
+    wait("the broker", lambda: active(d, "mosquitto"), 120)
     wait("the director's dashboard", lambda: room.online() != {}, BOOT_S)
     res["director_up_s"] = round(time.monotonic() - d.started, 1)
     res["director_import_ok"] = imported(d, [
@@ -201,6 +202,49 @@ def power_cut(d: Machine, t: Machine, room: Room) -> dict[str, Any]:
             "power_cut_applied": counts, "power_cut_lost": lost}
 
 
+def unprovisioned(t: Machine, work: Path) -> dict[str, Any]:
+    """A card with no config, on table 1: the kiosk's unit is skipped (its condition), the
+    screen says why. Reproduced on the running VM: the config is moved away, then the
+    units are started as at boot (the import found nothing; both conditions re-checked)."""
+    t.sh("systemctl stop pokerkiosk-table; mv /etc/pokerkiosk/table.toml /root/table.toml;"
+         "systemctl start pokerkiosk-unprovisioned pokerkiosk-table")
+    time.sleep(5)
+    kiosk = unit(t, "pokerkiosk-table", "ActiveState", "ConditionResult", "NRestarts")
+    _, why = t.sh("journalctl -b -u pokerkiosk-unprovisioned --no-pager -o cat | tail -3")
+    ppm = t.screendump(work / "table-1-unprovisioned.ppm")
+    from PIL import Image
+
+    png = work / "table-1-unprovisioned.png"
+    Image.open(ppm).save(png)
+    text = ocr(png)
+    t.sh("systemctl stop pokerkiosk-unprovisioned; mv /root/table.toml /etc/pokerkiosk/;"
+         "systemctl start pokerkiosk-table")
+    return {"unprovisioned_screenshot": str(png),
+            "unprovisioned_kiosk_skipped": kiosk["ConditionResult"] == "no"
+            and kiosk["ActiveState"] == "inactive",
+            "unprovisioned_logged": "not provisioned" in why,
+            "unprovisioned_on_screen": None if text is None else "NOT PROVISIONED" in text.upper()}
+
+
+def wrong_password(t: Machine) -> dict[str, Any]:
+    """Table 2 with a wrong broker password: refused, logged, retried, still running."""
+    t.sh("systemctl stop pokerkiosk-table; cp /etc/pokerkiosk/table.toml /root/good.toml;"
+         "sed -i 's/^password = .*/password = \"wrong-password\"/' /etc/pokerkiosk/table.toml;"
+         "systemctl start pokerkiosk-table")
+
+    def refusals() -> int | None:
+        _, out = t.sh("journalctl -u pokerkiosk-table --no-pager -o cat --since '-10min' | "
+                      "grep -c 'broker refused the connection'")
+        n = int(out.strip() or 0)
+        return n if n >= 2 else None
+
+    n = wait("two refused logins", refusals, 300, every=5)
+    state = unit(t, "pokerkiosk-table", "ActiveState")["ActiveState"]
+    t.sh("systemctl stop pokerkiosk-table; cp /root/good.toml /etc/pokerkiosk/table.toml;"
+         "systemctl start pokerkiosk-table")
+    return {"wrong_password_refusals": n, "wrong_password_still_running": state == "active"}
+
+
 def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
                png: Path | None = None) -> dict[str, Any]:
     """Every check in order; a failure is reported in the JSON with its reason."""
@@ -211,6 +255,8 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
         ("screen", lambda: res.update(screenshot(t1, d.work, room, png))),
         ("watchdog", lambda: res.update(watchdog(t1))),
         ("power_cut", lambda: res.update(power_cut(d, t2, room))),
+        ("unprovisioned", lambda: res.update(unprovisioned(t1, d.work))),
+        ("wrong_password", lambda: res.update(wrong_password(t2))),
     ]
     for name, step in steps:
         t = time.monotonic()
