@@ -81,7 +81,7 @@ def boot_director(room: Room, d: Machine, res: dict[str, Any]) -> None:
         "/etc/pokerkiosk/event.toml", "/etc/mosquitto/pokerkiosk/passwd",
         "/etc/mosquitto/pokerkiosk/acl", "/etc/mosquitto/pokerkiosk/server.key"])
     _, listen = d.sh("ss -ltnH 'sport = :8883' | wc -l")
-    res["broker_tls_listening"] = listen.strip() == "1"
+    res["broker_tls_listening"] = int(listen.strip() or 0) >= 1
     log(f"director: up in {res['director_up_s']} s")
 
 
