@@ -13,7 +13,7 @@ REPO=$(realpath "$HERE/..")
 PYTHON=${PYTHON:-$REPO/.venv/bin/python}
 die() { echo "vm.sh: $*" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || die "run as root"
-for tool in qemu-system-aarch64 qemu-aarch64-static proot debootstrap mcopy mkfs.vfat \
+for tool in qemu-system-aarch64 qemu-aarch64-static proot debootstrap mcopy mkfs.vfat socat \
             mkfs.ext4 sfdisk; do
     command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || die "missing $tool (see images/README.md)"
 done

@@ -95,8 +95,10 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
     director = Machine("director", work, director_disk, kernel, initrd, append_d,
                        net=(f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{mqtt}-:8883,"
                             f"hostfwd=tcp:127.0.0.1:{http}-:8443"))
-    table_net = (f"user,id=n0,restrict=on,"
-                 f"guestfwd=tcp:{DIRECTOR_ADDR}:8883-tcp:127.0.0.1:{mqtt}")
+    # guestfwd's cmd: form runs once per connection (its tcp: form is one stream for
+    # the machine's life, gone at the first reconnect): socat relays each one.
+    table_net = (f"user,id=n0,restrict=on,guestfwd=tcp:{DIRECTOR_ADDR}:8883-"
+                 f"cmd:socat - TCP:127.0.0.1:{mqtt}")
     t1 = Machine("table-1", work, disks[1], kernel, initrd, append_t, net=table_net,
                  display=True, memory_mb=1536)
     t2 = Machine("table-2", work, disks[2], kernel, initrd, append_t, net=table_net)
