@@ -114,10 +114,16 @@ def screenshot(t: Machine, work: Path, room: Room, png: Path | None) -> dict[str
 
     _rc, kivy = t.sh("journalctl -b -u pokerkiosk-table --no-pager | "
                     "grep -E 'Window: Provider|GL: (Backend|OpenGL renderer)|kmsdrm' | head")
-    time.sleep(10)      # a few refreshes after READY=1 (the kiosk draws at 10 Hz)
-    ppm = t.screendump(work / "table-1.ppm")
+    # READY=1 comes with the first frame queued; under TCG and llvmpipe it reaches the
+    # KMS plane seconds later: dump until the screen is more than one colour.
+    deadline = time.monotonic() + 180
+    while True:
+        img = Image.open(t.screendump(work / "table-1.ppm"))
+        img.load()
+        if len(img.convert("RGB").getcolors(1 << 20) or []) > 1 or time.monotonic() > deadline:
+            break
+        time.sleep(10)
     out = work / "table-1-kms.png"
-    img = Image.open(ppm)
     img.save(out)
     if png is not None:
         shutil.copy(out, png)
