@@ -129,7 +129,7 @@ def screenshot(t: Machine, work: Path, room: Room, png: Path | None) -> dict[str
         shutil.copy(out, png)
     colours = len(img.convert("RGB").getcolors(1 << 20) or [])
     text = ocr(out)
-    want = {"table": "TABLE 1", "event": room.event.upper(), "clock": ":"}
+    want = {"table": "T1", "event": room.event.upper(), "clock": ":"}
     seen = {k: v in text.upper() for k, v in want.items()} if text is not None else None
     return {"kms_screenshot": str(out), "screen_size": list(img.size),
             "screen_colours": colours, "screen_text_seen": seen,
