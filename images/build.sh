@@ -32,6 +32,8 @@ cp -a "$REPO/images/stage-pokerkiosk" "$STAGE"
 FILES="$STAGE/00-install/files"
 mkdir -p "$FILES"
 cp -a "$REPO/systemd" "$REPO/firmware_cfg" "$FILES/"
+# pi-gen installs 00-packages-nr without recommends: the role's own package list.
+cp "$STAGE/00-install/$ROLE.packages" "$STAGE/00-install/00-packages-nr"
 "$PYTHON" -m pip wheel --no-deps -w "$FILES" "$REPO"
 
 # Only our stage exports an image; stage2 (Lite) is just its base.

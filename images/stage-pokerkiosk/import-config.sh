@@ -37,6 +37,8 @@ if [ -f "$IN/ca.crt" ]; then
 fi
 if getent group mosquitto >/dev/null; then
     B="$ETC/mosquitto/pokerkiosk"
+    # The broker reads these as user mosquitto: the directory must let it in.
+    install -d -o root -g mosquitto -m 0750 "$B"
     maybe "$IN/passwd" "$B/passwd" root:mosquitto 0640
     maybe "$IN/acl" "$B/acl" root:mosquitto 0640
     maybe "$IN/server.key" "$B/server.key" root:mosquitto 0640

@@ -9,6 +9,9 @@
 #   PK_SRC        dir holding systemd/ and firmware_cfg/ (default: this repository)
 #   PK_WHEELHOUSE dir of dependency wheels: install offline from it, not from PyPI
 #   PK_EXTRAS     pip extras (default: "table" for tables, "director" for the director)
+#   PK_CHROOT     how to run a command inside ROOTFS (default: chroot); for a root of
+#                 another architecture without binfmt_misc, e.g.
+#                 "proot -0 -q qemu-aarch64-static -b /dev -b /proc -w / -r" (images/vm.sh)
 set -euo pipefail
 
 die() { echo "install-root: $*" >&2; exit 1; }
@@ -27,7 +30,9 @@ EXTRAS=${PK_EXTRAS-$ROLE}
 VENV=/opt/pokerkiosk/venv
 GROUPS_NEEDED=(video render input dialout gpio)
 
-in_root() { chroot "$ROOTFS" "$@"; }
+# PK_CHROOT is a command line: split on spaces on purpose, then the root, then the command.
+# shellcheck disable=SC2086
+in_root() { ${PK_CHROOT:-chroot} "$ROOTFS" "$@"; }
 
 # pip and venv want /proc and a few /dev nodes. Mount /proc unless the caller (pi-gen's
 # on_chroot) did; /dev gets a private tmpfs with just the standard nodes when the root
@@ -80,8 +85,12 @@ if [ "$ROLE" = table ]; then VENV_OPTS+=(--system-site-packages); fi
 [ -x "$ROOTFS$VENV/bin/python" ] || in_root python3 -m venv "${VENV_OPTS[@]}" "$VENV"
 SPEC="$STAGE/$(basename "$WHEEL")"
 if [ -n "$EXTRAS" ]; then SPEC="$SPEC[$EXTRAS]"; fi
-in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --no-cache-dir \
+# --no-user: into the venv, always. A venv with system site-packages lets pip fall back
+# to ~/.local when it judges site-packages unwritable (it does under user-mode emulation),
+# and the unit's `venv/bin/pokerkiosk` would then not exist.
+in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --no-cache-dir --no-user \
     "${PIP_SOURCE[@]}" --upgrade "$SPEC"
+[ -x "$ROOTFS$VENV/bin/pokerkiosk" ] || die "pip did not install $VENV/bin/pokerkiosk"
 ln -sfn "$VENV/bin/pokerkiosk" "$ROOTFS/usr/local/bin/pokerkiosk"
 
 echo "install-root: configs and units for the $ROLE"
@@ -91,6 +100,10 @@ echo "$ROLE" > "$ROOTFS/etc/pokerkiosk/role"
 install -d -m 0700 "$ROOTFS/var/lib/pokerkiosk"
 install -D -m 0755 "$HERE/import-config.sh" "$ROOTFS/opt/pokerkiosk/import-config.sh"
 UNITS=(pokerkiosk-import.service "pokerkiosk-$ROLE.service")
+if [ "$ROLE" = table ]; then
+    UNITS+=(pokerkiosk-unprovisioned.service)
+    install -m 0755 "$HERE/unprovisioned.sh" "$ROOTFS/opt/pokerkiosk/unprovisioned.sh"
+fi
 for u in "${UNITS[@]}"; do
     install -D -m 0644 "$SRC/systemd/$u" "$ROOTFS/etc/systemd/system/$u"
 done

@@ -37,8 +37,8 @@ def unit_root(tmp: Path, units: dict[str, str]) -> Path:
     exe.parent.mkdir(parents=True)
     exe.write_text("#!/bin/sh\nexit 0\n")
     exe.chmod(0o755)
-    shutil.copy(REPO / "images/stage-pokerkiosk/import-config.sh",
-                root / "opt/pokerkiosk/import-config.sh")   # as install-root.sh puts it
+    for script in ("import-config.sh", "unprovisioned.sh"):   # as install-root.sh puts them
+        shutil.copy(REPO / "images/stage-pokerkiosk" / script, root / "opt/pokerkiosk" / script)
     for rel, text in units.items():
         dest = root / "etc/systemd/system" / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -55,7 +55,7 @@ def verify(root: Path, *units: str) -> str:
 
 def our_units() -> dict[str, str]:
     files = [*UNITS.glob("*.service"), *UNITS.glob("*.service.d/*.conf")]
-    assert len(files) == 4
+    assert len(files) == 5
     return {str(p.relative_to(UNITS)): p.read_text() for p in files}
 
 
@@ -63,7 +63,8 @@ def test_every_unit_verifies(tmp_path: Path) -> None:
     root = unit_root(tmp_path, our_units())
     etc = root / "etc/systemd/system"
     out = verify(root, *(str(etc / f"pokerkiosk-{u}.service")
-                         for u in ("table", "director", "import")), "mosquitto.service")
+                         for u in ("table", "director", "import", "unprovisioned")),
+                 "mosquitto.service")
     assert out == ""
 
 

@@ -1,0 +1,155 @@
+"""`images/vm.sh`: boot the director and two tables as arm64 VMs and check the appliance.
+
+  images/vm.sh --build-cache        build the cached roots only (the slow, cold part)
+  images/vm.sh --check [--json]     build what is missing, boot, check, print the figures
+  options: --work DIR (default ~/.cache/pokerkiosk/vm-run), --keep (leave the VMs up
+  until Enter), --png FILE (also copy the kiosk's screenshot there)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import roots
+from machine import DIRECTOR_ADDR, Machine
+from scenario import Room, run_checks
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def provision(work: Path) -> Room:
+    """`pokerkiosk provision` for a two-table room on TLS, as an operator would run it,
+    then the event settings the operator sets before the first start."""
+    out = work / "room"
+    shutil.rmtree(out, ignore_errors=True)
+    roots.run([sys.executable, "-m", "kiosk.cli", "provision", "--out", str(out),
+               "--event", "vm-open", "--tables", "2", "--tls",
+               "--director-host", DIRECTOR_ADDR])
+    event = out / "director" / "event.toml"
+    event.write_text(event.read_text().replace(
+        'name = "vm-open"\n', 'name = "vm-open"\nprofile = "tda-2017"\nstructure = "turbo"\n'
+        "seats = 9\nseed = 7\nbuy_in = 100\nstart_stack = 20000\n", 1))
+    return Room(out=out, event="vm-open")
+
+
+DIRECTOR_DROPIN = """\
+# VM harness: 18 players registered and the seats drawn at the first start.
+[Service]
+ExecStart=
+ExecStart=/opt/pokerkiosk/venv/bin/pokerkiosk director --config /etc/pokerkiosk/event.toml \
+--players /etc/pokerkiosk/players.csv --start
+"""
+HEADLESS_DROPIN = """\
+# VM harness: this table has no screen; the host plays it through a FIFO on stdin.
+[Service]
+ExecStartPre=+/bin/sh -c 'mkfifo -m 0600 /run/pokerkiosk/cmd; chown pokerkiosk: /run/pokerkiosk/cmd'
+ExecStart=
+ExecStart=/bin/sh -c 'exec /opt/pokerkiosk/venv/bin/pokerkiosk table --headless \
+--config /etc/pokerkiosk/table.toml <>/run/pokerkiosk/cmd'
+"""
+
+
+def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
+    """The three disks and machines: director, table 1 (display), table 2 (headless)."""
+    t0 = time.monotonic()
+    wheel = roots.project_wheel(work / "wheel")
+    with ThreadPoolExecutor(2) as pool:      # two emulated installs side by side
+        jobs = [pool.submit(roots.prepare_root, role, work, wheel)
+                for role in ("director", "table")]
+        director_root, table_root = (j.result() for j in jobs)
+    kernel, initrd = roots.boot_files(table_root, work)
+    players = "name,card\n" + "".join(f"Player {i},C{i:04d}\n" for i in range(1, 19))
+    roots.harness(director_root, "pk-director", {
+        "etc/pokerkiosk/players.csv": players,
+        "etc/systemd/system/pokerkiosk-director.service.d/vm.conf": DIRECTOR_DROPIN})
+    out = room.out
+    director_card = {p.name: p for d in ("director", "broker") for p in (out / d).iterdir()}
+    director_disk = roots.disk(director_root, director_card, work / "director.img")
+    disks = {}
+    for n in (1, 2):
+        extra = {} if n == 1 else {
+            "etc/systemd/system/pokerkiosk-table.service.d/vm-headless.conf": HEADLESS_DROPIN}
+        dropin = table_root / "etc/systemd/system/pokerkiosk-table.service.d"
+        shutil.rmtree(dropin, ignore_errors=True)
+        roots.harness(table_root, f"pk-table-{n}", extra)
+        card = {f"table-{n}.toml": out / "tables" / f"table-{n}.toml",
+                "ca.crt": out / "tables" / "ca.crt"}
+        disks[n] = roots.disk(table_root, card, work / f"table-{n}.img")
+    roots.log(f"disks ready in {time.monotonic() - t0:.0f} s")
+    mqtt, http = free_port(), free_port()
+    room.http_port = http
+    append_d = roots.cmdline(director_root)
+    append_t = roots.cmdline(table_root)
+    director = Machine("director", work, director_disk, kernel, initrd, append_d,
+                       net=(f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{mqtt}-:8883,"
+                            f"hostfwd=tcp:127.0.0.1:{http}-:8443"))
+    # guestfwd's cmd: form runs once per connection (its tcp: form is one stream for
+    # the machine's life, gone at the first reconnect): socat relays each one.
+    table_net = (f"user,id=n0,restrict=on,guestfwd=tcp:{DIRECTOR_ADDR}:8883-"
+                 f"cmd:socat - TCP:127.0.0.1:{mqtt}")
+    t1 = Machine("table-1", work, disks[1], kernel, initrd, append_t, net=table_net,
+                 display=True, memory_mb=1536)
+    t2 = Machine("table-2", work, disks[2], kernel, initrd, append_t, net=table_net)
+    roots.remove(director_root)
+    roots.remove(table_root)
+    return director, t1, t2
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="images/vm.sh", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build-cache", action="store_true")
+    p.add_argument("--check", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--keep", action="store_true")
+    p.add_argument("--work", type=Path, default=roots.CACHE / "vm-run")
+    p.add_argument("--png", type=Path)
+    args = p.parse_args(argv)
+    start = time.monotonic()
+    if args.build_cache:
+        for role in ("director", "table"):
+            t = time.monotonic()
+            tar = roots.role_tar(role)
+            roots.log(f"{role} root cached: {tar.name} ({time.monotonic() - t:.0f} s)")
+        if not args.check:
+            return 0
+    if not args.check:
+        p.error("nothing to do: --check and/or --build-cache")
+    work = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    room = provision(work)
+    machines = build_machines(work, room)
+    try:
+        result = run_checks(room, *machines, png=args.png)
+        if args.keep:
+            input("VMs are up; Enter stops them ")
+    finally:
+        for m in machines:
+            m.kill()
+    result["wall_s"] = round(time.monotonic() - start, 1)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:22} {v}")
+    return 0 if result.get("ok") else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (RuntimeError, TimeoutError, subprocess.CalledProcessError) as exc:
+        print(f"vm: failed: {exc}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,285 @@
+"""The checks, on the booted VMs: each one a figure in the JSON `images/vm.sh` prints."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import ssl
+import subprocess
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from machine import Machine
+from roots import log
+
+T = TypeVar("T")
+BOOT_S = 600          # emulated boots are slow: a table's Kivy start alone is minutes
+VENV_PY = "/opt/pokerkiosk/venv/bin/python"
+
+
+@dataclass
+class Room:
+    out: Path
+    event: str
+    http_port: int = 0
+
+    def snapshot(self) -> dict[str, Any]:
+        """The director's /api/snapshot through its forwarded HTTPS port (CA-checked)."""
+        ctx = ssl.create_default_context(cafile=str(self.out / "ca" / "ca.crt"))
+        ctx.check_hostname = False          # the certificate names 10.0.2.100, not the host
+        url = f"https://127.0.0.1:{self.http_port}/api/snapshot"
+        with urllib.request.urlopen(url, context=ctx, timeout=20) as r:
+            return dict(json.loads(r.read()))
+
+    def online(self) -> dict[int, bool]:
+        try:
+            return {t["table"]: t["online"] for t in self.snapshot()["tables"]}
+        except OSError:
+            return {}
+
+
+def wait(what: str, probe: Callable[[], T | None], timeout: float, every: float = 3) -> T:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = probe()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(every)
+
+
+def unit(m: Machine, name: str, *props: str) -> dict[str, str]:
+    _, out = m.sh(f"systemctl show {name} " + " ".join(f"-p {p}" for p in props))
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def active(m: Machine, name: str) -> bool:
+    return unit(m, name, "ActiveState")["ActiveState"] == "active"
+
+
+def imported(m: Machine, files: list[str]) -> bool:
+    """The card's pokerkiosk/ folder is empty and every file is where the import puts it."""
+    rc, out = m.sh("ls -A /boot/firmware/pokerkiosk; for f in " + " ".join(files)
+                   + '; do [ -s "$f" ] || echo "missing $f"; done')
+    return rc == 0 and out.strip() == ""
+
+
+def boot_director(room: Room, d: Machine, res: dict[str, Any]) -> None:
+    d.start()
+    log("director: booting")
+    d.wait_agent(BOOT_S)
+    wait("the director service", lambda: active(d, "pokerkiosk-director"), BOOT_S)
+    wait("the broker", lambda: active(d, "mosquitto"), 120)
+    wait("the director's dashboard", lambda: room.online() != {}, BOOT_S)
+    res["director_up_s"] = round(time.monotonic() - d.started, 1)
+    res["director_import_ok"] = imported(d, [
+        "/etc/pokerkiosk/event.toml", "/etc/mosquitto/pokerkiosk/passwd",
+        "/etc/mosquitto/pokerkiosk/acl", "/etc/mosquitto/pokerkiosk/server.key"])
+    _, listen = d.sh("ss -ltnH 'sport = :8883' | wc -l")
+    res["broker_tls_listening"] = int(listen.strip() or 0) >= 1
+    log(f"director: up in {res['director_up_s']} s")
+
+
+def ready_s(m: Machine) -> float:
+    """Boot (kernel start) to the kiosk's READY=1: the unit's active time, guest clock."""
+    props = unit(m, "pokerkiosk-table", "ActiveEnterTimestampMonotonic")
+    return round(int(props["ActiveEnterTimestampMonotonic"]) / 1e6, 1)
+
+
+def boot_tables(room: Room, tables: list[Machine], res: dict[str, Any]) -> None:
+    for t in tables:
+        t.start()
+    log("tables: booting")
+    for i, t in enumerate(tables, 1):
+        t.wait_agent(BOOT_S)
+        wait(f"table {i}'s READY=1", lambda t=t: active(t, "pokerkiosk-table"), BOOT_S)
+        res[f"table{i}_ready_s"] = ready_s(t)
+        res[f"table{i}_import_ok"] = imported(t, ["/etc/pokerkiosk/table.toml",
+                                                  "/etc/pokerkiosk/ca.crt"])
+    res["table_ready_s"] = res["table1_ready_s"]
+    got = wait("both tables online on the director",
+               lambda: (o := room.online()) and o.get(1) and o.get(2) and o, 300)
+    res["table_online"] = {str(k): v for k, v in got.items()}
+    log(f"tables: ready at {res['table1_ready_s']} / {res['table2_ready_s']} s, online")
+
+
+def screenshot(t: Machine, work: Path, room: Room, png: Path | None) -> dict[str, Any]:
+    """QEMU's screendump of the kiosk's KMS display, as a PNG, and what it shows."""
+    from PIL import Image
+
+    _rc, kivy = t.sh("journalctl -b -u pokerkiosk-table --no-pager | "
+                    "grep -E 'Window: Provider|GL: (Backend|OpenGL renderer)|kmsdrm' | head")
+    # READY=1 comes with the first frame queued; under TCG and llvmpipe it reaches the
+    # KMS plane seconds later: dump until the screen is more than one colour.
+    deadline = time.monotonic() + 180
+    while True:
+        img = Image.open(t.screendump(work / "table-1.ppm"))
+        img.load()
+        if len(img.convert("RGB").getcolors(1 << 20) or []) > 1 or time.monotonic() > deadline:
+            break
+        time.sleep(10)
+    out = work / "table-1-kms.png"
+    img.save(out)
+    if png is not None:
+        shutil.copy(out, png)
+    colours = len(img.convert("RGB").getcolors(1 << 20) or [])
+    text = ocr(out)
+    want = {"table": "T1", "event": room.event.upper(), "clock": ":"}
+    seen = {k: v in text.upper() for k, v in want.items()} if text is not None else None
+    return {"kms_screenshot": str(out), "screen_size": list(img.size),
+            "screen_colours": colours, "screen_text_seen": seen,
+            "kivy_window": [ln.split("]", 1)[-1].strip() for ln in kivy.splitlines()]}
+
+
+def ocr(png: Path) -> str | None:
+    """The screenshot's text by tesseract, where installed (the OCR is only a check)."""
+    if shutil.which("tesseract") is None:
+        return None
+    proc = subprocess.run(["tesseract", str(png), "-", "--psm", "11"], capture_output=True,
+                          text=True, check=False, timeout=120)
+    return proc.stdout
+
+
+def watchdog(t: Machine) -> dict[str, Any]:
+    """SIGSTOP the kiosk: systemd's watchdog (WatchdogSec) kills and restarts it."""
+    before = unit(t, "pokerkiosk-table", "MainPID", "NRestarts", "WatchdogUSec")
+    t.sh(f"kill -STOP {before['MainPID']}")
+    stopped = time.monotonic()
+
+    def restarted() -> dict[str, str] | None:
+        now = unit(t, "pokerkiosk-table", "MainPID", "NRestarts", "ActiveState")
+        fresh = now["MainPID"] not in ("0", before["MainPID"])
+        return now if fresh and now["ActiveState"] == "active" else None
+
+    after = wait("the kiosk restarted by its watchdog", restarted, 600, every=5)
+    _, journal = t.sh("journalctl -b -u pokerkiosk-table --no-pager | grep -c 'Watchdog timeout'")
+    return {"watchdog_restart_ok": int(after["NRestarts"]) > int(before["NRestarts"])
+            and int(journal.strip() or 0) >= 1,
+            "watchdog_sec": int(before["WatchdogUSec"].rstrip("s") or 0)
+            if before["WatchdogUSec"].rstrip("s").isdigit() else before["WatchdogUSec"],
+            "watchdog_restart_s": round(time.monotonic() - stopped, 1)}
+
+
+def outbox_ids(t: Machine) -> list[str]:
+    rc, out = t.sh("sqlite3 /var/lib/pokerkiosk/table-2.db 'SELECT id FROM outbox ORDER BY seq'")
+    return out.split() if rc == 0 else []
+
+
+def applied(d: Machine, ids: list[str]) -> dict[str, int]:
+    """How many events of the director's log name each report id."""
+    script = ("import json, sys; from kiosk.director.store import EventLog;"
+              "ids = sys.argv[1:]; n = dict.fromkeys(ids, 0)\n"
+              "for e in EventLog('/var/lib/pokerkiosk/event.db').read():\n"
+              "    r = e.get('report')\n"
+              "    if r in n: n[r] += 1\n"
+              "print(json.dumps(n))")
+    rc, out = d.sh(f"{VENV_PY} -c \"{script}\" " + " ".join(ids), timeout=300)
+    if rc != 0:
+        raise RuntimeError(f"reading the director's log: {out[-800:]}")
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def power_cut(d: Machine, t: Machine, room: Room) -> dict[str, Any]:
+    """Director unreachable, reports queued on the table's disk, QEMU killed, boot again."""
+    d.sh("systemctl stop mosquitto")
+    wait("the table to see the broker gone",
+         lambda: "offline" in t.sh("journalctl -b -u pokerkiosk-table --no-pager | tail -5")[1]
+         or outbox_ids(t) is not None, 60)
+    for cmd in ("new", "end") * 3:
+        t.sh(f"echo {cmd} > /run/pokerkiosk/cmd")
+        time.sleep(1)
+    queued = wait("6 reports in the outbox", lambda: (ids := outbox_ids(t)) and
+                  len(ids) >= 6 and ids, 120)
+    log(f"power cut: {len(queued)} reports queued; killing table 2's QEMU")
+    t.kill()
+    d.sh("systemctl start mosquitto")
+    t.start()
+    t.wait_agent(BOOT_S)
+    after_boot = outbox_ids(t)
+    wait("the queued reports acknowledged", lambda: t.alive() and outbox_ids(t) == [], BOOT_S)
+    counts = applied(d, queued)
+    lost = sum(1 for c in counts.values() if c != 1)
+    return {"power_cut_queued": len(queued), "power_cut_kept_on_disk": len(after_boot),
+            "power_cut_applied": counts, "power_cut_lost": lost}
+
+
+def unprovisioned(t: Machine, work: Path) -> dict[str, Any]:
+    """A card with no config, on table 1: the kiosk's unit is skipped (its condition), the
+    screen says why. Reproduced on the running VM: the config is moved away, then the
+    units are started as at boot (the import found nothing; both conditions re-checked)."""
+    t.sh("systemctl stop pokerkiosk-table; mv /etc/pokerkiosk/table.toml /root/table.toml;"
+         "systemctl start pokerkiosk-unprovisioned pokerkiosk-table")
+    time.sleep(5)
+    kiosk = unit(t, "pokerkiosk-table", "ActiveState", "ConditionResult", "NRestarts")
+    _, why = t.sh("journalctl -b -u pokerkiosk-unprovisioned --no-pager -o cat | tail -3")
+    ppm = t.screendump(work / "table-1-unprovisioned.ppm")
+    from PIL import Image
+
+    png = work / "table-1-unprovisioned.png"
+    Image.open(ppm).save(png)
+    text = ocr(png)
+    t.sh("systemctl stop pokerkiosk-unprovisioned; mv /root/table.toml /etc/pokerkiosk/;"
+         "systemctl start pokerkiosk-table")
+    return {"unprovisioned_screenshot": str(png),
+            "unprovisioned_kiosk_skipped": kiosk["ConditionResult"] == "no"
+            and kiosk["ActiveState"] == "inactive",
+            "unprovisioned_logged": "not provisioned" in why,
+            "unprovisioned_on_screen": None if text is None else "NOT PROVISIONED" in text.upper()}
+
+
+def wrong_password(t: Machine) -> dict[str, Any]:
+    """Table 2 with a wrong broker password: refused, logged, retried, still running."""
+    t.sh("systemctl stop pokerkiosk-table; cp /etc/pokerkiosk/table.toml /root/good.toml;"
+         "sed -i 's/^password = .*/password = \"wrong-password\"/' /etc/pokerkiosk/table.toml;"
+         "systemctl start pokerkiosk-table")
+
+    def refusals() -> int | None:
+        _, out = t.sh("journalctl -u pokerkiosk-table --no-pager -o cat --since '-10min' | "
+                      "grep -c 'broker refused the connection'")
+        n = int(out.strip() or 0)
+        return n if n >= 2 else None
+
+    n = wait("two refused logins", refusals, 300, every=5)
+    state = unit(t, "pokerkiosk-table", "ActiveState")["ActiveState"]
+    t.sh("systemctl stop pokerkiosk-table; cp /root/good.toml /etc/pokerkiosk/table.toml;"
+         "systemctl start pokerkiosk-table")
+    return {"wrong_password_refusals": n, "wrong_password_still_running": state == "active"}
+
+
+def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
+               png: Path | None = None) -> dict[str, Any]:
+    """Every check in order; a failure is reported in the JSON with its reason."""
+    res: dict[str, Any] = {"arch": None, "booted_roles": []}
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("director", lambda: boot_director(room, d, res)),
+        ("tables", lambda: boot_tables(room, [t1, t2], res)),
+        ("screen", lambda: res.update(screenshot(t1, d.work, room, png))),
+        ("watchdog", lambda: res.update(watchdog(t1))),
+        ("power_cut", lambda: res.update(power_cut(d, t2, room))),
+        ("unprovisioned", lambda: res.update(unprovisioned(t1, d.work))),
+        ("wrong_password", lambda: res.update(wrong_password(t2))),
+    ]
+    for name, step in steps:
+        t = time.monotonic()
+        try:
+            step()
+        except Exception as exc:
+            res["failed"] = f"{name}: {exc}"
+            log(f"FAILED {name}: {exc}")
+            break
+        res[f"{name}_step_s"] = round(time.monotonic() - t, 1)
+        if name == "director":
+            res["arch"] = d.sh("uname -m")[1].strip()
+            res["booted_roles"].append("director")
+        if name == "tables":
+            res["booted_roles"] += ["table", "table"]
+    res["import_ok"] = all(res.get(k) for k in ("director_import_ok", "table1_import_ok",
+                                                "table2_import_ok"))
+    res["ok"] = "failed" not in res and res["import_ok"] and res.get("watchdog_restart_ok") \
+        and res.get("power_cut_lost") == 0
+    return res
