@@ -17,7 +17,7 @@ import heapq
 import random
 import time
 from collections.abc import Callable
-from itertools import repeat
+from itertools import count, repeat
 from typing import Any
 
 from kiosk.core import button as btn
@@ -136,7 +136,7 @@ class Simulator:
         self.queue: list[tuple[float, int, int]] = []   # (time, seq, table): hand ends
         self.waiting: set[int] = set()                  # tables that could not start
         self.playing: dict[int, Hand] = {}              # table -> the hand it deals now
-        self.seq = 0
+        self.seq = count(1)     # ties in the event queue: first pushed, first out
         self.rid = 0
         self.prefix = report_prefix   # report ids: a restarted dealer must not repeat one
         self.first_hand: dict[str, tuple[bool, bool]] = {}  # moved: (due BB, was BB) there
@@ -440,7 +440,7 @@ class Simulator:
             if reading.paused:
                 self.waiting.add(tid)
                 return None
-            heapq.heappush(self.queue, (t + reading.remaining + 0.001, self._next(), -tid))
+            heapq.heappush(self.queue, (t + reading.remaining + 0.001, next(self.seq), -tid))
             self.waiting.discard(tid)
             return None
         return reading.period
@@ -489,8 +489,7 @@ class Simulator:
             self.buttons.hand_started(tid, t, list(pos.dealt), hand.number)
         res.hands += 1
         length = self.hand_seconds * self.rng.uniform(0.6, 1.4)
-        self.seq += 1
-        heapq.heappush(self.queue, (t + length, self.seq, tid))
+        heapq.heappush(self.queue, (t + length, next(self.seq), tid))
 
     def _watch_moved(self, hand: Hand, bb: int) -> None:
         """A moved player takes the big blind when due at the old table, and never twice."""
@@ -502,10 +501,6 @@ class Simulator:
                     self.res.moved_bb_twice += 1
                 elif due and seat != bb:
                     self.res.moved_skipped_bb += 1
-
-    def _next(self) -> int:
-        self.seq += 1
-        return self.seq
 
     def _end_hand(self, tid: int, t: float) -> None:
         if tid < 0:  # a break ended: deal again
