@@ -54,15 +54,15 @@ def in_play(director: Any) -> list[str]:
 
 
 def test_a_broken_tables_retained_plan_follows_the_event(mosquitto, director_factory) -> None:
-    director = director_factory(players=18, web=True, floor_users={"td": "pw"}).start()
+    director = director_factory(players=19, web=True, floor_users={"td": "pw"}).start()
     floor = FloorClient(f"http://127.0.0.1:{director.http_port}", "td", "pw")
     probe = TableProbe(mosquitto, director.name)
     deadline = time.monotonic() + 10
     while len(probe.plans) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
-    # 6, 6 and 6 players: a table deals a hand; the floor breaks it (the other two have
-    # the six open seats it needs); one player busts in that hand; at its end the five
-    # left move to the other two tables
+    # 7, 6 and 6 players: a table of six deals a hand; one player busts in it; the floor
+    # breaks the table (the other two have the five open seats its players need); at
+    # the hand's end the five left move to the other two tables
     n = min(probe.plans, key=lambda k: (len(probe.plans[k]["seats"]), -k))
     probe.watch = n
     seats = {int(s): v["player"] for s, v in probe.plans[n]["seats"].items()}
@@ -70,9 +70,10 @@ def test_a_broken_tables_retained_plan_follows_the_event(mosquitto, director_fac
     probe.send(n, report(n, "h1", "hand_started", hand=1, button=pos.button, sb=pos.sb,
                          bb=pos.bb, dealt=list(pos.dealt), waiting=[]))
     wait_for(lambda: "h1" in [i for a in probe.acks for i in a["ids"]], timeout=10)
-    assert floor.post("/api/act", {"kind": "break_table", "table": n})["ok"]
     out = max(seats)
     probe.send(n, report(n, "b1", "bust", seat=out, player=seats[out], eliminator=min(seats)))
+    wait_for(lambda: "b1" in [i for a in probe.acks for i in a["ids"]], timeout=10)
+    assert floor.post("/api/act", {"kind": "break_table", "table": n})["ok"]
     probe.send(n, report(n, "e1", "hand_ended", hand=1))
     wait_for(lambda: probe.plans[n].get("broken"), timeout=10)
     broken = follows(director, probe, n)
