@@ -232,23 +232,68 @@ def unprovisioned(t: Machine, work: Path) -> dict[str, Any]:
             "unprovisioned_on_screen": None if text is None else "NOT PROVISIONED" in text.upper()}
 
 
-def wrong_password(t: Machine) -> dict[str, Any]:
-    """Table 2 with a wrong broker password: refused, logged, retried, still running."""
-    t.sh("systemctl stop pokerkiosk-table; cp /etc/pokerkiosk/table.toml /root/good.toml;"
+def refusals(t: Machine) -> int:
+    _, out = t.sh("journalctl -u pokerkiosk-table --no-pager -o cat --since '-10min' | "
+                  "grep -c 'broker refused the connection'")
+    return int(out.strip() or 0)
+
+
+def wrong_password(t: Machine, work: Path) -> dict[str, Any]:
+    """Table 1 with a wrong broker password: refused, retried, still running, and the
+    cause on its screen (the last step: the VMs stop after it)."""
+    t.sh("systemctl stop pokerkiosk-table;"
          "sed -i 's/^password = .*/password = \"wrong-password\"/' /etc/pokerkiosk/table.toml;"
          "systemctl start pokerkiosk-table")
+    n = wait("two refused logins", lambda: (k := refusals(t)) >= 2 and k, 300, every=5)
+    from PIL import Image
 
-    def refusals() -> int | None:
-        _, out = t.sh("journalctl -u pokerkiosk-table --no-pager -o cat --since '-10min' | "
-                      "grep -c 'broker refused the connection'")
-        n = int(out.strip() or 0)
-        return n if n >= 2 else None
-
-    n = wait("two refused logins", refusals, 300, every=5)
+    png, text = work / "table-1-login-refused.png", None
+    deadline = time.monotonic() + 300      # Kivy's first frame under TCG: a minute or more
+    while time.monotonic() < deadline:
+        Image.open(t.screendump(work / "table-1-refused.ppm")).save(png)
+        text = ocr(png)
+        if text is None or "REFUSED" in text.upper():
+            break
+        time.sleep(10)
     state = unit(t, "pokerkiosk-table", "ActiveState")["ActiveState"]
-    t.sh("systemctl stop pokerkiosk-table; cp /root/good.toml /etc/pokerkiosk/table.toml;"
-         "systemctl start pokerkiosk-table")
-    return {"wrong_password_refusals": n, "wrong_password_still_running": state == "active"}
+    return {"wrong_password_refusals": max(n, refusals(t)),
+            "wrong_password_still_running": state == "active",
+            "wrong_password_screenshot": str(png),
+            "wrong_password_on_screen": None if text is None
+            else "REFUSED THIS TABLE" in " ".join(text.upper().split())}
+
+
+def full_disk(d: Machine, t: Machine) -> dict[str, Any]:
+    """Table 2's disk filled to the last block a service may use (root keeps its reserve,
+    so the journal still writes): an entry is refused and said so, the queued report
+    stays, and once space is freed everything reaches the director once."""
+    d.sh("systemctl stop mosquitto")
+    # a fresh start: SQLite drops its write-ahead log on close, so the next writes grow
+    # the file (a reused log could take a few more on a full disk, which loses nothing)
+    t.sh("systemctl restart pokerkiosk-table")
+    wait("the kiosk back", lambda: active(t, "pokerkiosk-table"), 300)
+    t.sh("echo new > /run/pokerkiosk/cmd")
+    queued = wait("a queued report", lambda: (ids := outbox_ids(t)) and ids, 120)
+    _rc, out = t.sh("avail=$(df --output=avail -B1 /var/lib/pokerkiosk | tail -1);"
+                   "fallocate -l $avail /var/lib/pokerkiosk/filler && "
+                   "runuser -u pokerkiosk -- sh -c 'echo x > /var/lib/pokerkiosk/probe' "
+                   "2>&1; df -B1 --output=avail /var/lib/pokerkiosk | tail -1")
+    t.sh("echo end > /run/pokerkiosk/cmd")
+
+    def said() -> str | None:
+        _, log = t.sh("journalctl -u pokerkiosk-table --no-pager -o cat --since '-5min' | "
+                      "grep -m1 'not saved: DISK FULL'")
+        return log.strip() or None
+
+    line = wait("the kiosk to say the disk is full", said, 120, every=3)
+    kept = outbox_ids(t)
+    t.sh("rm -f /var/lib/pokerkiosk/filler; echo end > /run/pokerkiosk/cmd")
+    d.sh("systemctl start mosquitto")
+    wait("the queued reports acknowledged", lambda: outbox_ids(t) == [], 300)
+    counts = applied(d, queued)
+    return {"full_disk_service_write": "No space left" in out,
+            "full_disk_logged": line[-120:], "full_disk_kept": kept == queued,
+            "full_disk_lost": sum(1 for c in counts.values() if c != 1)}
 
 
 def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
@@ -261,8 +306,9 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
         ("screen", lambda: res.update(screenshot(t1, d.work, room, png))),
         ("watchdog", lambda: res.update(watchdog(t1))),
         ("power_cut", lambda: res.update(power_cut(d, t2, room))),
+        ("full_disk", lambda: res.update(full_disk(d, t2))),
         ("unprovisioned", lambda: res.update(unprovisioned(t1, d.work))),
-        ("wrong_password", lambda: res.update(wrong_password(t2))),
+        ("wrong_password", lambda: res.update(wrong_password(t1, d.work))),
     ]
     for name, step in steps:
         t = time.monotonic()
@@ -280,6 +326,7 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
             res["booted_roles"] += ["table", "table"]
     res["import_ok"] = all(res.get(k) for k in ("director_import_ok", "table1_import_ok",
                                                 "table2_import_ok"))
-    res["ok"] = "failed" not in res and res["import_ok"] and res.get("watchdog_restart_ok") \
-        and res.get("power_cut_lost") == 0
+    res["ok"] = bool("failed" not in res and res["import_ok"] and res.get("watchdog_restart_ok")
+                     and res.get("power_cut_lost") == 0 and res.get("full_disk_lost") == 0
+                     and res.get("wrong_password_still_running"))
     return res

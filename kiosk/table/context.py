@@ -46,6 +46,8 @@ class TableContext:
         self.pending_at = 0.0
         self.online = False
         self.queued = 0
+        self.refused = ""        # why the broker turned this table's login down
+        self.storage = ""        # why the state folder took no write ("" = it takes them)
         self.message = ("", 0.0, False)     # (text, when, is an error)
         self.last_press: dict[str, float] = {}
         self.undo_stack: list[tuple[str, str, Local | None]] = []  # (report, label, before)

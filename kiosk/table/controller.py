@@ -196,9 +196,15 @@ class TableController:
     def set_director(self, online: bool) -> None:
         self.ctx.director_online = online
 
-    def set_link(self, online: bool, queued: int = 0) -> None:
-        """The link tells the controller whether it is connected and how much is queued."""
+    def set_link(self, online: bool, queued: int = 0, refused: str = "") -> None:
+        """The link tells the controller whether it is connected, how much is queued and
+        why the broker refused it, if it did."""
         self.ctx.online, self.ctx.queued = online, queued
+        self.ctx.refused = "" if online else refused
+
+    def set_storage(self, problem: str) -> None:
+        """The service tells the controller whether the state folder takes writes."""
+        self.ctx.storage = problem
 
     def export_state(self) -> dict[str, Any]:
         """Hand state and entries not sent yet, for the on-disk store: a restart keeps
@@ -265,7 +271,8 @@ class TableController:
                            else ""),
             h4h_waiting=ctx.h4h_waiting(), halt=bool(ctx.plan.get("halt")),
             breaking=bool(ctx.plan.get("breaking")), offline=not ctx.online,
-            queued=ctx.queued, prompt=prompt, pending=ctx.pending or "",
+            queued=ctx.queued, refused=ctx.refused, storage=ctx.storage, prompt=prompt,
+            pending=ctx.pending or "",
             message=text if t - at < MESSAGE_S else "", message_is_error=err,
             checkin=self.moves.checkin(t), profile=ctx.profile.name,
             field_text=field_text(ctx), state=state,

@@ -26,11 +26,22 @@ from kiosk.config import TableConfig
 from kiosk.mqttclient import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
-from kiosk.table.outbox import Outbox
+from kiosk.table.outbox import Outbox, StorageFull
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str, dict[str, Any]], None]   # (kind, decoded message)
+
+
+LOGIN_REFUSED = (134, 135)   # CONNACK: bad user name or password; not authorized
+
+
+def refusal(reason: Any) -> str:
+    """What the screen says when the broker turns the table down: a wrong password or a
+    missing ACL entry is the operator's to fix, so it is named plainly."""
+    if getattr(reason, "value", None) in LOGIN_REFUSED:
+        return "broker refused this table's login"
+    return f"broker refused the connection: {reason}"
 
 
 class TableLink:
@@ -64,6 +75,7 @@ class TableLink:
         self._moved = False    # on a new broker, until its director says it is online
         self._since = 0.0      # when this connection came up
         self._alone: float | None = None   # since when no director is online on this broker
+        self.refused = ""      # why the broker turned the last login down ("" = it did not)
         self._stopping = threading.Event()
         self._resender: threading.Thread | None = None
         c = make_client(f"table-{n}-{cfg.room}", cfg.broker,
@@ -157,7 +169,8 @@ class TableLink:
             if not self._publish(self.topics.report(self.cfg.table), payload, 1, False, rid):
                 return False
             self._sent.add(rid)
-        self.outbox.mark_sent(rid, time.time())
+        with contextlib.suppress(StorageFull):   # the re-send clock waits for a write
+            self.outbox.mark_sent(rid, time.time())
         return True
 
     def _publish(self, topic: str, payload: bytes, qos: int, retain: bool, rid: str = "") -> bool:
@@ -173,7 +186,8 @@ class TableLink:
             else:
                 self._mids[info.mid] = rid
         if early and rid:
-            self.outbox.mark_delivered(rid)
+            with contextlib.suppress(StorageFull):
+                self.outbox.mark_delivered(rid)
         return True
 
     def publish_live(self, live: dict[str, Any]) -> None:
@@ -212,7 +226,11 @@ class TableLink:
                     properties: Any) -> None:
         if reason.is_failure:
             log.warning("table %s: broker refused the connection: %s", self.cfg.table, reason)
+            self.refused = refusal(reason)
+            if self.on_state:
+                self.on_state(False)
             return
+        self.refused = ""
         n = self.cfg.table
         client.subscribe([(t, mqtt.SubscribeOptions(qos=1)) for t in self._subscriptions()])
         with self._send_lock:
@@ -254,7 +272,8 @@ class TableLink:
             if rid is None:
                 self._early.add(mid)
         if rid and not reason.is_failure:
-            self.outbox.mark_delivered(rid)
+            with contextlib.suppress(StorageFull):   # not recorded: sent again on reconnect
+                self.outbox.mark_delivered(rid)
 
     def _director_here(self, since: float) -> None:
         """The director is on the broker this table moved to. If it came after the table
@@ -280,8 +299,12 @@ class TableLink:
         if kind == "seating":
             data["event"] = event       # the topic says whose seats these are
         if kind == "ack":
-            n = self.outbox.ack(data["ids"])
-            log.debug("table %s: ack for %d report(s)", self.cfg.table, n)
+            try:
+                n = self.outbox.ack(data["ids"])
+            except StorageFull as exc:   # kept: the re-send is acked as a duplicate later
+                log.warning("table %s: ack not recorded: %s", self.cfg.table, exc)
+            else:
+                log.debug("table %s: ack for %d report(s)", self.cfg.table, n)
         if kind == "director":
             online = data.get("state") == "online"
             self._alone = None if online else (self._alone or time.time())

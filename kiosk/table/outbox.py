@@ -8,9 +8,13 @@ so a kiosk that restarts offline still shows the clock and the seats.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +32,35 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+
+class StorageFull(Exception):
+    """The state folder took no write (its disk is full, or failing). What is on disk
+    stays; what was being written is not there."""
+
+
+FULL_CODES = {"SQLITE_FULL", "SQLITE_IOERR", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC",
+              "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE", "SQLITE_CANTOPEN"}
+
+
+@contextmanager
+def storing(path: str) -> Iterator[None]:
+    """Turn SQLite's "disk is full" (and the I/O errors a full disk gives) into
+    `StorageFull`, naming the folder and its free space."""
+    try:
+        yield
+    except (sqlite3.OperationalError, OSError) as exc:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name not in FULL_CODES and getattr(exc, "errno", None) != errno.ENOSPC:
+            raise
+        folder = os.path.dirname(path) or "."
+        try:
+            st = os.statvfs(folder)
+            free = f"{st.f_bavail * st.f_frsize // 1024} KiB free"
+        except OSError:
+            free = "free space unknown"
+        what = "DISK FULL" if name == "SQLITE_FULL" or "full" in str(exc) else "DISK ERROR"
+        raise StorageFull(f"{what}: {folder} ({free}): {exc}") from exc
 
 
 class Outbox:
@@ -51,20 +84,27 @@ class Outbox:
         """Commit one report, the seq counter and (when given) the controller state that
         made it, in one transaction, before anyone publishes it: a power cut leaves
         either both or neither."""
-        payload = encode({k: v for k, v in report.items() if k != "v"})
-        with self._lock, self._db:
+        return self.add_all([report], state)[0]
+
+    def add_all(self, reports: list[dict[str, Any]], state: Any = None) -> list[bytes]:
+        """`add` for the reports of one action, in one transaction: all or none (a full
+        disk raises `StorageFull` and leaves what was there)."""
+        payloads = [encode({k: v for k, v in r.items() if k != "v"}) for r in reports]
+        with self._lock, storing(self.path), self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT OR IGNORE INTO outbox (id, seq, payload, created) "
-                             "VALUES (?, ?, ?, ?)",
-                             (report["id"], report["seq"], payload, report["ts"]))
-            self._db.execute("INSERT INTO state (key, value) VALUES ('seq', ?) ON CONFLICT(key) "
-                             "DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)",
-                             (str(report["seq"]),))
+            for report, payload in zip(reports, payloads, strict=True):
+                self._db.execute("INSERT OR IGNORE INTO outbox (id, seq, payload, created) "
+                                 "VALUES (?, ?, ?, ?)",
+                                 (report["id"], report["seq"], payload, report["ts"]))
+                self._db.execute("INSERT INTO state (key, value) VALUES ('seq', ?) "
+                                 "ON CONFLICT(key) DO UPDATE SET "
+                                 "value = max(CAST(value AS INTEGER), excluded.value)",
+                                 (str(report["seq"]),))
             if state is not None:
                 self._db.execute("INSERT INTO state (key, value) VALUES ('controller', ?) "
                                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                                  (json.dumps(state),))
-        return payload
+        return payloads
 
     def unsent(self) -> list[tuple[str, bytes]]:
         """Reports the broker has not taken yet, oldest first: sent on (re)connect."""
@@ -85,19 +125,19 @@ class Outbox:
                                     "AND sent_at < ? ORDER BY seq", (now - after,)).fetchall()
 
     def mark_sent(self, rid: str, now: float) -> None:
-        with self._lock, self._db:
+        with self._lock, storing(self.path), self._db:
             self._db.execute("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 "
                              "WHERE id = ?", (now, rid))
 
     def mark_delivered(self, rid: str) -> None:
-        with self._lock, self._db:
+        with self._lock, storing(self.path), self._db:
             self._db.execute("UPDATE outbox SET delivered = 1 WHERE id = ?", (rid,))
 
     def ack(self, ids: list[str]) -> int:
         """Drop reports the director has applied; returns how many were ours."""
         if not ids:
             return 0
-        with self._lock, self._db:
+        with self._lock, storing(self.path), self._db:
             cur = self._db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
             return cur.rowcount
 
@@ -117,7 +157,7 @@ class Outbox:
 
     # state
     def put(self, key: str, value: Any) -> None:
-        with self._lock, self._db:
+        with self._lock, storing(self.path), self._db:
             self._db.execute("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) "
                              "DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
 

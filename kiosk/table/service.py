@@ -7,6 +7,7 @@ so every front end gets the same guarantees.
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import threading
@@ -18,7 +19,7 @@ from typing import Any
 from kiosk.config import TableConfig
 from kiosk.table.controller import DEBOUNCE_S, Result, TableController
 from kiosk.table.link import TableLink
-from kiosk.table.outbox import Outbox
+from kiosk.table.outbox import Outbox, StorageFull
 from kiosk.table.printing import TablePrinter
 from kiosk.table.view import TableView
 
@@ -83,20 +84,50 @@ class TableService:
         with self.lock:
             if self.closing:
                 return Result(message=self.closing, refused=True)
+            before = copy.deepcopy(self.ctl)   # a press the disk cannot keep is undone
             res = self.ctl.act(name, self.now(), *args, **kw)
-            for rep in res.reports:
-                payload = self.outbox.add(rep, state=self.ctl.export_state())
-                self.link.send(rep["id"], payload)
-            if not res.reports and not res.refused:   # e.g. a colour-up finished: no report,
-                self.outbox.put("controller", self.ctl.export_state())   # but kept on disk
+            try:
+                if res.reports:
+                    payloads = self.outbox.add_all(res.reports, state=self.ctl.export_state())
+                elif not res.refused:   # e.g. a colour-up finished: no report, but kept
+                    self.outbox.put("controller", self.ctl.export_state())
+            except StorageFull as exc:
+                log.error("table %s: %s not saved: %s", self.cfg.table, name, exc)
+                self.ctl = before
+                self._storage(str(exc))
+                res = Result(message=f"NOT SAVED: {str(exc).split(':')[0]}; free space in "
+                             "the state folder", refused=True)
+                self.ctl.ctx.message = (res.message, self.now(), True)
+            else:
+                self._storage("")
+                for rep, payload in zip(res.reports, payloads if res.reports else [],
+                                        strict=True):
+                    self.link.send(rep["id"], payload)
             self._after_change()
         return res
+
+    def _storage(self, problem: str) -> None:
+        """Show (or clear) a full disk: the queued reports stay where they are."""
+        if problem and not self.ctl.ctx.storage:
+            log.error("table %s: the state folder takes no write: %s", self.cfg.table, problem)
+        self.ctl.set_storage(f"{problem.split(':')[0]}: not saving "
+                             f"({self.outbox.pending_count()} kept)" if problem else "")
+
+    def _keep(self, key: str, value: Any) -> None:
+        """Keep a message the director sent; a full disk keeps it in memory only."""
+        try:
+            self.outbox.put(key, value)
+        except StorageFull as exc:
+            self._storage(str(exc))
+        else:
+            self._storage("")
 
     def tick(self) -> TableView:
         """Periodic work (link state, live snapshot) and the view to draw."""
         with self.lock:
             t = self.now()
-            self.ctl.set_link(self.link.connected, self.outbox.pending_count())
+            self.ctl.set_link(self.link.connected, self.outbox.pending_count(),
+                              self.link.refused)
             self._publish_live(t)
             return self.ctl.view(t)
 
@@ -110,14 +141,15 @@ class TableService:
             if kind == "plan":
                 self._plan(msg)
             elif kind == "schedule" and self.ctl.apply_schedule(msg):
-                self.outbox.put("schedule", msg)
+                self._keep("schedule", msg)
             elif kind == "seating" and self.ctl.apply_seating(msg):
-                self.outbox.put(SEATING + str(msg.get("event") or ""), msg)
+                self._keep(SEATING + str(msg.get("event") or ""), msg)
             elif kind == "events" and self.ctl.apply_directory(msg):
-                self.outbox.put("events", msg)
+                self._keep("events", msg)
             elif kind == "director":
                 self.ctl.set_director(msg["state"] == "online")
-            self.ctl.set_link(self.link.connected, self.outbox.pending_count())
+            self.ctl.set_link(self.link.connected, self.outbox.pending_count(),
+                              self.link.refused)
             self._after_change()
 
     def _plan(self, msg: dict[str, Any]) -> None:
@@ -126,16 +158,16 @@ class TableService:
         before = self.ctl.event
         if not self.ctl.apply_plan(msg, self.now()):
             return
-        self.outbox.put("plan", msg)
+        self._keep("plan", msg)
         if self.printer is not None:
             self.printer.plan(msg, self.now())
         if self.ctl.event != before:
-            self.outbox.put("schedule", None)
+            self._keep("schedule", None)
             self.link.follow(self.ctl.event)
 
     def _on_state(self, online: bool) -> None:
         with self.lock:
-            self.ctl.set_link(online, self.outbox.pending_count())
+            self.ctl.set_link(online, self.outbox.pending_count(), self.link.refused)
             if online:
                 self._last_live = None   # republish the snapshot on the new connection
             self._after_change()

@@ -119,6 +119,8 @@ class TableView:
     breaking: bool = False
     offline: bool = False
     queued: int = 0
+    refused: str = ""          # "broker refused this table's login": the operator's to fix
+    storage: str = ""          # "DISK FULL: ..." when the state folder takes no write
     prompt: str = ""           # "ALL-IN: tap the seat"
     pending: str = ""          # action waiting for a seat tap
     message: str = ""          # last outcome or refusal, shown for a few seconds

@@ -415,3 +415,22 @@ def test_tap_counts(ui: Harness) -> None:
     assert counts == {"ordinary hand": 2, "one bust": 4, "undo": 1,
                       "one bust, winner skipped": 4, "one bust, split pot": 7,
                       "two busts, one winner": 9}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_refused_login_and_full_disk_read_on_the_screen(ui: Harness,
+                                                         size: tuple[int, int]) -> None:
+    """Both are the operator's to fix: the screen says what, not only "OFFLINE"."""
+    ui.fresh(1)
+    ui.ctl.set_link(False, 2, "broker refused this table's login")
+    ui.ctl.set_storage("DISK FULL: not saving (2 kept)")
+    ui.draw(size)
+    lines = [w.text for w in ui.screen.lines if w.text]
+    assert lines[:2] == ["DISK FULL: not saving (2 kept)", "Broker refused this table's login"]
+    assert lines[-1] == "Tap NEW HAND to deal"                   # the dealer can go on
+    ui.check(size)
+    ui.shot("login_refused_disk_full", size)
+    ui.ctl.set_storage("")
+    ui.ctl.set_link(True, 0, "broker refused this table's login")   # a good login clears it
+    ui.draw(size)
+    assert not any("refused" in w.text or "DISK" in w.text for w in ui.screen.lines)

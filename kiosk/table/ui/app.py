@@ -28,6 +28,7 @@ from kiosk.table.ui.texts import (
     OK_TINT,
     PANEL_TINT,
     centre_lines,
+    offline_text,
     seat_label,
     show_mover,
 )
@@ -160,9 +161,9 @@ class TableScreen(FloatLayout):
             return
         ids.idle_room.text = v.room_title
         ids.idle_message.text = v.checkin or v.message
-        status = "OFFLINE" if v.offline else ("Director offline" if v.director_offline
-                                              else "")
-        ids.idle_status.text = status
+        status = offline_text(v) if v.offline else ("Director offline" if v.director_offline
+                                                     else "")
+        ids.idle_status.text = v.storage or status
 
     def _render_header(self, v: TableView) -> None:
         ids = self.ids

@@ -24,8 +24,10 @@ LINE_BG = {"state": (0.45, 0.2, 0.6, 1), "final": (0.1, 0.35, 0.8, 1),
 def centre_lines(v: TableView) -> list[tuple[str, str]]:
     """What the middle of the table says, most urgent first; at most CENTRE_LINES."""
     lines: list[tuple[str, str]] = []
+    if v.storage:
+        lines.append((v.storage, "error"))
     if v.offline:
-        lines.append((f"OFFLINE: {v.queued} queued" if v.queued else "OFFLINE", "error"))
+        lines.append((offline_text(v), "error"))
     if v.state:
         lines.append((v.state, "final" if v.state.startswith("FINAL") else "state"))
     if v.floor_call:
@@ -43,6 +45,14 @@ def centre_lines(v: TableView) -> list[tuple[str, str]]:
     if len(lines) > CENTRE_LINES:   # keep the guidance; drop the least urgent above it
         lines = lines[:CENTRE_LINES - 1] + lines[-1:]
     return lines
+
+
+def offline_text(v: TableView) -> str:
+    """The offline line: why the broker refused, if it did (the operator's to fix; the
+    cause alone fills the line), else what waits to be sent."""
+    if v.refused:
+        return v.refused[0].upper() + v.refused[1:]
+    return f"OFFLINE: {v.queued} queued" if v.queued else "OFFLINE"
 
 
 def show_mover(cell: Any, m: MoverView | None) -> None:
