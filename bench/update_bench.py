@@ -2,7 +2,7 @@
 
 A real Mosquitto, a director (`pokerkiosk director`, with its dashboard) and N table
 kiosks (`pokerkiosk table --headless`), each under its supervisor
-(kiosk.table.supervisor) with its own install folder standing in for /opt/pokerkiosk.
+(kiosk.releases.supervisor) with its own install folder standing in for /opt/pokerkiosk.
 Every table deals hands all along. Three releases go out, each built as a wheel from the
 working tree with a bumped version:
 
@@ -40,8 +40,8 @@ import kiosk
 from kiosk.appliance.passwords import hash_line
 from kiosk.broker import Mosquitto, free_port, stop_process
 from kiosk.director.store import EventLog
+from kiosk.releases.ab import Install
 from kiosk.releases.signing import make_key
-from kiosk.table.ab import Install
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = kiosk.__version__
@@ -53,9 +53,9 @@ def bumped(version: str, step: int) -> str:
     return ".".join([*parts[:-1], str(int(parts[-1]) + step)])
 
 
-def build_wheel(work: Path, version: str, broken: bool = False) -> Path:
+def build_wheel(work: Path, version: str, broken: bool = False, part: str = "table") -> Path:
     """The working tree's kiosk as a wheel of `version` (offline, `pip wheel --no-deps`);
-    `broken`: its table kiosk exits at start."""
+    `broken`: its table kiosk (or director, `part`) exits at start."""
     src = work / f"src-{version}"
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(ROOT / "kiosk", src / "kiosk",
@@ -67,7 +67,7 @@ def build_wheel(work: Path, version: str, broken: bool = False) -> Path:
         p.write_text(p.read_text().replace(f'version = "{BASE}"', f'version = "{version}"')
                      .replace(f'__version__ = "{BASE}"', f'__version__ = "{version}"'))
     if broken:
-        cli = src / "kiosk" / "table" / "cli.py"
+        cli = src / "kiosk" / part / "cli.py"
         cli.write_text(cli.read_text().replace(
             "def run(args: argparse.Namespace) -> int:\n",
             "def run(args: argparse.Namespace) -> int:\n"
@@ -79,6 +79,22 @@ def build_wheel(work: Path, version: str, broken: bool = False) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
                     str(src)], check=True, capture_output=True, timeout=600)
     return out / f"poker_kiosk-{version}-py3-none-any.whl"
+
+
+def first_env(root: Path) -> None:
+    """The version running today in the install folder `root`: a virtual environment
+    whose packages are this Python's (a `pokerkiosk-base.pth` layer, carried into every
+    new environment)."""
+    env = Install(root).env(BASE)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    site = next(env.glob("lib/python*/site-packages"))
+    purelib = sysconfig.get_paths()["purelib"]
+    (site / "pokerkiosk-base.pth").write_text(f"import site; site.addsitedir({purelib!r})\n")
+    exe = env / "bin" / "pokerkiosk"
+    exe.write_text(f"#!{env}/bin/python\nimport sys\nfrom kiosk.cli import main\n"
+                   "sys.exit(main())\n")
+    exe.chmod(0o755)
+    Install(root).point("current", BASE)
 
 
 class Table:
@@ -100,31 +116,17 @@ class Table:
             f'[update]\nroot = "{self.root}"\nurl = "http://127.0.0.1:{web_port}"\n'
             f'public_key = "release.pub"\nretry_s = 600\npoll_s = 0.5\n')
         self.config = etc / "table.toml"
-        self._first_env()
+        first_env(self.root)
         self.lines: list[tuple[float, str]] = []
         self.ids: list[str] = []
         self.proc: subprocess.Popen[str] | None = None
         self.stop = threading.Event()
         self.lock = threading.Lock()
 
-    def _first_env(self) -> None:
-        """The version running today: a virtual environment whose packages are this
-        Python's (a `pokerkiosk-base.pth` layer, carried into every new environment)."""
-        env = Install(self.root).env(BASE)
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
-        site = next(env.glob("lib/python*/site-packages"))
-        purelib = sysconfig.get_paths()["purelib"]
-        (site / "pokerkiosk-base.pth").write_text(f"import site; site.addsitedir({purelib!r})\n")
-        exe = env / "bin" / "pokerkiosk"
-        exe.write_text(f"#!{env}/bin/python\nimport sys\nfrom kiosk.cli import main\n"
-                       "sys.exit(main())\n")
-        exe.chmod(0o755)
-        Install(self.root).point("current", BASE)
-
     def start(self) -> None:
         log = (self.dir / "kiosk.log").open("a")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.table.supervisor", str(self.root), "--ready", "30",
+            [sys.executable, "-m", "kiosk.releases.supervisor", str(self.root), "--ready", "30",
              "--crash", "20", "--", "table", "--config", str(self.config), "--headless"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})

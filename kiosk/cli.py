@@ -32,7 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "results": ("kiosk.director.results_cli", "results from the director's log: an event, or one "
                 "player across the room"),
     "league": ("kiosk.director.league_cli", "a league's standings from the director's log"),
-    "release": ("kiosk.releases.cli", "kiosk releases: add, list, remove, roll out to the "
+    "release": ("kiosk.director.release_cli", "kiosk releases: add, list, remove, roll out to the "
                 "tables"),
     "help": ("kiosk.cli", "this list, or `help COMMAND` for one command's options"),
 }

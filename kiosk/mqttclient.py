@@ -14,6 +14,8 @@ import ssl
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from kiosk.config import BrokerConfig
 
@@ -78,13 +80,15 @@ class FailoverClient(mqtt.Client):
 
 def make_client(client_id: str, broker: BrokerConfig, *, will_topic: str | None = None,
                 will_payload: bytes | None = None,
-                reconnect: tuple[float, float] = (1, 8)) -> FailoverClient:
+                reconnect: tuple[float, float] = (1, 8), session: bool = False) -> FailoverClient:
     """A paho 2 client (MQTT 5, or 3.1.1 when the broker config says so) that walks
-    `broker.addresses` on each connect: connect_async(broker.host, broker.port)."""
+    `broker.addresses` on each connect: connect_async(broker.host, broker.port), or
+    `connect_session` for a client whose session the broker keeps (`session`)."""
+    v5 = broker.mqtt_version == 5
     client = FailoverClient(broker, callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
                             client_id=client_id,
-                            protocol=mqtt.MQTTv5 if broker.mqtt_version == 5
-                            else mqtt.MQTTv311)
+                            protocol=mqtt.MQTTv5 if v5 else mqtt.MQTTv311,
+                            **({} if v5 or not session else {"clean_session": False}))
     if broker.username:
         client.username_pw_set(broker.username, broker.password)
     if broker.tls:
@@ -94,3 +98,18 @@ def make_client(client_id: str, broker: BrokerConfig, *, will_topic: str | None 
     client.reconnect_delay_set(min_delay=int(reconnect[0]) or 1, max_delay=int(reconnect[1]))
     client.on_socket_open = _no_delay
     return client
+
+
+def connect_session(client: mqtt.Client, broker: BrokerConfig, keepalive: int,
+                    session_s: int) -> None:
+    """connect_async to a session the broker keeps `session_s` seconds after this client
+    is gone: what is published to its subscriptions meanwhile waits there for whoever
+    connects next with the same client id (a restarted director, or its standby), in
+    order, instead of being dropped."""
+    if broker.mqtt_version == 5:
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = session_s
+        client.connect_async(broker.host, broker.port, keepalive=keepalive, clean_start=False,
+                             properties=props)
+    else:   # 3.1.1: clean_session=False at construction (make_client's `session`)
+        client.connect_async(broker.host, broker.port, keepalive=keepalive)

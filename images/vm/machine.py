@@ -57,7 +57,9 @@ class Machine:
                "-append", self.append,
                "-drive", f"file={self.disk},format=raw,if=none,id=d0,cache=writeback",
                "-device", "virtio-blk-pci,drive=d0",
-               "-netdev", self.net, "-device", "virtio-net-pci,netdev=n0",
+               # no option ROM: it boots -kernel, never from the network (and Debian ships
+               # the ROM in ipxe-qemu, which --no-install-recommends leaves out)
+               "-netdev", self.net, "-device", "virtio-net-pci,netdev=n0,romfile=",
                "-device", "virtio-rng-pci",
                "-chardev", f"socket,id=ctl,path={self._sock('ctl')},server=on,wait=off",
                "-device", "virtio-serial-pci",

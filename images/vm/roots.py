@@ -1,7 +1,7 @@
 """The arm64 roots and SD-card-like disks the VMs boot, built on this x86 host.
 
 Two layers; the first is cached in ~/.cache/pokerkiosk/ under a key made of what went
-into it (package lists, pyproject.toml, the initramfs recipe):
+into it (package lists, the dependencies in pyproject.toml, the initramfs recipe):
 
 - role root: Debian bookworm arm64 minbase with the stage's 00-packages, the role's
   package list and what a booted VM needs (systemd, udev, the arm64 kernel).
@@ -17,11 +17,13 @@ into it (package lists, pyproject.toml, the initramfs recipe):
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -196,9 +198,18 @@ def _finish_in_vm(root: Path, work: Path) -> None:
     img.unlink()
 
 
+def dependencies() -> str:
+    """What pyproject.toml asks of the table and the director (a change elsewhere in
+    the file, a lint setting say, builds nothing again)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = project.get("optional-dependencies", {})
+    return json.dumps([project.get("requires-python"), project.get("dependencies"),
+                       extras.get("table"), extras.get("director")])
+
+
 def wheelhouse() -> Path:
-    """arm64 wheels of every dependency, fetched on the host; keyed by pyproject.toml."""
-    key = digest([RECIPE, REPO / "pyproject.toml"])
+    """arm64 wheels of every dependency, fetched on the host; keyed by the dependencies."""
+    key = digest([RECIPE, dependencies()])
     house = CACHE / f"wheelhouse-arm64-cp311-{key}"
     if house.exists():
         return house
@@ -254,7 +265,7 @@ def _unpack(role: str, packages: list[str], work: Path) -> None:
 
 def role_tar(role: str) -> Path:
     """Debian bookworm arm64 with the role's packages, configured, and install-root.sh
-    run with the dependency wheels; built once per package list and pyproject.toml."""
+    run with the dependency wheels; built once per package list and dependency list."""
     house = wheelhouse()
     packages = role_packages(role)
     key = digest([RECIPE, SUITE, role, " ".join(packages), house.name,

@@ -35,6 +35,8 @@ class Running(Protocol):
     def ha(self) -> Leadership | None: ...
     @property
     def health(self) -> dict[str, str]: ...
+    @property
+    def exit_code(self) -> int: ...
 
     async def serve(self, web: bool = True) -> None: ...
 
@@ -48,6 +50,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-web", action="store_true", help="no dashboard (tests, benchmarks)")
     p.add_argument("--standby", action="store_true",
                    help="follow the PostgreSQL log and lead only when no director does")
+    p.add_argument("--update-root", help="the A/B install folder this director runs from "
+                   "under its supervisor (/opt/pokerkiosk): `release self-update` then "
+                   "updates it (needs the log on PostgreSQL)")
+    p.add_argument("--release-key", help="the releases' public key (default: release.pub "
+                                         "beside the config)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,9 +65,11 @@ def run(args: argparse.Namespace) -> int:
         faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     config = load_director_config(args.config)
-    director = Director(config, standby=args.standby)
+    director = Director(config, standby=args.standby, update_root=args.update_root,
+                        release_key=args.release_key)
     if director.ha is not None and not director.ha.leading:
-        return _serve_until_stopped(director, config, web=not args.no_web)
+        return _serve_until_stopped(director, config, web=not args.no_web,
+                                update_root=args.update_root, release_key=args.release_key)
     desk = director.desk(args.event)
     if args.players and not desk.tour.players:
         try:
@@ -73,29 +82,33 @@ def run(args: argparse.Namespace) -> int:
         log.info("registered %d players from %s", added, args.players)
     if args.start and not desk.tour.started:
         director.act(Start(), event=desk.name)
-    return _serve_until_stopped(director, config, web=not args.no_web)
+    return _serve_until_stopped(director, config, web=not args.no_web,
+                                update_root=args.update_root, release_key=args.release_key)
 
 
-def _serve_until_stopped(director: Running, config: RoomConfig, web: bool) -> int:
+def _serve_until_stopped(director: Running, config: RoomConfig, web: bool,
+                         **kw: str | None) -> int:
     """Serve; a director that stepped down rejoins as a standby, its fold rebuilt."""
 
     while True:
         stopped = asyncio.run(_serve(director, web=web))
         if stopped or director.ha is None or director.ha.role != "stepped down":
-            return 0
+            return director.exit_code     # RESTART: the supervisor starts the new version
         why = director.ha.why
-        director = _rejoin(config)
+        director = _rejoin(config, **kw)
         director.health["leader"] = f"rejoined as a standby after: {why}"
 
 
-def _rejoin(config: RoomConfig) -> Running:
+def _rejoin(config: RoomConfig, update_root: str | None = None,
+            release_key: str | None = None) -> Running:
     """A standby again, as soon as the database lets it (it may be the one that is gone)."""
     from kiosk.director.service import Director
 
     told = False
     while True:
         try:
-            return Director(config, standby=True)
+            return Director(config, standby=True, update_root=update_root,
+                            release_key=release_key)
         except KioskError as exc:
             if not told:
                 log.warning("cannot rejoin as a standby yet: %s; retrying", exc)

@@ -3,6 +3,11 @@
 paho runs its network loop in its own thread and only hands messages over to the asyncio
 loop (kiosk.director.inbox); on every (re)connect everything retained goes out again
 (kiosk.director.publisher), because the broker may have lost it.
+
+Every director of a room connects as `director-<room>` to a session the broker keeps
+for SESSION_S: reports sent while no director is connected (a restart, a hand-over to
+the standby, a takeover) wait there and reach the next one in the order the tables sent
+them, instead of coming back only with the outboxes' re-sends, after newer ones.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ from kiosk.config import BrokerConfig
 from kiosk.director.inbox import Inbox
 from kiosk.director.publisher import Publishing
 from kiosk.director.wire import Wire
-from kiosk.mqttclient import make_client
+from kiosk.mqttclient import connect_session, make_client
 from kiosk.protocol.messages import encode
 from kiosk.protocol.topics import V1Topics
 
 log = logging.getLogger("kiosk.director")
+SESSION_S = 600    # seconds the broker keeps the directors' session with no director on it
 
 
 class MqttLink:
@@ -49,15 +55,23 @@ class MqttLink:
         offline = encode({"state": "offline", "ts": 0})
         client = make_client(f"director-{self.room}", b,
                              will_topic=self.wire.topics.director_status,
-                             will_payload=offline)
+                             will_payload=offline, session=True)
         self.wire.client = client
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail
         client.on_message = self.inbox.on_message
         client.max_queued_messages_set(0)
-        client.connect_async(b.host, b.port, keepalive=15)
+        connect_session(client, b, 15, SESSION_S)
         client.loop_start()
+
+    def pause(self) -> None:
+        """Take no more messages (a hand-over): paho's loop stops, so nothing more is
+        acknowledged to the broker; what it did take is already on the asyncio loop's
+        queue, and the rest waits in the session for the next director."""
+        client = self.wire.client
+        if client is not None:
+            client.loop_stop()
 
     def stop(self) -> None:
         client = self.wire.client

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kiosk.appliance.sdnotify import Notifier
@@ -40,12 +41,14 @@ from kiosk.director.printing import make_printer
 from kiosk.director.publisher import Publisher, Publishing
 from kiosk.director.release_desk import ReleaseDesk
 from kiosk.director.room_service import RoomService
+from kiosk.director.self_update import SelfUpdate
 from kiosk.director.store import open_store
 from kiosk.director.table_feed import TableFeed
 from kiosk.director.ticker import tick_forever
 from kiosk.director.web.server import start_web
 from kiosk.director.wire import Wire
 from kiosk.protocol.topics import Topics
+from kiosk.releases.ab import RESTART
 from kiosk.roomconfig import RoomConfig, RoomEvent
 
 log = logging.getLogger("kiosk.director")
@@ -58,7 +61,8 @@ class Director:
     `room`); the attributes name the parts, for the entry points and the tests."""
 
     def __init__(self, config: EventConfig | RoomConfig,
-                 clock: Callable[[], float] = time.time, standby: bool = False) -> None:
+                 clock: Callable[[], float] = time.time, standby: bool = False,
+                 update_root: str | None = None, release_key: str | None = None) -> None:
         self.config = config if isinstance(config, RoomConfig) else RoomConfig.of_event(config)
         self.clock = clock
         self.hub = Hub()
@@ -94,6 +98,9 @@ class Director:
         self.link = MqttLink(self.config.broker, self.config.name, self.wire, self.inbox,
                              self.publishing, self.releases.subscriptions,
                              reconnected=lambda: self.releases.tick(force=True))
+        self.exit_code = 0        # RESTART once the self-update switched this director
+        self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
+        self.self_update = self._self_update(update_root, release_key)
         self.printer = make_printer(self.config, self.service.repo, self.health)
         if self.printer is not None:
             self.service.attach(self.printer)
@@ -170,6 +177,36 @@ class Director:
         self.publishing.republish_all()
         self.releases.tick(force=True)
 
+    def _self_update(self, root: str | None, key: str | None) -> SelfUpdate | None:
+        """With the log on PostgreSQL and an A/B install folder (the supervisor's), this
+        director updates itself when `pokerkiosk release self-update` asks."""
+        if root is None or self.ha is None:
+            return None
+        source = Path(self.config.source or ".")
+        return SelfUpdate(self.ha, Path(root), Path(key) if key else
+                          source.parent / "release.pub", self.restart_for_update)
+
+    def restart_for_update(self) -> None:
+        """The self-update switched this director's environment (from its thread): stop
+        with the code that asks the supervisor to start the new version."""
+        self.exit_code = RESTART
+        if self._running is not None:
+            loop, task = self._running
+            asyncio.run_coroutine_threadsafe(self._hand_over(task), loop)
+
+    async def _hand_over(self, task: asyncio.Task[Any]) -> None:
+        """A leader takes no more messages, decides every one it took, goes quietly (no
+        "offline" to the tables) and releases the lease at once: its successor takes it
+        within a poll, and the session hands it whatever came meanwhile."""
+        if self.ha is not None and self.ha.leading:
+            self.link.pause()
+            for _ in range(3):          # the messages paho handed over before it stopped
+                await asyncio.sleep(0)
+            self.inbox.drain()
+            self.wire.silence()
+            self.ha.close()
+        task.cancel()
+
     # ------------------------------------------------------------------ run
     def task_failed(self, task: str, exc: BaseException, restarted: bool) -> None:
         """A background task died: loud in the log (with its traceback) and on the
@@ -191,6 +228,11 @@ class Director:
             self.printer.loop = loop
         runner = None
         notifier = Notifier()   # before anything can fail: the shutdown below tells systemd
+        task = asyncio.current_task()
+        assert task is not None
+        self._running = (loop, task)
+        updating = (asyncio.ensure_future(self.self_update.run())
+                    if self.self_update is not None else None)
         try:
             if web:
                 runner = await start_web(self, self.dashboard_url)
@@ -205,6 +247,9 @@ class Director:
             await (self.ha.serve(lead) if self.ha is not None else lead())
         finally:
             notifier.stopping()
+            if updating is not None and self.self_update is not None:
+                updating.cancel()
+                self.self_update.close()
             if self.ha is None or self.ha.leading:
                 self.link.stop()
             if self.ha is not None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config import load_table_config
-from kiosk.table.ab import RESTART
+from kiosk.releases.ab import RESTART
 from kiosk.table.devices import start_devices
 from kiosk.table.service import TableService
 from kiosk.table.updater import start_updater

@@ -11,27 +11,16 @@ on; it tries again after `retry_s`.
 
 It switches only between hands with nothing in the outbox, and only when the table is
 free, on a break, or when the floor said "now" (held: it waits). The switch is A/B
-(kiosk.table.ab): `current` moves to the new environment and the kiosk exits with
+(kiosk.releases.ab): `current` moves to the new environment and the kiosk exits with
 RESTART; its supervisor starts the new one and rolls back on its own if that one fails.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
-import http.client
 import logging
-import os
-import shutil
-import ssl
-import subprocess
-import sys
-import sysconfig
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,17 +32,15 @@ from msgspec import Meta
 from kiosk import __version__
 from kiosk.config import convert
 from kiosk.errors import KioskError
-from kiosk.releases import manifest as mf
 from kiosk.releases import messages as rm
-from kiosk.releases.signing import load_public, verify
-from kiosk.table.ab import Install
+from kiosk.releases.ab import Install
+from kiosk.releases.installer import Installer, Refused, Source, over_https, why
+from kiosk.releases.signing import load_public
 from kiosk.table.service import TableService
 from kiosk.tomlfile import read_toml
 
 log = logging.getLogger(__name__)
 FILE = "update.toml"          # beside table.toml; no file, no updater
-BASE_PTH = "pokerkiosk-base.pth"   # a shared, read-only layer of site-packages, carried over
-PIP_TIMEOUT_S = 600
 
 
 class UpdateSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -92,17 +79,14 @@ def load_settings(path: Path) -> UpdateSettings:
                           retry_s=doc.retry_s, min_free_mb=doc.min_free_mb, poll_s=doc.poll_s)
 
 
-class Refused(KioskError):
-    """This release cannot be taken; the message is what the floor reads."""
-
-
 class Updater:
     def __init__(self, service: TableService, settings: UpdateSettings, *,
                  version: str = __version__,
                  on_switch: Callable[[], Any] = lambda: None) -> None:
         self.svc, self.cfg, self.version = service, settings, version
         self.install = Install(settings.root)
-        self.key = load_public(settings.public_key)
+        self.installer = Installer(self.install, load_public(settings.public_key),
+                                   on_state=self._set)
         self.topics = service.link.topics
         self._on_switch = on_switch   # the kiosk stops and exits with RESTART
         self.switched = False
@@ -170,9 +154,9 @@ class Updater:
                 self.prepare(w)
             except (Refused, OSError) as exc:
                 self._refused[key] = now + self.cfg.retry_s
-                self._set("refused", _why(exc))
+                self._set("refused", why(exc))
                 log.warning("table %s: release %s refused: %s", self.svc.cfg.table,
-                            w.version, _why(exc))
+                            w.version, why(exc))
                 return
             self._ready = key
         if w.hold:
@@ -183,89 +167,10 @@ class Updater:
     def prepare(self, w: rm.Wanted) -> None:
         """Verify, download, check and install `w`; Refused says why not."""
         assert w.version is not None
-        try:
-            verify(self.key, w.manifest.encode(), w.signature)
-            m = mf.decode(w.manifest.encode())
-        except KioskError as exc:
-            raise Refused(str(exc)) from None
-        if m.version != w.version:
-            raise Refused(f"the manifest is of version {m.version}, not {w.version}")
-        need = m.size * 4 + self.cfg.min_free_mb * 1024 * 1024
-        self.cfg.root.mkdir(parents=True, exist_ok=True)
-        free = shutil.disk_usage(self.cfg.root).free
-        if free < need:
-            raise Refused(f"not enough disk space: {free // 2**20} MB free, "
-                          f"{need // 2**20} MB needed")
-        self._set("downloading", f"{len(m.files)} file(s), {m.size:,} bytes")
-        folder = self.cfg.root / "downloads" / m.version
-        folder.mkdir(parents=True, exist_ok=True)
-        for entry in m.files:
-            self.fetch(m.version, entry, folder)
-        self.install_env(m, folder)
-        self._set("ready")
-
-    def fetch(self, version: str, entry: mf.FileEntry, folder: Path) -> None:
-        """One file, to `.part` then renamed once its size and hash match."""
-        final = folder / entry.name
-        if final.exists() and mf.sha256_of(final) == entry.sha256:
-            return
-        part = folder / (entry.name + ".part")
-        h, got = hashlib.sha256(), 0
-        try:
-            with urllib.request.urlopen(self._request(version, entry.name), timeout=30,
-                                        context=self._tls()) as resp, part.open("wb") as out:
-                while block := resp.read(1 << 16):
-                    got += len(block)
-                    if got > entry.size:
-                        break
-                    h.update(block)
-                    out.write(block)
-        except urllib.error.HTTPError as exc:
-            raise Refused(f"{entry.name}: the director answered {exc.code} {exc.reason}") \
-                from None
-        except (urllib.error.URLError, http.client.HTTPException, TimeoutError,
-                ConnectionError) as exc:
-            raise Refused(f"download of {entry.name} cut at {got:,} of {entry.size:,} "
-                          f"bytes: {getattr(exc, 'reason', None) or exc!r}") from None
-        if got != entry.size:
-            part.unlink(missing_ok=True)
-            raise Refused(f"download of {entry.name} cut at {got:,} of {entry.size:,} bytes"
-                          if got < entry.size else f"{entry.name} is larger than signed")
-        if h.hexdigest() != entry.sha256:
-            part.unlink(missing_ok=True)
-            raise Refused(f"{entry.name} has a wrong hash (not the file that was signed)")
-        os.replace(part, final)
-
-    def _request(self, version: str, name: str) -> urllib.request.Request:
         b = self.svc.cfg.broker
-        token = base64.b64encode(f"{b.username or ''}:{b.password or ''}".encode()).decode()
-        return urllib.request.Request(f"{self.cfg.url}/releases/{version}/{name}",
-                                      headers={"Authorization": f"Basic {token}"})
-
-    def _tls(self) -> ssl.SSLContext | None:
-        if not self.cfg.url.startswith("https://"):
-            return None
-        ca = self.cfg.ca_file or self.svc.cfg.broker.ca_file
-        return ssl.create_default_context(cafile=ca)
-
-    def install_env(self, m: mf.Manifest, folder: Path) -> None:
-        """A new virtual environment with the release installed from `folder` alone."""
-        env = self.install.env(m.version)
-        if env.exists():
-            shutil.rmtree(env)       # a half install from before a power cut
-        _run([sys.executable, "-m", "venv", "--without-pip", str(env)], "make the environment")
-        base = Path(sysconfig.get_paths()["purelib"]) / BASE_PTH
-        if base.exists():
-            site = next(env.glob("lib/python*/site-packages"))
-            shutil.copyfile(base, site / BASE_PTH)
-        python = str(env / "bin" / "python")
-        _run([sys.executable, "-m", "pip", "--isolated", "--disable-pip-version-check",
-              "--python", python, "install", "--quiet", "--no-index", "--no-cache-dir",
-              "--find-links", str(folder), f"{mf.PROJECT}=={m.version}"], "install", cwd=env)
-        got = _run([python, "-I", "-c", "import kiosk; print(kiosk.__version__)"], "check",
-                   cwd=env).strip()
-        if got != m.version:
-            raise Refused(f"the installed kiosk says version {got}, not {m.version}")
+        self.installer.prepare(w.version, w.manifest, w.signature, over_https(Source(
+            self.cfg.url, b.username or "", b.password or "",
+            self.cfg.ca_file or b.ca_file)), self.cfg.min_free_mb)
 
     def try_switch(self, w: rm.Wanted, now: float) -> None:
         """Switch if this is a safe moment; otherwise say what it waits for. The check
@@ -327,25 +232,6 @@ class Updater:
         if wait:
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(2.0)
-
-
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.errno == 28:
-        return f"disk full: {exc.strerror}"
-    if isinstance(exc, OSError):
-        return f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}"
-    return str(exc)
-
-
-def _run(cmd: list[str], what: str, cwd: Path | None = None) -> str:
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, cwd=cwd)
-    except subprocess.TimeoutExpired:
-        raise Refused(f"{what}: no answer within {PIP_TIMEOUT_S} s") from None
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or ["(no message)"])[-1]
-        raise Refused(f"{what} failed: {last}")
-    return r.stdout
 
 
 def start_updater(service: TableService, config: str | Path,

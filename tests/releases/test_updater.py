@@ -14,8 +14,8 @@ from release_helpers import fake_wheel, keys
 
 from kiosk.config import BrokerConfig, TableConfig
 from kiosk.releases import messages as rm
+from kiosk.releases.ab import Install
 from kiosk.releases.store import ReleaseStore
-from kiosk.table.ab import Install
 from kiosk.table.service import TableService
 from kiosk.table.updater import Updater, UpdateSettings
 

@@ -378,7 +378,7 @@ def run_ui(cfg: TableConfig, config: str | None = None) -> int:
     """Run the kiosk with its screen (blocks until the window closes); the caller has
     run `env.prepare` before Kivy was first imported. With an update.toml beside
     `config`, the updater runs too; its switch closes the app and exits with RESTART."""
-    from kiosk.table.ab import RESTART
+    from kiosk.releases.ab import RESTART
     from kiosk.table.devices import start_devices
     from kiosk.table.service import TableService
     from kiosk.table.updater import start_updater

@@ -1,4 +1,5 @@
-"""`python -m kiosk.table.supervisor ROOT -- pokerkiosk-args...`: the table's unit.
+"""`python -m kiosk.releases.supervisor ROOT -- pokerkiosk-args...`: the unit of a table
+kiosk, or of a director that updates itself.
 
 It runs `ROOT/current/bin/pokerkiosk ARGS`, hands it a notify socket as systemd would,
 and restarts it when it exits (at once for the updater's RESTART code, after a second
@@ -21,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.table.ab import CURRENT, RESTART, Install
+from kiosk.releases.ab import CURRENT, RESTART, Install
 
 
 class Supervisor:
@@ -96,7 +97,7 @@ class Supervisor:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m kiosk.table.supervisor",
+    p = argparse.ArgumentParser(prog="python -m kiosk.releases.supervisor",
                                 description=__doc__.splitlines()[0],
                                 epilog="then -- and pokerkiosk's arguments")
     p.add_argument("root", help="the install folder (/opt/pokerkiosk)")

@@ -8,7 +8,7 @@
     switches.jsonl      one line per switch: when, from, to, hand in play, reports waiting
 
 The updater starts a trial and points `current` at the new environment; the supervisor
-(kiosk.table.supervisor) ends it: kept once the new kiosk has run `crash_s`, or undone
+(kiosk.releases.supervisor) ends it: kept once the new kiosk has run `crash_s`, or undone
 (`current` back to `previous`) when it does not reach READY=1 or exits early. Links are
 replaced by rename, so a power cut leaves the old link or the new one.
 """

@@ -7,6 +7,10 @@
     rollout VERSION [--tables 1,2]  make it the tables' wanted version
     hold | resume                   stop / let the tables switch (downloads go ahead)
     now TABLES                      those tables switch at their next moment between hands
+    self-update VERSION --config room.toml [--alone]
+                                    the directors update themselves: the standby first,
+                                    then the hand-over, then the old leader
+                                    (kiosk.director.self_update; docs/updates.md)
 
 The running director reads the store's folder within a second and publishes the wanted
 version to each table (docs/updates.md).
@@ -17,15 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from pathlib import Path
 
 from kiosk.errors import KioskError
+from kiosk.releases import manifest as mf
 from kiosk.releases.signing import make_key
 from kiosk.releases.store import ReleaseStore
 
 DEFAULT_DIR = "/var/lib/pokerkiosk/releases"
 DEFAULT_KEY = "/etc/pokerkiosk/release-signing.key"
-ACTIONS = ("keygen", "add", "list", "remove", "rollout", "hold", "resume", "now")
+ACTIONS = ("keygen", "add", "list", "remove", "rollout", "hold", "resume", "now",
+           "self-update")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,6 +44,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the private signing key (default: $PK_RELEASE_KEY or {DEFAULT_KEY})")
     p.add_argument("--wheelhouse", help="add: the wheels the kiosk needs on the tables")
     p.add_argument("--tables", help="rollout: only these tables first, e.g. 1,2,5-8")
+    p.add_argument("--config", help="self-update: the director's room.toml (its database)")
+    p.add_argument("--alone", action="store_true",
+                   help="self-update: no standby, the leader switches at once (a short stop)")
+    p.add_argument("--timeout", type=float, default=900.0,
+                   help="self-update: seconds to wait for every director (default 900)")
 
 
 def tables_arg(text: str) -> list[int]:
@@ -77,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
     elif act == "remove":
         store.remove(_one(args, "version"))
         print(f"release {args.args[0]} removed")
+    elif act == "self-update":
+        return self_update(store, _one(args, "version"), args)
     else:
         _steer(store, args)
     return 0
@@ -95,3 +109,47 @@ def _steer(store: ReleaseStore, args: argparse.Namespace) -> None:
     print(f"rollout: {r.version or 'none'} to "
           f"{'every table' if r.tables is None else 'tables ' + ','.join(map(str, r.tables))}"
           f"{' (held)' if r.hold else ''}")
+
+
+def self_update(store: ReleaseStore, version: str, args: argparse.Namespace) -> int:
+    """Ask every director of the room for `version`, then follow them until each runs it
+    (0), or one refuses or rolls back (1, with the reason)."""
+    from kiosk.database import is_dsn
+    from kiosk.director.self_update import Releases, Wanted
+    from kiosk.roomconfig import load_director_config
+
+    if not args.config:
+        raise KioskError("release self-update: give the director's --config")
+    cfg = load_director_config(args.config)
+    if not is_dsn(cfg.db):
+        raise KioskError(f"release self-update needs the log on PostgreSQL; {cfg.db} is one "
+                         "machine's SQLite: stop the director, install, start it "
+                         "(docs/ha.md, \"Updating the director\")")
+    data, signature = store.manifest(version)
+    files = {e.name: store.file(version, e.name).read_bytes()
+             for e in mf.decode(data).files}
+    db = Releases(cfg.db, cfg.name)
+    db.want(Wanted(version, data.decode(), signature, args.alone), files)
+    print(f"room {cfg.name}: directors asked for {version}"
+          f"{' (alone: the leader switches at once)' if args.alone else ''}")
+    deadline, seen, most = time.monotonic() + args.timeout, "", 0
+    while time.monotonic() < deadline:
+        rows = db.directors()
+        most = max(most, len(rows))     # a switching director is gone for a moment
+        line = "; ".join(f"{d['role']} {d['holder']}: {d['version']} {d['state']}"
+                         f"{' (' + d['reason'] + ')' if d['reason'] else ''}" for d in rows)
+        if line != seen:
+            print(line or "no director reports yet", flush=True)
+            seen = line
+        bad = [d for d in rows if d["state"] in ("refused", "rolled back")
+               and d["wanted"] == version]
+        if bad:
+            print(f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
+            return 1
+        if len(rows) >= most and any(d["role"] == "leader" for d in rows) and all(
+                d["version"] == version and d["state"] == "current" for d in rows):
+            print(f"every director runs {version}")
+            return 0
+        time.sleep(0.5)
+    print(f"self-update: not done after {args.timeout:.0f} s (the directors go on)")
+    return 1
