@@ -48,6 +48,8 @@ FORMULAS: list[tuple[str, dict[str, Any], Points]] = [
      + (e // p) % 7.0 - (k * -1.0) / 3.0),
     ("expression", {"expression": "abs(3 - place) * 0.1 + prize / max(buy_in, 1)"},
      lambda e, p, b, z, k: abs(3.0 - p) * 0.1 + z / max(b, 1.0)),
+    ("expression", {"expression": "place / 200 + -floor(-entrants / place)"},   # halves
+     lambda e, p, b, z, k: p / 200.0 + math.floor(-e / p) * -1.0),
 ]
 
 
@@ -148,6 +150,38 @@ def test_updates_give_the_reference_of_the_events_left(kind: str, args: dict[str
     full.recompute(current.values())
     assert text(live.to_json()["standings"]) == text(full.to_json()["standings"])
     assert live.to_json()["events"] == full.to_json()["events"]
+
+
+EXACT: list[tuple[str, dict[str, Any], Points]] = [
+    ("expression", {"expression": "log(bounties / 500 + 1)"},
+     lambda e, p, b, z, k: math.log(k / 500.0 + 1.0)),
+    ("expression", {"expression": "log10(prize / 7 + 1) + (prize / 1000) ** (place / 400)"},
+     lambda e, p, b, z, k: math.log10(z / 7.0 + 1.0) + (z / 1000.0) ** (p / 400.0)),
+    ("expression", {"expression": "max(-floor(-entrants / place), floor(place / 3))"},
+     lambda e, p, b, z, k: max(math.floor(-e / p) * -1.0, math.floor(p / 3.0))),
+    ("expression", {"expression": "ceil(-place / 5000) * 1.5"},       # 0 has no sign
+     lambda e, p, b, z, k: math.ceil(-p / 5000.0) * 1.5),
+    ("expression", {"expression": "floor(-place / 5000) * floor(place / 5000) * 1.5"},
+     lambda e, p, b, z, k: math.floor(-p / 5000.0) * math.floor(p / 5000.0) * 1.5),
+    ("expression", {"expression": "min(floor(place), place)"},     # the first of two equal
+     lambda e, p, b, z, k: min(math.floor(p), p)),
+]
+
+
+@pytest.mark.parametrize(("kind", "args", "points"), FORMULAS + EXACT,
+                         ids=lambda v: str(v)[:40])
+def test_each_result_s_points_are_python_s_to_the_bit(kind: str, args: dict[str, Any],
+                                                      points: Points) -> None:
+    rng = random.Random(5)
+    rows = []
+    for _ in range(50_000):
+        entrants = rng.randint(1, 3000)
+        rows.append((float(entrants), float(rng.randint(1, entrants)),
+                     rng.choice([0.0, 50.0, 100.0]), rng.uniform(0, 1e5), rng.uniform(0, 500)))
+    cols = {k: np.array(c) for k, c in zip(("entrants", "place", "buy_in", "prize",
+                                            "bounties"), zip(*rows, strict=True), strict=True)}
+    got = formula(kind, **args).columns(cols).python()  # type: ignore[arg-type]
+    assert [repr(v) for v in got] == [repr(points(*r)) for r in rows]
 
 
 def test_the_table_is_read_lazily_and_in_order() -> None:
