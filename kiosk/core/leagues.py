@@ -178,6 +178,11 @@ class Roster:
                                                       initial=0))))
         return ids
 
+    @property
+    def size(self) -> int:
+        """One more than the largest id."""
+        return self._next
+
     def player(self, pid: int) -> tuple[str, str]:
         """A player's id and name."""
         k = bisect_right(self._starts, pid) - 1
@@ -186,6 +191,30 @@ class Roster:
         e = bisect_right(firsts, row) - 1
         c, i = cols[e], row - firsts[e]
         return c.players[i], self.names.get(c.players[i], c.names[i])
+
+
+class Rows(NamedTuple):
+    """Results, one a row: the player, the place, the points (which are ints), the event
+    (an index in Season.events)."""
+
+    pid: Ints
+    place: Ints
+    points: Floats
+    ints: Bools | None
+    event: Ints
+
+    def take(self, which: Any) -> Rows:
+        return Rows(self.pid[which], self.place[which], self.points[which],
+                    None if self.ints is None else self.ints[which], self.event[which])
+
+
+def _join(parts: list[Rows]) -> Rows:
+    ints = None if all(p.ints is None for p in parts) else np.concatenate(
+        [np.zeros(len(p.pid), bool) if p.ints is None else p.ints for p in parts])
+    return Rows(np.concatenate([p.pid for p in parts]),
+                np.concatenate([p.place for p in parts]),
+                np.concatenate([p.points for p in parts]), ints,
+                np.concatenate([p.event for p in parts]))
 
 
 class Scored(NamedTuple):
@@ -200,19 +229,15 @@ class Scored(NamedTuple):
 
 @dataclass
 class Season:
-    """Every counted result, ordered by player and then best first (the order of a Line's
+    """Every result, ordered by player and then best first (the order of a Line's
     results); the players' totals; the table's order of the players."""
 
     roster: Roster
-    pid: Ints                    # by player (a group of rows)
-    start: Ints                  # a player's first row
-    size: Ints
-    points: Floats               # by row
-    ints: Bools | None
-    place: Ints
-    event: Ints                  # index in `events`
+    rows: Rows
     events: list[str]
-    counted: Ints                # by player
+    start: Ints                  # by player (a group of rows): his first row
+    size: Ints
+    counted: Ints
     totals: Floats               # rounded to 2 decimals
     whole: Bools | None          # the totals of ints only (an int, as Python's sum gives)
     order: Ints                  # the players in the table's order
@@ -255,18 +280,17 @@ class Table(Sequence[Line]):
 def _line(s: Season, rank0: int) -> Line:
     g = int(s.order[rank0])
     lo = int(s.start[g])
-    rows = slice(lo, lo + int(s.size[g]))
-    points: list[Any] = s.points[rows].tolist()
-    if s.ints is not None:
-        points = [int(p) if i else p for p, i in zip(points, s.ints[rows].tolist(),
-                                                      strict=True)]
+    rows = s.rows.take(slice(lo, lo + int(s.size[g])))
+    points: list[Any] = rows.points.tolist()
+    if rows.ints is not None:
+        points = [int(p) if i else p for p, i in zip(points, rows.ints.tolist(), strict=True)]
     events = s.events
     results = [(-p, place, events[e]) for p, place, e in
-               zip(points, s.place[rows].tolist(), s.event[rows].tolist(), strict=True)]
+               zip(points, rows.place.tolist(), rows.event.tolist(), strict=True)]
     total = s.totals[g].item()
     if s.whole is not None and s.whole[g]:
         total = int(total)
-    player, name = s.roster.player(int(s.pid[g]))
+    player, name = s.roster.player(int(s.rows.pid[lo]))
     return Line(player, name, results, int(s.counted[g]), total, rank0 + 1)
 
 
@@ -291,12 +315,22 @@ class Standings:
 
     def update(self, ev: EventResult | None, name: str) -> Table:
         """Event `name` finished, changed or went away (`ev` None)."""
+        season = self.table.season
         self.scored.pop(name, None)
         self.events.pop(name, None)
+        new = None
         if ev is not None and self.spec.counts(ev):
             self.events[name] = ev
-            self.scored[name] = self._score([ev])[0]
-        return self._rank()
+            try:
+                new = self.scored[name] = self._score([ev])[0]
+            except FormulaError:
+                self.events.pop(name)
+                self._rank()
+                raise
+        if season is None:
+            return self._rank()
+        self.table = Table(_revise(season, name, new, self.spec.best, self.roster))
+        return self.table
 
     def to_json(self, top: int | None = None) -> dict[str, Any]:
         """The standings as the public pages, the TV and the terminal give them."""
@@ -348,42 +382,67 @@ def _season(scored: list[tuple[str, Scored]], best: int, roster: Roster) -> Seas
     """The table over the scored events: each player's results best first, the best
     `best` (0: all) totalled, the players ordered on the tie rule."""
     parts = [s for _, s in scored]
-    sizes = [len(s.pid) for s in parts]
-    if not sum(sizes):
+    if not sum(len(s.pid) for s in parts):
         return None
     events = [e for e, _ in scored]
+    rows = _join([Rows(s.pid, s.place, s.points, s.ints, np.full(len(s.pid), i))
+                  for i, s in enumerate(parts)])
+    return _tabulate(_best_first(rows, events), events, best, roster)
+
+
+def _revise(s: Season, name: str, new: Scored | None, best: int,
+            roster: Roster) -> Season | None:
+    """The table after event `name` changed (`new` None: it went away): only the rows of
+    the players it touches are sorted again."""
+    events = s.events if name in s.events else [*s.events, name]
+    e = events.index(name)
+    rows = s.rows
+    touched = np.zeros(roster.size, bool)
+    touched[rows.pid[rows.event == e]] = True
+    if new is not None:
+        touched[new.pid] = True
+    moved = touched[rows.pid]
+    parts = [rows.take(moved & (rows.event != e))]
+    if new is not None:
+        parts.append(Rows(new.pid, new.place, new.points, new.ints, np.full(len(new.pid), e)))
+    rows = _join([rows.take(~moved), _best_first(_join(parts), events)])
+    return _tabulate(rows, events, best, roster) if len(rows.pid) else None
+
+
+def _best_first(rows: Rows, events: list[str]) -> Rows:
+    """Rows by player, then more points first, then the better place, then the event's
+    name (a Line's order)."""
     by_name = np.empty(len(events), np.int64)
     by_name[sorted(range(len(events)), key=events.__getitem__)] = np.arange(len(events))
-    event = np.repeat(np.arange(len(events)), sizes)
-    pid = np.concatenate([s.pid for s in parts])
-    place = np.concatenate([s.place for s in parts])
-    points = np.concatenate([s.points for s in parts])
-    ints = None if all(s.ints is None for s in parts) else np.concatenate(
-        [np.zeros(len(s.pid), bool) if s.ints is None else s.ints for s in parts])
-    # a player's results: more points first, then the better place, then the event's name
-    rank = np.unique(-points, return_inverse=True)[1].reshape(-1)
-    order = _sort_rows([by_name[event], place, rank, pid])
-    pid, place, points, event = pid[order], place[order], points[order], event[order]
-    ints = None if ints is None else ints[order]
+    rank = np.unique(-rows.points, return_inverse=True)[1].reshape(-1)
+    return rows.take(_sort_rows([by_name[rows.event], rows.place, rank, rows.pid]))
+
+
+def _tabulate(rows: Rows, events: list[str], best: int, roster: Roster) -> Season:
+    """Each player's best `best` (0: all) totalled, the players ordered on the tie rule;
+    `rows` are grouped by player, best first."""
+    pid = rows.pid
     first = np.flatnonzero(np.r_[True, pid[1:] != pid[:-1]])
     size = np.diff(np.r_[first, len(pid)])
     group = np.repeat(np.arange(len(first)), size)
     counted_rows = np.arange(len(pid)) - first[group] < best if best else \
         np.ones(len(pid), bool)
     counted = np.minimum(size, best) if best else size
-    totals, whole = _totals(group[counted_rows], points[counted_rows],
-                            None if ints is None else ints[counted_rows], len(first))
+    totals, whole = _totals(group[counted_rows], rows.points[counted_rows],
+                            None if rows.ints is None else rows.ints[counted_rows],
+                            len(first))
     players = pid[first]
-    order = _table_order(totals, counted, (group[counted_rows], place[counted_rows]),
+    order = _table_order(totals, counted, (group[counted_rows], rows.place[counted_rows]),
                          lambda g: roster.player(int(players[g])))
-    return Season(roster, players, first, size, points, ints, place, event, events, counted,
-                  totals, whole, order)
+    return Season(roster, rows, events, first, size, counted, totals, whole, order)
 
 
 def _sort_rows(keys: list[Ints]) -> Ints:
     """The order of the rows by the last key, then the one before, ...: one sort of the
     keys packed into an int64 when they fit (np.lexsort's passes are several times
     slower), np.lexsort otherwise."""
+    if not len(keys[0]):
+        return np.zeros(0, np.int64)
     lows = [int(k.min()) for k in keys]
     bits = [max(1, int(int(k.max()) - lo).bit_length()) for k, lo in zip(keys, lows,
                                                                           strict=True)]
@@ -456,8 +515,9 @@ def _places_keys(tied: Ints, players: int, group: Ints,
     group = local[group]
     keep = group >= 0
     group, place = group[keep], place[keep]
-    order = _sort_rows([place, group])
-    group, place = group[order], place[order]
+    if np.any((group[1:] == group[:-1]) & (place[1:] < place[:-1])):   # best first
+        order = _sort_rows([place, group])                              # is often by place
+        group, place = group[order], place[order]
     first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     at = np.arange(len(group)) - np.repeat(first, np.diff(np.r_[first, len(group)]))
     value = place - place.min() + 1                 # 1 and up: no byte of a place is 0
