@@ -104,6 +104,7 @@ class EventResult:
 
     @cached_property
     def columns(self) -> EventColumns:
+        """The results as columns, read once per event (not per league or request)."""
         r = self.results
         players = [x.player for x in r]
         keep = None
