@@ -15,6 +15,11 @@ pytest_plugins = ["pytester"]   # tests/director/test_internal_errors.py runs a 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The VMs' check last: `.ci/run` starts it beside the suite, the test waits for it."""
+    items.sort(key=lambda item: item.get_closest_marker("vm_boot") is not None)
+
+
 PROCESS_ERRORS = pytest.StashKey[list[tuple[str, int]]]()   # director_factory's count
 
 

@@ -31,6 +31,11 @@ maybe "$IN/event.toml" "$ETC/pokerkiosk/event.toml" root:pokerkiosk 0640
 maybe "$IN/floor-users.toml" "$ETC/pokerkiosk/floor-users.toml" root:pokerkiosk 0640
 maybe "$IN/https.key" "$ETC/pokerkiosk/https.key" root:pokerkiosk 0640
 maybe "$IN/https.crt" "$ETC/pokerkiosk/https.crt" root:root 0644
+# updates (docs/updates.md): the tables' logins the director serves releases to, the key
+# `pokerkiosk release` signs with (root's only), and the public key every machine checks
+maybe "$IN/table-logins" "$ETC/pokerkiosk/table-logins" root:pokerkiosk 0640
+maybe "$IN/release-signing.key" "$ETC/pokerkiosk/release-signing.key" root:root 0600
+maybe "$IN/release.pub" "$ETC/pokerkiosk/release.pub" root:root 0644
 if [ -f "$IN/ca.crt" ]; then
     cp "$IN/ca.crt" "$IN/.ca.crt.broker"
     put "$IN/ca.crt" "$ETC/pokerkiosk/ca.crt" root:root 0644

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -85,7 +86,8 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
         shutil.rmtree(dropin, ignore_errors=True)
         roots.harness(table_root, f"pk-table-{n}", extra)
         card = {f"table-{n}.toml": out / "tables" / f"table-{n}.toml",
-                "ca.crt": out / "tables" / "ca.crt"}
+                "ca.crt": out / "tables" / "ca.crt",
+                "release.pub": out / "tables" / "release.pub"}
         disks[n] = roots.disk(table_root, card, work / f"table-{n}.img")
     roots.log(f"disks ready in {time.monotonic() - t0:.0f} s")
     mqtt, http = free_port(), free_port()
@@ -147,7 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if result.get("ok") else 1
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(f"vm: stopped by signal {signum}")   # the VMs are killed on the way out
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         sys.exit(main())
     except (RuntimeError, TimeoutError, subprocess.CalledProcessError) as exc:

@@ -78,7 +78,8 @@ def boot_director(room: Room, d: Machine, res: dict[str, Any]) -> None:
     wait("the director's dashboard", lambda: room.online() != {}, BOOT_S)
     res["director_up_s"] = round(time.monotonic() - d.started, 1)
     res["director_import_ok"] = imported(d, [
-        "/etc/pokerkiosk/event.toml", "/etc/mosquitto/pokerkiosk/passwd",
+        "/etc/pokerkiosk/event.toml", "/etc/pokerkiosk/table-logins",
+        "/etc/pokerkiosk/release.pub", "/etc/mosquitto/pokerkiosk/passwd",
         "/etc/mosquitto/pokerkiosk/acl", "/etc/mosquitto/pokerkiosk/server.key"])
     _, listen = d.sh("ss -ltnH 'sport = :8883' | wc -l")
     res["broker_tls_listening"] = int(listen.strip() or 0) >= 1
@@ -100,7 +101,8 @@ def boot_tables(room: Room, tables: list[Machine], res: dict[str, Any]) -> None:
         wait(f"table {i}'s READY=1", lambda t=t: active(t, "pokerkiosk-table"), BOOT_S)
         res[f"table{i}_ready_s"] = ready_s(t)
         res[f"table{i}_import_ok"] = imported(t, ["/etc/pokerkiosk/table.toml",
-                                                  "/etc/pokerkiosk/ca.crt"])
+                                                  "/etc/pokerkiosk/ca.crt",
+                                                  "/etc/pokerkiosk/release.pub"])
     res["table_ready_s"] = res["table1_ready_s"]
     got = wait("both tables online on the director",
                lambda: (o := room.online()) and o.get(1) and o.get(2) and o, 300)
@@ -275,9 +277,8 @@ def full_disk(d: Machine, t: Machine) -> dict[str, Any]:
     t.sh("echo new > /run/pokerkiosk/cmd")
     queued = wait("a queued report", lambda: (ids := outbox_ids(t)) and ids, 120)
     _rc, out = t.sh("avail=$(df --output=avail -B1 /var/lib/pokerkiosk | tail -1);"
-                   "fallocate -l $avail /var/lib/pokerkiosk/filler && "
-                   "runuser -u pokerkiosk -- sh -c 'echo x > /var/lib/pokerkiosk/probe' "
-                   "2>&1; df -B1 --output=avail /var/lib/pokerkiosk | tail -1")
+                   "fallocate -l $avail /var/lib/pokerkiosk/filler;"
+                   "df -B1 --output=avail /var/lib/pokerkiosk | tail -1")
     t.sh("echo end > /run/pokerkiosk/cmd")
 
     def said() -> str | None:
@@ -291,7 +292,7 @@ def full_disk(d: Machine, t: Machine) -> dict[str, Any]:
     d.sh("systemctl start mosquitto")
     wait("the queued reports acknowledged", lambda: outbox_ids(t) == [], 300)
     counts = applied(d, queued)
-    return {"full_disk_service_write": "No space left" in out,
+    return {"full_disk_free_bytes": int(out.split()[-1]) if out.split() else None,
             "full_disk_logged": line[-120:], "full_disk_kept": kept == queued,
             "full_disk_lost": sum(1 for c in counts.values() if c != 1)}
 

@@ -155,13 +155,15 @@ def test_table_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:
                      director_host="10.1.1.1")
     drop = boot / "pokerkiosk"
     drop.mkdir()
-    shutil.copy(room.out / "tables/table-3.toml", drop)
-    shutil.copy(room.out / "tables/ca.crt", drop)
+    for name in ("table-3.toml", "ca.crt", "release.pub"):
+        shutil.copy(room.out / "tables" / name, drop)
     imp = in_root(rootfs, "/opt/pokerkiosk/import-config.sh")
     assert imp.returncode == 0, imp.stderr
     cfg = rootfs / "etc/pokerkiosk/table.toml"
     assert oct(cfg.stat().st_mode & 0o777) == "0o640" and list(drop.iterdir()) == []
     assert tomllib.loads(cfg.read_text())["table"]["number"] == 3
+    pub = rootfs / "etc/pokerkiosk/release.pub"      # the updater's key, beside table.toml
+    assert pub.read_text() == (room.out / "tables/release.pub").read_text()
     assert "server 10.1.1.1 iburst" in (rootfs / "etc/chrony/chrony.conf").read_text()
     check = in_root(rootfs, venv_py, "-c", "from kiosk.config import load_table_config as l;"
                     "print(l('/etc/pokerkiosk/table.toml').broker.url)")
@@ -181,3 +183,23 @@ def test_director_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:
     assert (rootfs / "etc/systemd/system/mosquitto.service.d/pokerkiosk.conf").is_file()
     assert "local stratum 10" in (rootfs / "etc/chrony/chrony.conf").read_text()
     assert in_root(rootfs, "getent", "passwd", "pokerkiosk").stdout.count("pokerkiosk") >= 1
+
+    # First boot: the director's card is moved into /etc, the card left empty (found
+    # booting it under QEMU: the update files stayed on the FAT partition). The broker's
+    # files need Mosquitto's group, which this root lacks: images/vm.sh checks them.
+    from kiosk.appliance.provision import provision
+    room = provision(rootfs / "tmp/room", event="spring-open", tables=2, use_tls=True,
+                     director_host="10.1.1.1")
+    drop = rootfs / "boot/firmware/pokerkiosk"
+    drop.mkdir(parents=True, exist_ok=True)
+    for f in (room.out / "director").iterdir():
+        shutil.copy(f, drop)
+    imp = in_root(rootfs, "/opt/pokerkiosk/import-config.sh")
+    assert imp.returncode == 0, imp.stderr
+    assert list(drop.iterdir()) == [], [p.name for p in drop.iterdir()]
+    etc = rootfs / "etc/pokerkiosk"
+    modes = {n: oct((etc / n).stat().st_mode & 0o777) for n in
+             ("event.toml", "table-logins", "release-signing.key", "release.pub")}
+    assert modes == {"event.toml": "0o640", "table-logins": "0o640",
+                     "release-signing.key": "0o600", "release.pub": "0o644"}
+    assert (etc / "release-signing.key").stat().st_uid == 0

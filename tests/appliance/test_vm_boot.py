@@ -1,0 +1,66 @@
+"""The appliance booted under an emulator: a director and two tables as arm64 VMs
+(images/vm.sh, images/README.md "VMs"), every check a figure in one JSON object.
+
+`.ci/run` starts `images/vm.sh --check --json` beside the test suite (it is minutes of
+emulation, mostly waiting on a niced QEMU) and names its output in PK_VM_CHECK_JSON;
+this test, run last, waits for it. Run alone, it boots the VMs itself (root, and the
+packages images/README.md lists)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT_S = 3600
+
+
+def figures() -> dict[str, Any]:
+    named = os.environ.get("PK_VM_CHECK_JSON")
+    if not named:
+        r = subprocess.run(["bash", str(REPO / "images" / "vm.sh"), "--check", "--json"],
+                           capture_output=True, text=True, timeout=WAIT_S)
+        assert r.stdout.strip(), f"images/vm.sh printed nothing: {r.stderr[-3000:]}"
+        return dict(json.loads(r.stdout.strip().splitlines()[-1]))
+    path, log = Path(named), Path(named + ".log")
+    deadline = time.monotonic() + WAIT_S
+    while not path.exists():      # written by a rename once vm.sh has finished
+        assert time.monotonic() < deadline, f"no figures after {WAIT_S} s; {log} says " \
+            f"{log.read_text()[-3000:] if log.exists() else 'nothing'}"
+        time.sleep(5)
+    text = path.read_text().strip()
+    assert text, f"images/vm.sh printed nothing; {log}: {log.read_text()[-3000:]}"
+    return dict(json.loads(text.splitlines()[-1]))
+
+
+@pytest.mark.slow
+@pytest.mark.vm_boot
+@pytest.mark.timeout(WAIT_S + 60)
+def test_director_and_two_tables_boot_on_arm64_and_survive_their_faults() -> None:
+    got = figures()
+    print(json.dumps(got))
+    assert "failed" not in got, got.get("failed")
+    assert got["arch"] == "aarch64" and got["booted_roles"] == ["director", "table", "table"]
+    # the card's files imported into /etc; the kiosk said READY=1; the watchdog restarted it
+    assert got["import_ok"] and got["table_ready_s"] > 0 and got["watchdog_restart_ok"]
+    assert got["table_online"] == {"1": True, "2": True}
+    # the kiosk drew on KMS: a frame with more than a few colours, its table and clock read
+    assert Path(got["kms_screenshot"]).exists() and got["screen_colours"] > 20
+    if got["screen_text_seen"] is not None:
+        assert got["screen_text_seen"]["table"] and got["screen_text_seen"]["clock"]
+    # a power cut with reports queued: all kept on disk, each applied once
+    assert got["power_cut_queued"] >= 6 and got["power_cut_lost"] == 0
+    # a full disk: said, the queued report kept and applied once, nothing lost
+    assert got["full_disk_free_bytes"] == 0 and got["full_disk_kept"]
+    assert got["full_disk_lost"] == 0 and "DISK FULL" in got["full_disk_logged"]
+    # a card with no config, and a wrong broker password: both said on the screen
+    assert got["unprovisioned_kiosk_skipped"] and got["unprovisioned_logged"]
+    assert got["wrong_password_refusals"] >= 2 and got["wrong_password_still_running"]
+    if got["wrong_password_on_screen"] is not None:
+        assert got["wrong_password_on_screen"] and got["unprovisioned_on_screen"]
