@@ -23,20 +23,18 @@ time, and every report a table made looked for once in the log.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import psycopg
-from update_bench import BASE, SEATS, Table, build_wheel, bumped, first_env, wait
+from update_bench import BASE, SEATS, Table, bench_main, build_wheel, bumped, first_env, wait
 
 from kiosk.broker import Mosquitto, free_port, stop_process
 from kiosk.director.pg_admin import scratch_database
@@ -209,26 +207,13 @@ def run(tables: int, work: Path, dsn: str) -> dict[str, Any]:
     return result
 
 
+def on_scratch_database(tables: int, work: Path) -> dict[str, Any]:
+    with scratch_database() as dsn:
+        return run(tables, work, dsn)
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=4)
-    p.add_argument("--json", action="store_true", help="the figures as one JSON object")
-    p.add_argument("--keep", help="work in this folder and keep it (logs, installs)")
-    a = p.parse_args(argv)
-    work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="director-update-"))
-    work.mkdir(parents=True, exist_ok=True)
-    try:
-        with scratch_database() as dsn:
-            result = run(a.tables, work, dsn)
-    finally:
-        if not a.keep:
-            shutil.rmtree(work, ignore_errors=True)
-    if a.json:
-        print(json.dumps(result))
-    else:
-        for k, v in result.items():
-            print(f"{k:24} {v}")
-    return 0
+    return bench_main(argv, __doc__ or "", on_scratch_database, 4, "director-update-")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -350,16 +351,18 @@ def run(tables: int, work: Path) -> dict[str, Any]:
     return result
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=20)
+def bench_main(argv: list[str] | None, doc: str, run_bench: Callable[[int, Path], Any],
+               tables: int, prefix: str) -> int:
+    """The command line of a rollout bench: --tables, --json, --keep FOLDER."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--tables", type=int, default=tables)
     p.add_argument("--json", action="store_true", help="the figures as one JSON object")
     p.add_argument("--keep", help="work in this folder and keep it (logs, installs)")
     a = p.parse_args(argv)
-    work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="update-bench-"))
+    work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix=prefix))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        result = run(a.tables, work)
+        result = run_bench(a.tables, work)
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -369,6 +372,10 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in result.items():
             print(f"{k:32} {v}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return bench_main(argv, __doc__ or "", run, 20, "update-bench-")
 
 
 if __name__ == "__main__":

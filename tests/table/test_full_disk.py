@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from table_helpers import plan, schedule, table_toml
-from test_powercut import TOPICS, Kiosk, queued
+from test_powercut import TOPICS, offline_kiosk, queued
 from waiting import wait_for
 
 
@@ -46,18 +45,8 @@ def fill(folder: Path) -> Path:
 
 def test_full_disk_refuses_new_entries_and_keeps_the_queued_ones(
         broker, observer, small_disk: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    import time
-
-    config = tmp_path / "table.toml"
-    config.write_text(table_toml(str(small_disk), broker.port))
-    sub = observer(TOPICS.report(3))
-    sub.publish(TOPICS.schedule("test"), schedule(anchor=time.time()), retain=True)
-    sub.publish(TOPICS.plan(3), plan(rev=1), retain=True)
-    kiosk = Kiosk(config)
+    kiosk = offline_kiosk(broker, observer, tmp_path, small_disk)
     try:
-        wait_for(lambda: not kiosk.send("view")["offline"] and kiosk.send("view")["seats"])
-        broker.stop()
-        wait_for(lambda: kiosk.send("view")["offline"])
         kept = [kiosk.send(c) for c in ("new", "allin 3")]
         assert all(r["ok"] for r in kept), kept
         ids = [r["report"] for r in kept]

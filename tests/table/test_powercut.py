@@ -52,6 +52,20 @@ class Kiosk:
         self.proc.wait(10)
 
 
+def offline_kiosk(broker, observer, tmp_path: Path, state: Path) -> Kiosk:  # type: ignore[no-untyped-def]
+    """A headless kiosk on table 3 that took its plan, then lost its broker."""
+    config = tmp_path / "table.toml"
+    config.write_text(table_toml(str(state), broker.port))
+    sub = observer(TOPICS.report(3))
+    sub.publish(TOPICS.schedule("test"), schedule(anchor=time.time()), retain=True)
+    sub.publish(TOPICS.plan(3), plan(rev=1), retain=True)
+    kiosk = Kiosk(config)
+    wait_for(lambda: not kiosk.send("view")["offline"] and kiosk.send("view")["seats"])
+    broker.stop()
+    wait_for(lambda: kiosk.send("view")["offline"])
+    return kiosk
+
+
 def queued(db: Path) -> list[str]:
     with sqlite3.connect(db) as con:
         return [r[0] for r in con.execute("SELECT id FROM outbox ORDER BY seq")]
@@ -59,15 +73,8 @@ def queued(db: Path) -> list[str]:
 
 def test_kill_minus_nine_with_queued_reports_loses_nothing(broker, observer, tmp_path) -> None:
     config = tmp_path / "table.toml"
-    config.write_text(table_toml(str(tmp_path / "state"), broker.port))
-    sub = observer(TOPICS.report(3))
-    sub.publish(TOPICS.schedule("test"), schedule(anchor=time.time()), retain=True)
-    sub.publish(TOPICS.plan(3), plan(rev=1), retain=True)
-    kiosk = Kiosk(config)
+    kiosk = offline_kiosk(broker, observer, tmp_path, tmp_path / "state")
     try:
-        wait_for(lambda: not kiosk.send("view")["offline"] and kiosk.send("view")["seats"])
-        broker.stop()
-        wait_for(lambda: kiosk.send("view")["offline"])
         replies = [kiosk.send(c) for c in ("new", "allin 3", "end", "floor", "bust 3 15000")]
         assert [r["ok"] for r in replies] == [True] * 5, replies
         ids = [r["report"] for r in replies]
