@@ -86,6 +86,7 @@ class TableService:
                 return Result(message=self.closing, refused=True)
             before = copy.deepcopy(self.ctl)   # a press the disk cannot keep is undone
             res = self.ctl.act(name, self.now(), *args, **kw)
+            payloads: list[bytes] = []
             try:
                 if res.reports:
                     payloads = self.outbox.add_all(res.reports, state=self.ctl.export_state())
@@ -100,8 +101,7 @@ class TableService:
                 self.ctl.ctx.message = (res.message, self.now(), True)
             else:
                 self._storage("")
-                for rep, payload in zip(res.reports, payloads if res.reports else [],
-                                        strict=True):
+                for rep, payload in zip(res.reports, payloads, strict=True):
                     self.link.send(rep["id"], payload)
             self._after_change()
         return res
