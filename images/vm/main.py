@@ -66,6 +66,7 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
     """The three disks and machines: director, table 1 (display), table 2 (headless)."""
     t0 = time.monotonic()
     wheel = roots.project_wheel(work / "wheel")
+    roots.wheelhouse()                       # once, before the two roles need it
     with ThreadPoolExecutor(2) as pool:      # two emulated installs side by side
         jobs = [pool.submit(roots.prepare_root, role, work, wheel)
                 for role in ("director", "table")]

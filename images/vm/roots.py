@@ -227,9 +227,17 @@ def wheelhouse() -> Path:
 
 
 def project_wheel(out: Path) -> Path:
-    """This checkout's wheel, built fresh."""
+    """This checkout's wheel, built fresh from a copy of its sources (setuptools builds
+    in the source's own build/ folder, which a test building at the same time shares)."""
     shutil.rmtree(out, ignore_errors=True)
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO)])
+    src = out.with_name(out.name + "-src")
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(REPO / "kiosk", src / "kiosk",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, src / name)
+    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(src)])
+    shutil.rmtree(src, ignore_errors=True)
     return next(out.glob("poker_kiosk-*.whl"))
 
 
