@@ -70,7 +70,7 @@ class Supervisor:
                 trial = None       # begun by this child, which is about to exit for it
             if code is not None:
                 if trial is not None and code not in (0, RESTART) and not self.stopping:
-                    return self._back(f"the new kiosk exited with code {code} after "
+                    return self._back(f"the new version exited with code {code} after "
                                       f"{age:.0f} s")
                 return code
             if trial is None or self.stopping:
@@ -78,7 +78,7 @@ class Supervisor:
             if not ready and age > self.ready_s:
                 child.kill()
                 child.wait()
-                return self._back(f"the new kiosk did not start within {self.ready_s:.0f} s")
+                return self._back(f"the new version did not start within {self.ready_s:.0f} s")
             if ready and age > self.crash_s:
                 self.install.keep()
                 self.say(f"version {trial['to']} kept")
