@@ -90,6 +90,10 @@ if [ -n "$EXTRAS" ]; then SPEC="$SPEC[$EXTRAS]"; fi
 # and the unit's `venv/bin/pokerkiosk` would then not exist.
 in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --no-cache-dir --no-user \
     "${PIP_SOURCE[@]}" --upgrade "$SPEC"
+# ...and this wheel itself, even when a kiosk of the same version is there already (pip
+# calls it satisfied, and a cached root re-run with a newer build would keep the old code)
+in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install --no-cache-dir \
+    --no-user --no-deps --force-reinstall "$STAGE/$(basename "$WHEEL")"
 [ -x "$ROOTFS$VENV/bin/pokerkiosk" ] || die "pip did not install $VENV/bin/pokerkiosk"
 ln -sfn "$VENV/bin/pokerkiosk" "$ROOTFS/usr/local/bin/pokerkiosk"
 
