@@ -91,15 +91,12 @@ class Releases:
             for name, data in files.items():
                 db.execute("INSERT INTO director_release_files (room, version, name, data) "
                            "VALUES (%s, %s, %s, %s)", (self.room, w.version, name, data))
-            self._want(db, w)
-
-    def _want(self, db: psycopg.Connection[Any], w: Wanted) -> None:
-        db.execute(
-            "INSERT INTO director_release (room, version, manifest, signature, alone) VALUES "
-            "(%s, %s, %s, %s, %s) ON CONFLICT (room) DO UPDATE SET version = EXCLUDED.version,"
-            " manifest = EXCLUDED.manifest, signature = EXCLUDED.signature, alone = "
-            "EXCLUDED.alone, set_at = clock_timestamp()",
-            (self.room, w.version, w.manifest, w.signature, w.alone))
+            db.execute(
+                "INSERT INTO director_release (room, version, manifest, signature, alone) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (room) DO UPDATE SET version = "
+                "EXCLUDED.version, manifest = EXCLUDED.manifest, signature = "
+                "EXCLUDED.signature, alone = EXCLUDED.alone, set_at = clock_timestamp()",
+                (self.room, w.version, w.manifest, w.signature, w.alone))
 
     def fetch(self, version: str, entry: FileEntry, folder: Path) -> None:
         """One file of the wanted release, kept once its size and hash are the signed
