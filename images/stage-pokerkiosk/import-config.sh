@@ -36,6 +36,7 @@ maybe "$IN/https.crt" "$ETC/pokerkiosk/https.crt" root:root 0644
 maybe "$IN/table-logins" "$ETC/pokerkiosk/table-logins" root:pokerkiosk 0640
 maybe "$IN/release-signing.key" "$ETC/pokerkiosk/release-signing.key" root:root 0600
 maybe "$IN/release.pub" "$ETC/pokerkiosk/release.pub" root:root 0644
+maybe "$IN/update.toml" "$ETC/pokerkiosk/update.toml" root:pokerkiosk 0640
 if [ -f "$IN/ca.crt" ]; then
     cp "$IN/ca.crt" "$IN/.ca.crt.broker"
     put "$IN/ca.crt" "$ETC/pokerkiosk/ca.crt" root:root 0644

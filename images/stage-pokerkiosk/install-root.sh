@@ -1,5 +1,6 @@
 #!/bin/bash
-# Install pokerkiosk into a root filesystem: venv, systemd units, configs, user, services.
+# Install pokerkiosk into a root filesystem: venv (a table's: the A/B install folder its
+# updater switches), systemd units, configs, user, services.
 #
 #   install-root.sh ROOTFS table|director WHEEL
 #
@@ -70,7 +71,6 @@ if ! in_root getent passwd pokerkiosk >/dev/null; then
 fi
 in_root usermod --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" pokerkiosk
 
-echo "install-root: venv at $VENV"
 STAGE=/tmp/pokerkiosk-install
 mkdir -p "$ROOTFS$STAGE"
 cp "$WHEEL" "$ROOTFS$STAGE/"
@@ -79,21 +79,59 @@ if [ -n "${PK_WHEELHOUSE:-}" ]; then
     cp "$PK_WHEELHOUSE"/*.whl "$ROOTFS$STAGE/"
     PIP_SOURCE=(--no-index --find-links "$STAGE")
 fi
-VENV_OPTS=()
-# Tables use Debian's python3-lgpio (GPIO on Pi 5) from the system site-packages.
-if [ "$ROLE" = table ]; then VENV_OPTS+=(--system-site-packages); fi
-[ -x "$ROOTFS$VENV/bin/python" ] || in_root python3 -m venv "${VENV_OPTS[@]}" "$VENV"
 SPEC="$STAGE/$(basename "$WHEEL")"
 if [ -n "$EXTRAS" ]; then SPEC="$SPEC[$EXTRAS]"; fi
-# --no-user: into the venv, always. A venv with system site-packages lets pip fall back
-# to ~/.local when it judges site-packages unwritable (it does under user-mode emulation),
-# and the unit's `venv/bin/pokerkiosk` would then not exist.
-in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --no-cache-dir --no-user \
-    "${PIP_SOURCE[@]}" --upgrade "$SPEC"
-# ...and this wheel itself, even when a kiosk of the same version is there already (pip
-# calls it satisfied, and a cached root re-run with a newer build would keep the old code)
-in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install --no-cache-dir \
-    --no-user --no-deps --force-reinstall "$STAGE/$(basename "$WHEEL")"
+pip_in() {  # pip_in PYTHON ARGS...: --no-user, always. A venv with system site-packages
+    # lets pip fall back to ~/.local when it judges site-packages unwritable (it does
+    # under user-mode emulation), and the unit's pokerkiosk would then not exist.
+    local py=$1; shift
+    in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 "$py" -m pip "$@"
+}
+
+if [ "$ROLE" = director ]; then
+    echo "install-root: venv at $VENV"
+    [ -x "$ROOTFS$VENV/bin/python" ] || in_root python3 -m venv "$VENV"
+    pip_in "$VENV/bin/python" install --no-cache-dir --no-user "${PIP_SOURCE[@]}" --upgrade "$SPEC"
+    # ...and this wheel itself, even when a kiosk of the same version is there already (pip
+    # calls it satisfied, and a cached root re-run with a newer build would keep the old code)
+    pip_in "$VENV/bin/python" install --no-cache-dir --no-user --no-deps --force-reinstall \
+        "$STAGE/$(basename "$WHEEL")"
+else
+    # A table updates itself (docs/updates.md): the dependencies in a read-only base layer,
+    # each kiosk version in its own environment ab/envs/VERSION that adds the base layer
+    # (pokerkiosk-base.pth), ab/current -> the one the unit runs, venv -> ab/current. The
+    # base keeps Debian's system site-packages (python3-lgpio, GPIO on a Pi 5).
+    AB=/opt/pokerkiosk/ab
+    BASE=/opt/pokerkiosk/base
+    if [ -d "$ROOTFS$VENV" ] && [ ! -L "$ROOTFS$VENV" ] && [ ! -e "$ROOTFS$BASE" ]; then
+        mv "$ROOTFS$VENV" "$ROOTFS$BASE"     # a root made before the A/B layout
+    fi
+    echo "install-root: dependencies at $BASE"
+    [ -x "$ROOTFS$BASE/bin/python" ] || in_root python3 -m venv --system-site-packages "$BASE"
+    pip_in "$BASE/bin/python" install --no-cache-dir --no-user "${PIP_SOURCE[@]}" --upgrade "$SPEC"
+    pip_in "$BASE/bin/python" uninstall --yes poker-kiosk >/dev/null
+    VERSION=$(basename "$WHEEL" | cut -d- -f2)
+    ENV="$AB/envs/$VERSION"
+    echo "install-root: kiosk $VERSION at $ENV"
+    rm -rf "$ROOTFS$ENV"
+    in_root python3 -m venv --system-site-packages --without-pip "$ENV"
+    BASE_SITE=$(in_root "$BASE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    ENV_SITE=$(in_root "$ENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "import site; site.addsitedir('$BASE_SITE')" > "$ROOTFS$ENV_SITE/pokerkiosk-base.pth"
+    pip_in "$ENV/bin/python" install --no-cache-dir --no-user --no-deps --no-index \
+        "$STAGE/$(basename "$WHEEL")"
+    ln -sfn "envs/$VERSION" "$ROOTFS$AB/current"
+    rm -f "$ROOTFS$AB/previous" "$ROOTFS$AB/trial.json" "$ROOTFS$AB/rolled-back.json"
+    ln -sfn ab/current "$ROOTFS$VENV"     # relative: it resolves on the build host too
+    in_root chown -R pokerkiosk:pokerkiosk "$AB"
+    # The supervisor, the unit's judge of a new version, in a copy no release replaces
+    # and the kiosk cannot write (docs/updates.md): standard library and these files only.
+    SUP="$ROOTFS/opt/pokerkiosk/supervisor"
+    rm -rf "$SUP"
+    for f in __init__.py releases/__init__.py releases/ab.py releases/supervisor.py; do
+        install -D -m 0644 "$ROOTFS$ENV_SITE/kiosk/$f" "$SUP/kiosk/$f"
+    done
+fi
 [ -x "$ROOTFS$VENV/bin/pokerkiosk" ] || die "pip did not install $VENV/bin/pokerkiosk"
 ln -sfn "$VENV/bin/pokerkiosk" "$ROOTFS/usr/local/bin/pokerkiosk"
 

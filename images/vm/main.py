@@ -21,7 +21,10 @@ from pathlib import Path
 
 import roots
 from machine import DIRECTOR_ADDR, Machine
-from scenario import Room, run_checks
+from scenario import ROLLOUT_WHEELS, Room, run_checks
+
+sys.path.insert(0, str(roots.REPO / "bench"))
+from update_bench import build_wheel
 
 
 def free_port() -> int:
@@ -42,7 +45,9 @@ def provision(work: Path) -> Room:
     event.write_text(event.read_text().replace(
         'name = "vm-open"\n', 'name = "vm-open"\nprofile = "tda-2017"\nstructure = "turbo"\n'
         "seats = 9\nseed = 7\nbuy_in = 100\nstart_stack = 20000\n", 1))
-    return Room(out=out, event="vm-open")
+    version = roots.project_version()
+    return Room(out=out, event="vm-open", version=version, releases={
+        kind: f"{version}.post{n}" for n, kind in enumerate(("tampered", "broken", "good"), 1)})
 
 
 DIRECTOR_DROPIN = """\
@@ -53,12 +58,14 @@ ExecStart=/opt/pokerkiosk/venv/bin/pokerkiosk director --config /etc/pokerkiosk/
 --players /etc/pokerkiosk/players.csv --start
 """
 HEADLESS_DROPIN = """\
-# VM harness: this table has no screen; the host plays it through a FIFO on stdin.
+# VM harness: this table has no screen; the host plays it through a FIFO on stdin. The
+# supervisor runs the kiosk as the image's unit does (it updates itself: rollout).
 [Service]
 ExecStartPre=+/bin/sh -c 'mkfifo -m 0600 /run/pokerkiosk/cmd; chown pokerkiosk: /run/pokerkiosk/cmd'
 ExecStart=
-ExecStart=/bin/sh -c 'exec /opt/pokerkiosk/venv/bin/pokerkiosk table --headless \
---config /etc/pokerkiosk/table.toml <>/run/pokerkiosk/cmd'
+ExecStart=/bin/sh -c 'exec /usr/bin/python3 -m kiosk.releases.supervisor /opt/pokerkiosk/ab \
+--ready 120 --crash 60 -- table --headless --config /etc/pokerkiosk/table.toml \
+<>/run/pokerkiosk/cmd'
 """
 
 
@@ -76,6 +83,12 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
     roots.harness(director_root, "pk-director", {
         "etc/pokerkiosk/players.csv": players,
         "etc/systemd/system/pokerkiosk-director.service.d/vm.conf": DIRECTOR_DROPIN})
+    # the releases to roll out: this checkout again under newer versions, as the rollout
+    # bench builds them (the broken one's table kiosk exits at start)
+    (director_root / ROLLOUT_WHEELS).mkdir(parents=True, exist_ok=True)
+    for kind, version in room.releases.items():
+        wheel = build_wheel(work / "releases", version, broken=kind == "broken")
+        shutil.copy(wheel, director_root / ROLLOUT_WHEELS / wheel.name)
     out = room.out
     director_card = {p.name: p for d in ("director", "broker") for p in (out / d).iterdir()}
     director_disk = roots.disk(director_root, director_card, work / "director.img")
@@ -87,8 +100,8 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
         shutil.rmtree(dropin, ignore_errors=True)
         roots.harness(table_root, f"pk-table-{n}", extra)
         card = {f"table-{n}.toml": out / "tables" / f"table-{n}.toml",
-                "ca.crt": out / "tables" / "ca.crt",
-                "release.pub": out / "tables" / "release.pub"}
+                **{name: out / "tables" / name
+                   for name in ("ca.crt", "release.pub", "update.toml")}}
         disks[n] = roots.disk(table_root, card, work / f"table-{n}.img")
     roots.log(f"disks ready in {time.monotonic() - t0:.0f} s")
     mqtt, http = free_port(), free_port()
@@ -100,8 +113,9 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
                             f"hostfwd=tcp:127.0.0.1:{http}-:8443"))
     # guestfwd's cmd: form runs once per connection (its tcp: form is one stream for
     # the machine's life, gone at the first reconnect): socat relays each one.
-    table_net = (f"user,id=n0,restrict=on,guestfwd=tcp:{DIRECTOR_ADDR}:8883-"
-                 f"cmd:socat - TCP:127.0.0.1:{mqtt}")
+    table_net = "user,id=n0,restrict=on" + "".join(
+        f",guestfwd=tcp:{DIRECTOR_ADDR}:{guest}-cmd:socat - TCP:127.0.0.1:{host}"
+        for guest, host in ((8883, mqtt), (8443, http)))    # broker; releases over HTTPS
     t1 = Machine("table-1", work, disks[1], kernel, initrd, append_t, net=table_net,
                  display=True, memory_mb=1536)
     t2 = Machine("table-2", work, disks[2], kernel, initrd, append_t, net=table_net)

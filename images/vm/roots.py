@@ -207,6 +207,10 @@ def dependencies() -> str:
                        extras.get("table"), extras.get("director")])
 
 
+def project_version() -> str:
+    return str(tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"])
+
+
 def wheelhouse() -> Path:
     """arm64 wheels of every dependency, fetched on the host; keyed by the dependencies."""
     key = digest([RECIPE, dependencies()])

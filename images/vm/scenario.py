@@ -19,21 +19,34 @@ from roots import log
 T = TypeVar("T")
 BOOT_S = 600          # emulated boots are slow: a table's Kivy start alone is minutes
 VENV_PY = "/opt/pokerkiosk/venv/bin/python"
+ROLLOUT_WHEELS = "root/rollout"    # on the director's disk (main.py puts the release there)
 
 
 @dataclass
 class Room:
     out: Path
     event: str
+    version: str              # the kiosk the cards run
+    releases: dict[str, str]  # what the rollout step adds: tampered, broken, good -> version
     http_port: int = 0
 
-    def snapshot(self) -> dict[str, Any]:
-        """The director's /api/snapshot through its forwarded HTTPS port (CA-checked)."""
+    def get(self, path: str) -> dict[str, Any]:
+        """One of the director's /api/ pages through its forwarded HTTPS port (CA-checked)."""
         ctx = ssl.create_default_context(cafile=str(self.out / "ca" / "ca.crt"))
         ctx.check_hostname = False          # the certificate names 10.0.2.100, not the host
-        url = f"https://127.0.0.1:{self.http_port}/api/snapshot"
+        url = f"https://127.0.0.1:{self.http_port}{path}"
         with urllib.request.urlopen(url, context=ctx, timeout=20) as r:
             return dict(json.loads(r.read()))
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.get("/api/snapshot")
+
+    def updates(self) -> dict[int, dict[str, Any]]:
+        """Each table's row of the room page's Updates panel (/api/releases)."""
+        try:
+            return {row["table"]: row for row in self.get("/api/releases")["tables"]}
+        except OSError:
+            return {}
 
     def online(self) -> dict[int, bool]:
         try:
@@ -172,6 +185,21 @@ def outbox_ids(t: Machine) -> list[str]:
     return out.split() if rc == 0 else []
 
 
+def answered(t: Machine, since: str) -> list[str]:
+    """The report ids the headless kiosk answered with (its stdout, in the journal)."""
+    _, out = t.sh(f"journalctl -u pokerkiosk-table --no-pager -o cat --since '{since}' | "
+                  "grep '^{'")
+    ids = []
+    for line in out.splitlines():
+        try:
+            report = json.loads(line).get("report")
+        except ValueError:
+            continue
+        if report:
+            ids.append(str(report))
+    return ids
+
+
 def applied(d: Machine, ids: list[str]) -> dict[str, int]:
     """How many events of the director's log name each report id."""
     script = ("import json, sys; from kiosk.director.store import EventLog;"
@@ -297,6 +325,78 @@ def full_disk(d: Machine, t: Machine) -> dict[str, Any]:
             "full_disk_lost": sum(1 for c in counts.values() if c != 1)}
 
 
+def rollout(d: Machine, t: Machine, room: Room) -> dict[str, Any]:
+    """On the director, as its operator would: three releases added, one of them then
+    changed on disk; each rolled out to table 2 only and let go there now. Table 2 refuses
+    the tampered one, takes the broken one and goes back by itself, then downloads the
+    good one over the director's HTTPS, installs it beside the running kiosk and switches
+    between hands under its supervisor. Table 1 is not asked and stays. Then a hand on the
+    new version reaches the director."""
+    v, t0 = room.releases, time.monotonic()
+    store = "/var/lib/pokerkiosk/releases"
+    bad = f"{store}/{v['tampered']}/poker_kiosk-{v['tampered']}-py3-none-any.whl"
+    rc, out = d.sh(" && ".join(
+        [f"pokerkiosk release add /{ROLLOUT_WHEELS}/poker_kiosk-{version}-py3-none-any.whl"
+         for version in v.values()] + [f"truncate -s -10 {bad}", f"printf tampered!! >> {bad}"]),
+        timeout=900)
+    if rc != 0:
+        raise RuntimeError(f"release add on the director: {out[-800:]}")
+    res: dict[str, Any] = {"rollout_added_s": round(time.monotonic() - t0, 1)}
+    seen: list[str] = []
+    res["rollout_refused_reason"] = to_table_2(d, room, v["tampered"], "refused", seen)
+    res["rollout_rolled_back_reason"] = to_table_2(d, room, v["broken"], "rolled back", seen)
+    t1 = time.monotonic()
+    to_table_2(d, room, v["good"], "switched", seen)
+    res["rollout_s"] = round(time.monotonic() - t1, 1)
+    _, link = t.sh("readlink /opt/pokerkiosk/ab/current")
+    _, lines = t.sh("cat /opt/pokerkiosk/ab/switches.jsonl")
+    switches = [json.loads(x) for x in lines.splitlines() if x.startswith("{")]
+    since = t.sh("date '+%Y-%m-%d %H:%M:%S'")[1].strip()
+    t.sh("echo new > /run/pokerkiosk/cmd; sleep 2; echo end > /run/pokerkiosk/cmd")
+    ids = wait("the new version's answers", lambda: len(got := answered(t, since)) >= 2
+               and got[-2:], 120)
+    played = wait("its reports in the director's log", lambda: set(
+        applied(d, ids).values()) == {1}, 300, every=10)
+    kept = room.updates().get(1, {}).get("version") == room.version
+    res.update({
+        "rollout_states": seen, "rollout_link": link.strip(),
+        "rollout_switches": len(switches),       # the broken one's and the good one's
+        "rollout_switched_mid_hand": sum(bool(s.get("in_hand")) for s in switches),
+        "rollout_reports_waiting": sum(int(s.get("pending") or 0) for s in switches),
+        "rollout_played_after": bool(played), "rollout_table1_kept": kept})
+    res["rollout_ok"] = (link.strip() == f"envs/{v['good']}" and len(switches) == 2
+                         and res["rollout_switched_mid_hand"] == 0
+                         and res["rollout_reports_waiting"] == 0 and kept
+                         and "wrong hash" in res["rollout_refused_reason"]
+                         and "exited" in res["rollout_rolled_back_reason"])
+    return res
+
+
+def to_table_2(d: Machine, room: Room, version: str, state: str, seen: list[str]) -> str:
+    """`version` rolled out to table 2 and let go now; waits for `state` (the room page's
+    Updates panel), fails on another end state of that version; the row's reason."""
+    rc, out = d.sh(f"pokerkiosk release rollout {version} --tables 2 && "
+                   "pokerkiosk release now 2", timeout=300)
+    if rc != 0:
+        raise RuntimeError(f"release rollout {version}: {out[-800:]}")
+
+    def ended() -> dict[str, Any] | None:
+        row = room.updates().get(2, {})
+        line = f"{row.get('version')} {row.get('state')} {row.get('reason', '')}".strip()
+        if not seen or seen[-1] != line:
+            seen.append(line)
+            log(f"rollout: table 2 {line}")
+        got, why = row.get("state"), str(row.get("reason", ""))
+        mine = row.get("version") == version if got == "switched" else version in why
+        if mine and got == state:
+            return row
+        if mine and got in ("refused", "rolled back", "switched"):
+            raise RuntimeError(f"table 2 {got} {version}, not {state}: {why}")
+        return None
+
+    return str(wait(f"table 2: {version} {state}", ended, 900, every=5)["reason"])
+
+
 def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
                png: Path | None = None) -> dict[str, Any]:
     """Every check in order; a failure is reported in the JSON with its reason."""
@@ -308,6 +408,7 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
         ("watchdog", lambda: res.update(watchdog(t1))),
         ("power_cut", lambda: res.update(power_cut(d, t2, room))),
         ("full_disk", lambda: res.update(full_disk(d, t2))),
+        ("rollout", lambda: res.update(rollout(d, t2, room))),
         ("unprovisioned", lambda: res.update(unprovisioned(t1, d.work))),
         ("wrong_password", lambda: res.update(wrong_password(t1, d.work))),
     ]
@@ -329,5 +430,6 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
                                                 "table2_import_ok"))
     res["ok"] = bool("failed" not in res and res["import_ok"] and res.get("watchdog_restart_ok")
                      and res.get("power_cut_lost") == 0 and res.get("full_disk_lost") == 0
+                     and res.get("rollout_ok")
                      and res.get("wrong_password_still_running"))
     return res

@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
           "(mosquitto.conf -> /etc/mosquitto/mosquitto.conf)")
     print(f"  {room.out}/director/  -> director Pi {args.config_dir}/")
     print(f"  {room.out}/tables/table-N.toml -> table N {args.config_dir}/table.toml"
-          + (" (with ca.crt)" if room.tls else ""))
+          + (" (with ca.crt, release.pub and update.toml)" if room.tls
+             else " (with release.pub)"))
     print(f"  {room.out}/secrets.toml: every password in clear; keep it off the Pis")
     if room.tls:
         print(f"  {room.out}/ca/ca.key: signs certificates; never copy it to a Pi")
@@ -148,6 +149,11 @@ def provision(out: Path, *, event: str, tables: int, use_tls: bool = False,
     for n in secrets.tables:
         write(out / "tables" / f"table-{n}.toml",
               _table_toml(secrets, n, table_url, ca_file, reader_port, state_dir), SECRET)
+    updates = out / "tables" / "update.toml"
+    if use_tls:
+        write(updates, _update_toml(f"https://{secrets.director_host}:{web_port}"), PUBLIC)
+    else:
+        updates.unlink(missing_ok=True)   # the dashboard stays on the director itself
     shown = secrets.director_host if web_host in ("0.0.0.0", "::") else web_host
     return Room(out=out, event=event, tables=secrets.tables, added=added, tls=use_tls,
                 broker_url=table_url,
@@ -202,6 +208,14 @@ def _table_toml(s: credentials.RoomSecrets, n: int, url: str, ca_file: str | Non
         doc["reader"] = {"port": reader_port, "baud": 9600}
     return tomlwrite.dumps(doc, f"Table {n} of room {s.event} (pokerkiosk provision). "
                                 "Contains its broker password: mode 0600.")
+
+
+def _update_toml(url: str) -> str:
+    """The tables' updater (docs/updates.md): releases from the director's HTTPS, checked
+    with release.pub, installed into the image's A/B folder."""
+    return tomlwrite.dumps({"update": {"root": "/opt/pokerkiosk/ab", "url": url,
+                                       "public_key": "release.pub"}},
+                           "Every table's updater (pokerkiosk provision): beside table.toml.")
 
 
 def _ranges(nums: list[int]) -> str:

@@ -93,7 +93,20 @@ def run(args: argparse.Namespace) -> int:
         return self_update(store, _one(args, "version"), args)
     else:
         _steer(store, args)
+    owned_like_its_folder(store.root)
     return 0
+
+
+def owned_like_its_folder(root: Path) -> None:
+    """Run as root, the store stays its director's (user pokerkiosk owns the state
+    folder): the director writes the rollout when the floor steers it from the room page."""
+    if os.geteuid() != 0 or not root.exists():
+        return
+    owner = root.parent.stat()
+    if owner.st_uid == 0:
+        return
+    for path in (root, *root.rglob("*")):
+        os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
 
 
 def _steer(store: ReleaseStore, args: argparse.Namespace) -> None:

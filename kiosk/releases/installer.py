@@ -94,7 +94,10 @@ class Installer:
         env = self.install.env(m.version)
         if env.exists():
             shutil.rmtree(env)       # a half install from before a power cut
-        _run([sys.executable, "-m", "venv", "--without-pip", str(env)], "make the environment")
+        # as the running one: a table's sees Debian's packages (python3-lgpio on a Pi 5)
+        system = ["--system-site-packages"] if _system_site() else []
+        _run([sys.executable, "-m", "venv", "--without-pip", *system, str(env)],
+             "make the environment")
         base = Path(sysconfig.get_paths()["purelib"]) / BASE_PTH
         if base.exists():
             site = next(env.glob("lib/python*/site-packages"))
@@ -107,6 +110,16 @@ class Installer:
                    cwd=env).strip()
         if got != m.version:
             raise Refused(f"the installed kiosk says version {got}, not {m.version}")
+
+
+def _system_site() -> bool:
+    """Whether the running environment sees the system's site-packages."""
+    try:
+        cfg = (Path(sys.prefix) / "pyvenv.cfg").read_text()
+    except OSError:
+        return False
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true"
+               for line in cfg.splitlines())
 
 
 def keep_checked(entry: mf.FileEntry, folder: Path, blocks: Iterable[bytes]) -> int:

@@ -3,8 +3,9 @@
     pk/v2/<room>/table/<n>/release   retained, director -> table: the wanted release
     pk/v2/<room>/table/<n>/update    retained, table -> director: its version and state
 
-A table of any later protocol keeps these two topics and shapes, so a director can
-always bring an old table up to date (docs/updates.md).
+They stay under `pk/v2` and keep `"v": 2` whatever protocol later releases speak, and
+an unknown field is ignored, so a director can always bring an old table up to date
+(docs/updates.md, "Mixed versions during a rollout").
 """
 
 from __future__ import annotations
@@ -47,12 +48,15 @@ class UpdateStatus(msgspec.Struct, forbid_unknown_fields=False):
     ts: Annotated[float, Meta(ge=0, le=1e11)] = 0.0
 
 
+UPDATES_ROOT = "pk/v2"     # not the protocol's root: it never moves
+
+
 def release_topic(topics: Topics, table: int | str) -> str:
-    return f"{topics.base}/table/{table}/release"
+    return f"{UPDATES_ROOT}/{topics.room}/table/{table}/release"
 
 
 def update_topic(topics: Topics, table: int | str) -> str:
-    return f"{topics.base}/table/{table}/update"
+    return f"{UPDATES_ROOT}/{topics.room}/table/{table}/update"
 
 
 def decode_wanted(payload: bytes) -> Wanted:

@@ -6,8 +6,16 @@ and restarts it when it exits (at once for the updater's RESTART code, after a s
 for a crash). While a switch is on trial it is also the judge: a new kiosk that does not
 say READY=1 within `--ready` seconds, or exits within `--crash` seconds, is stopped and
 `current` goes back to the previous environment, with the reason written for the old
-kiosk to report. Standard library only, so a broken release cannot break it; systemd
-runs it (docs/updates.md) and restarts it if it dies.
+kiosk to report.
+
+Under systemd (`Type=notify`, `WatchdogSec=`) it is the unit's main process, so it
+speaks for the kiosk: READY=1 once the first kiosk is ready, the kiosk's WATCHDOG=1 and
+STATUS= passed on, and while a (re)started kiosk is still coming up, WATCHDOG=1 of its
+own for at most `--ready` seconds (a restart for an update is not a freeze). A kiosk that
+froze stops its pings and systemd restarts the whole unit, as before.
+
+Standard library only (and `kiosk.releases.ab`), so a broken release cannot break it: the
+image keeps its own copy of the two files outside every release (docs/updates.md).
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from pathlib import Path
 
 from kiosk.releases.ab import CURRENT, RESTART, Install
 
+PING_S = 5.0     # WATCHDOG=1 at most this often (the units' WatchdogSec is 30)
+
 
 class Supervisor:
     def __init__(self, root: Path, args: list[str], *, ready_s: float = 30.0,
@@ -36,6 +46,9 @@ class Supervisor:
         self.sock.settimeout(0.2)
         self.child: subprocess.Popen[bytes] | None = None
         self.stopping = False
+        self.systemd = os.environ.get("NOTIFY_SOCKET", "")   # where systemd listens, if it does
+        self.said_ready = False
+        self.pinged = 0.0
 
     def say(self, text: str) -> None:
         print(f"supervisor: {text}", file=sys.stderr, flush=True)
@@ -57,14 +70,16 @@ class Supervisor:
     def once(self) -> int:
         """Run `current` once; its exit code (RESTART after a rollback)."""
         exe = self.install.root / CURRENT / "bin" / "pokerkiosk"
-        env = {**os.environ, "NOTIFY_SOCKET": self.address}
+        # the unit's PYTHONPATH names this supervisor's own copy, never the release's
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["NOTIFY_SOCKET"] = self.address
         born = time.time()
         self.child = child = subprocess.Popen([str(exe), *self.args], env=env)
         started, ready = time.monotonic(), False
         while True:
-            ready = self._ready() or ready
-            code = child.poll()
             age = time.monotonic() - started
+            ready = self._hear(ready, age) or ready
+            code = child.poll()
             trial = self.install.trial()
             if trial is not None and float(trial.get("at", 0)) > born:
                 trial = None       # begun by this child, which is about to exit for it
@@ -83,12 +98,35 @@ class Supervisor:
                 self.install.keep()
                 self.say(f"version {trial['to']} kept")
 
-    def _ready(self) -> bool:
+    def _hear(self, ready: bool, age: float) -> bool:
+        """One datagram of the kiosk's, passed on to systemd; True once it said READY=1.
+        Before that, and for `ready_s` at most, the supervisor pings for it."""
         try:
-            data = self.sock.recv(4096)
+            lines = self.sock.recv(4096).decode(errors="replace").split("\n")
         except (TimeoutError, BlockingIOError):
+            lines = []
+        said = "READY=1" in lines
+        if said and not self.said_ready:
+            self.said_ready = self._tell("READY=1")
+        for line in lines:
+            if line.startswith("STATUS="):
+                self._tell(line)
+        alive = "WATCHDOG=1" in lines or said or (not ready and age < self.ready_s)
+        if alive and time.monotonic() - self.pinged >= PING_S:
+            self.pinged = time.monotonic()
+            self._tell("WATCHDOG=1")
+        return said
+
+    def _tell(self, line: str) -> bool:
+        """One line to systemd's notify socket ('@' names the abstract namespace)."""
+        if not self.systemd:
             return False
-        return b"READY=1" in data.split(b"\n")
+        where = "\0" + self.systemd[1:] if self.systemd.startswith("@") else self.systemd
+        try:
+            self.sock.sendto(line.encode(), where)
+        except OSError:
+            return False
+        return True
 
     def _back(self, reason: str) -> int:
         failed = self.install.roll_back(reason)

@@ -134,6 +134,19 @@ def test_table_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:
     probe = in_root(rootfs, venv_py, "-c", "import kivy, gpiozero, serial, paho.mqtt; "
                     "print(kivy.__version__)")
     assert probe.returncode == 0 and probe.stdout.startswith("2.3"), probe.stderr
+    # the A/B folder the updater switches: this version's environment on the base layer,
+    # the kiosk's to write, and the supervisor's copy, root's, importable on its own
+    ab = rootfs / "opt/pokerkiosk/ab"
+    assert os.readlink(ab / "current") == f"envs/{__version__}"
+    assert os.readlink(rootfs / "opt/pokerkiosk/venv") == "ab/current"
+    kiosk_uid = int(in_root(rootfs, "id", "-u", "pokerkiosk").stdout)
+    assert (ab / "envs" / __version__).stat().st_uid == kiosk_uid
+    assert (rootfs / "opt/pokerkiosk/supervisor/kiosk/releases/ab.py").stat().st_uid == 0
+    base = in_root(rootfs, "/opt/pokerkiosk/base/bin/python", "-m", "pip", "list")
+    assert "kivy" in base.stdout.lower() and "poker-kiosk" not in base.stdout.lower()
+    sup = in_root(rootfs, "env", "PYTHONPATH=/opt/pokerkiosk/supervisor", "/usr/bin/python3",
+                  "-m", "kiosk.releases.supervisor", "--help")
+    assert sup.returncode == 0 and "--ready" in sup.stdout, sup.stderr
     assert enabled(rootfs, "pokerkiosk-table.service")
     assert enabled(rootfs, "pokerkiosk-import.service")
     assert os.readlink(rootfs / "etc/systemd/system/serial-getty@ttyAMA0.service") == \
@@ -155,7 +168,7 @@ def test_table_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:
                      director_host="10.1.1.1")
     drop = boot / "pokerkiosk"
     drop.mkdir()
-    for name in ("table-3.toml", "ca.crt", "release.pub"):
+    for name in ("table-3.toml", "ca.crt", "release.pub", "update.toml"):
         shutil.copy(room.out / "tables" / name, drop)
     imp = in_root(rootfs, "/opt/pokerkiosk/import-config.sh")
     assert imp.returncode == 0, imp.stderr
@@ -168,6 +181,11 @@ def test_table_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:
     check = in_root(rootfs, venv_py, "-c", "from kiosk.config import load_table_config as l;"
                     "print(l('/etc/pokerkiosk/table.toml').broker.url)")
     assert check.stdout.strip() == "mqtts://10.1.1.1:8883", check.stderr
+    up = in_root(rootfs, venv_py, "-c", "from kiosk.table.updater import load_settings as l;"
+                 "from pathlib import Path; s = l(Path('/etc/pokerkiosk/update.toml'));"
+                 "print(s.url, s.root, s.public_key)")
+    assert up.stdout.split() == ["https://10.1.1.1:8443", "/opt/pokerkiosk/ab",
+                                 "/etc/pokerkiosk/release.pub"], up.stderr
 
 
 def test_director_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:

@@ -33,10 +33,12 @@ def unit_root(tmp: Path, units: dict[str, str]) -> Path:
     for tool in ("mkdir", "chown", "kill"):      # named by Debian's mosquitto.service
         shutil.copy(shutil.which(tool) or f"/usr/bin/{tool}", root / "usr/bin" / tool)
     shutil.copy("/usr/sbin/mosquitto", root / "usr/sbin/mosquitto")
-    exe = root / "opt/pokerkiosk/venv/bin/pokerkiosk"
-    exe.parent.mkdir(parents=True)
-    exe.write_text("#!/bin/sh\nexit 0\n")
-    exe.chmod(0o755)
+    for rel in ("opt/pokerkiosk/venv/bin/pokerkiosk", "usr/bin/python3"):
+        exe = root / rel
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        exe.write_text("#!/bin/sh\nexit 0\n")
+        exe.chmod(0o755)
+    (root / "opt/pokerkiosk/ab").mkdir()
     for script in ("import-config.sh", "unprovisioned.sh"):   # as install-root.sh puts them
         shutil.copy(REPO / "images/stage-pokerkiosk" / script, root / "opt/pokerkiosk" / script)
     for rel, text in units.items():
@@ -107,8 +109,12 @@ def _flatten(text: str) -> str:
 def test_table_unit_keeps_its_devices_and_escalates() -> None:
     u = load_unit("pokerkiosk-table.service")
     s = u["Service"]
-    assert s["ExecStart"] == ("/opt/pokerkiosk/venv/bin/pokerkiosk table "
-                              "--config /etc/pokerkiosk/table.toml")
+    # the supervisor's own copy runs the A/B folder's current kiosk (docs/updates.md)
+    assert s["ExecStart"] == ("/usr/bin/python3 -m kiosk.releases.supervisor "
+                              "/opt/pokerkiosk/ab --ready 120 --crash 60 -- "
+                              "table --config /etc/pokerkiosk/table.toml")
+    assert s["Environment"].split()[0] == "PYTHONPATH=/opt/pokerkiosk/supervisor"
+    assert s["ReadWritePaths"] == "/opt/pokerkiosk/ab"
     assert (s["Type"], s["Restart"], s["User"]) == ("notify", "always", "pokerkiosk")
     assert int(s["WatchdogSec"]) >= 15   # the UI pings every 5 s
     assert set(s["SupplementaryGroups"].split()) == {"video", "render", "input", "dialout",

@@ -59,6 +59,16 @@ def test_director_and_two_tables_boot_on_arm64_and_survive_their_faults() -> Non
     # a full disk: said, the queued report kept and applied once, nothing lost
     assert got["full_disk_free_bytes"] == 0 and got["full_disk_kept"]
     assert got["full_disk_lost"] == 0 and "DISK FULL" in got["full_disk_logged"]
+    # the director VM rolled three releases out to table 2 only: a tampered one refused,
+    # a broken one taken and rolled back by the image's supervisor, a good one downloaded
+    # over its HTTPS, installed beside the running kiosk and switched to between hands
+    # with nothing waiting; table 1 kept its version; a hand on the new one was reported
+    assert got["rollout_ok"] and got["rollout_link"].startswith("envs/")
+    assert "wrong hash" in got["rollout_refused_reason"]
+    assert "exited" in got["rollout_rolled_back_reason"]
+    assert got["rollout_switches"] == 2 and got["rollout_switched_mid_hand"] == 0
+    assert got["rollout_reports_waiting"] == 0
+    assert got["rollout_table1_kept"] and got["rollout_played_after"]
     # a card with no config, and a wrong broker password: both said on the screen
     assert got["unprovisioned_kiosk_skipped"] and got["unprovisioned_logged"]
     assert got["wrong_password_refusals"] >= 2 and got["wrong_password_still_running"]

@@ -112,6 +112,21 @@ def test_rollout_to_a_few_tables_then_hold(tmp_path: Path) -> None:
     assert store.rollout().hold and store.rollout().tables == [1, 3, 4]
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
+def test_run_as_root_the_store_stays_the_directors(tmp_path: Path) -> None:
+    """`pokerkiosk release` is run as root on the director machine; the director (its own
+    user) must still be able to write the rollout when the floor steers from the page."""
+    private, _ = keys(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    os.chown(state, 65534, 65534)                     # as /var/lib/pokerkiosk is
+    wheel = fake_wheel(tmp_path / "a", "0.2.0")
+    assert cli("add", str(wheel), store=state / "releases", key=private).returncode == 0
+    assert cli("rollout", "0.2.0", store=state / "releases", key=private).returncode == 0
+    owners = {p.stat().st_uid for p in (state / "releases").rglob("*")}
+    assert owners == {65534}, owners
+
+
 def test_a_key_is_never_overwritten_and_provisioning_keeps_it(tmp_path: Path) -> None:
     private, public = keys(tmp_path)
     with pytest.raises(Exception, match="exists"):

@@ -25,7 +25,13 @@ def test_eight_tables_refuse_a_tampered_release_roll_back_a_broken_one_then_upda
     assert got["refused"] == 8 and "wrong hash" in got["refused_reason"]
     # the broken one: every table took it, and went back by itself
     assert got["rolled_back"] == 8 and "exited" in got["rolled_back_reason"]
-    # the good one: every table runs it, each switch between hands with an empty outbox
+    # the good one, to tables 1-4 first: the room then deals on two versions, tables 5-8
+    # untouched, and both halves' reports reach the director
+    assert got["first_tables"] == 4 and len(got["mixed_versions"]) == 2
+    assert got["mixed_others_untouched"]
+    assert got["mixed_reports_new"] > 0 and got["mixed_reports_old"] > 0
+    assert got["mixed_reports_lost"] == 0
+    # then every table runs it, each switch between hands with an empty outbox
     assert got["updated"] == 8
     assert got["switches"] == 16
     assert got["switches_mid_hand"] == 0 and got["switches_with_reports_waiting"] == 0

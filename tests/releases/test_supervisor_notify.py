@@ -1,0 +1,112 @@
+"""The supervisor as the unit's main process: systemd hears READY=1 and the watchdog
+through it, a restart for an update is not taken for a freeze, a frozen kiosk is, and
+the unit's PYTHONPATH (the supervisor's own copy) never reaches the kiosk it runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+import itertools
+
+from update_bench import first_env
+
+
+class Systemd:
+    """The notify socket systemd would hold: every datagram the unit's process sends."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "notify.sock"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(self.path))
+        self.sock.settimeout(0.2)
+        self.heard: list[tuple[float, str]] = []
+
+    def listen(self, seconds: float) -> list[str]:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                data = self.sock.recv(4096).decode()
+            except TimeoutError:
+                continue
+            self.heard += [(time.monotonic(), line) for line in data.split("\n")]
+        return [line for _, line in self.heard]
+
+    def until(self, line: str, timeout: float) -> float:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.listen(0.5)
+            for t, got in self.heard:
+                if got == line:
+                    return t
+        raise AssertionError(f"systemd never heard {line}: {self.heard[-5:]}")
+
+
+@pytest.fixture
+def unit(tmp_path: Path) -> Iterator[tuple[Systemd, subprocess.Popen[bytes], Path]]:
+    root, etc = tmp_path / "opt", tmp_path / "etc"
+    etc.mkdir()
+    first_env(root)
+    (etc / "table.toml").write_text(
+        f'[table]\nnumber = 3\nroom = "sup"\nstate_dir = "{tmp_path / "state"}"\n\n'
+        '[broker]\nurl = "mqtt://127.0.0.1:9"\nusername = "table-3"\npassword = "x"\n\n'
+        "[gpio]\nenabled = false\n")
+    # what the unit's Environment=PYTHONPATH names: a `kiosk` that is not the release's
+    shadow = tmp_path / "supervisor-copy" / "kiosk"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise SystemExit('the unit path reached the kiosk')\n")
+    systemd = Systemd(tmp_path)
+    repo = str(Path(__file__).parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.releases.supervisor", str(root), "--ready", "20", "--",
+         "table", "--config", str(etc / "table.toml"), "--headless"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=repo, env={**os.environ, "NOTIFY_SOCKET": str(systemd.path),
+                       "PYTHONPATH": f"{repo}:{shadow.parent}"})
+    yield systemd, proc, root
+    proc.kill()
+    proc.wait()
+
+
+def kiosk_pid(supervisor: int) -> int:
+    out = subprocess.run(["pgrep", "-P", str(supervisor)], capture_output=True, text=True)
+    return int(out.stdout.split()[0])
+
+
+def test_systemd_hears_ready_and_the_kiosks_watchdog(unit: tuple) -> None:
+    systemd, proc, _root = unit
+    ready = systemd.until("READY=1", 60)
+    systemd.listen(12)
+    pings = [t for t, line in systemd.heard if line == "WATCHDOG=1" and t > ready]
+    assert len(pings) >= 2, systemd.heard          # the kiosk's own pings, passed on
+    gaps = [b - a for a, b in itertools.pairwise(pings)]
+    assert max(gaps) < 10 and min(gaps) > 4        # about every 5 s, never a flood
+    assert proc.poll() is None                     # the shadow `kiosk` was not imported
+
+
+def test_a_frozen_kiosk_stops_the_pings_a_restarted_one_does_not(unit: tuple) -> None:
+    systemd, proc, _root = unit
+    systemd.until("READY=1", 60)
+    child = kiosk_pid(proc.pid)
+    os.kill(child, signal.SIGKILL)                 # a restart: the supervisor pings for it
+    systemd.listen(14)
+    after = [t for t, line in systemd.heard[-50:] if line == "WATCHDOG=1"]
+    assert len(after) >= 2
+    assert systemd.listen(0).count("READY=1") == 1   # systemd is told once, not per start
+    child = kiosk_pid(proc.pid)
+    systemd.until("WATCHDOG=1", 60)
+    os.kill(child, signal.SIGSTOP)                 # frozen: no more pings reach systemd
+    time.sleep(1)
+    frozen_at = time.monotonic()
+    systemd.listen(12)
+    assert not [t for t, line in systemd.heard if line == "WATCHDOG=1" and t > frozen_at]
+    os.kill(child, signal.SIGCONT)
