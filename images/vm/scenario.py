@@ -349,6 +349,9 @@ def rollout(d: Machine, t: Machine, room: Room) -> dict[str, Any]:
     to_table_2(d, room, v["good"], "switched", seen)
     res["rollout_s"] = round(time.monotonic() - t1, 1)
     _, link = t.sh("readlink /opt/pokerkiosk/ab/current")
+    # the new environment sees Debian's packages as the first did (python3-lgpio on a Pi 5)
+    _, system = t.sh("grep -c '^include-system-site-packages = true' "
+                     "/opt/pokerkiosk/ab/current/pyvenv.cfg")
     _, lines = t.sh("cat /opt/pokerkiosk/ab/switches.jsonl")
     switches = [json.loads(x) for x in lines.splitlines() if x.startswith("{")]
     since = t.sh("date '+%Y-%m-%d %H:%M:%S'")[1].strip()
@@ -360,11 +363,13 @@ def rollout(d: Machine, t: Machine, room: Room) -> dict[str, Any]:
     kept = room.updates().get(1, {}).get("version") == room.version
     res.update({
         "rollout_states": seen, "rollout_link": link.strip(),
+        "rollout_env_system_site": system.strip() == "1",
         "rollout_switches": len(switches),       # the broken one's and the good one's
         "rollout_switched_mid_hand": sum(bool(s.get("in_hand")) for s in switches),
         "rollout_reports_waiting": sum(int(s.get("pending") or 0) for s in switches),
         "rollout_played_after": bool(played), "rollout_table1_kept": kept})
     res["rollout_ok"] = (link.strip() == f"envs/{v['good']}" and len(switches) == 2
+                         and res["rollout_env_system_site"]
                          and res["rollout_switched_mid_hand"] == 0
                          and res["rollout_reports_waiting"] == 0 and kept
                          and "wrong hash" in res["rollout_refused_reason"]

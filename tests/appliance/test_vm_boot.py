@@ -64,6 +64,7 @@ def test_director_and_two_tables_boot_on_arm64_and_survive_their_faults() -> Non
     # over its HTTPS, installed beside the running kiosk and switched to between hands
     # with nothing waiting; table 1 kept its version; a hand on the new one was reported
     assert got["rollout_ok"] and got["rollout_link"].startswith("envs/")
+    assert got["rollout_env_system_site"]      # the new version still sees Debian's lgpio
     assert "wrong hash" in got["rollout_refused_reason"]
     assert "exited" in got["rollout_rolled_back_reason"]
     assert got["rollout_switches"] == 2 and got["rollout_switched_mid_hand"] == 0
