@@ -336,6 +336,27 @@ def director_broker(cfg: EventConfig, health: dict[str, Any] | None,
                 "(systemctl status mosquitto) and [broker] in event.toml")
 
 
+def director_health(health: dict[str, Any] | None) -> list[Check]:
+    """What the running director's health line says: commands a bug refused (each in its
+    log with the traceback) and what it flagged. WARN, not FAIL: the setup is sound and
+    the room goes on, but someone should read the log."""
+    if health is None:
+        return []
+    errors = health.get("internal_errors")
+    flagged = health.get("failed")
+    out = []
+    if isinstance(errors, int) and errors > 0:
+        out.append(Check("WARN", "health", f"the running director refused {errors} "
+                         "command(s) on an internal error (a bug; nothing of them written)",
+                         "journalctl -u pokerkiosk-director | grep -A40 'internal error' "
+                         "shows each with its traceback: report it"))
+    if isinstance(flagged, dict):
+        out += [Check("WARN", "health", f"{what}: {why}",
+                      "journalctl -u pokerkiosk-director -b says more")
+                for what, why in sorted(flagged.items())]
+    return out or [ok("health", "the running director met no internal error")]
+
+
 def floor_logins(cfg: EventConfig) -> Check:
     from kiosk import floor_users
 
@@ -402,4 +423,5 @@ def table_checks(cfg: TableConfig, timeout: float) -> list[Check]:
 def director_checks(cfg: EventConfig, timeout: float) -> list[Check]:
     health = running_director(cfg)
     return [director_broker(cfg, health, timeout), anonymous(cfg.broker, timeout=timeout),
-            clock(), http_port(cfg, health), database(cfg.db), floor_logins(cfg)]
+            clock(), http_port(cfg, health), *director_health(health), database(cfg.db),
+            floor_logins(cfg)]

@@ -330,6 +330,8 @@ def test_doctor_passes_on_a_running_director(room: Broker, doctor: Doctor,
                                        f"{scheme}://127.0.0.1:{http}/")
         assert line(lines, "broker").startswith("OK   broker: the running director is "
                                                 "connected to")
+        assert line(lines, "health") == ("OK   health: the running director met no "
+                                         "internal error")
         if room.room.tls:     # the dashboard speaks HTTPS with the room's certificate
             ctx = ssl.create_default_context(cafile=str(room.out / "ca" / "ca.crt"))
             with urllib.request.urlopen(f"https://127.0.0.1:{http}/api/health",
