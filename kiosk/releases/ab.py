@@ -8,8 +8,9 @@
     switches.jsonl      one line per switch: when, from, to, hand in play, reports waiting
 
 The updater starts a trial and points `current` at the new environment; the supervisor
-(kiosk.releases.supervisor) ends it: kept once the new kiosk has run `crash_s`, or undone
-(`current` back to `previous`) when it does not reach READY=1 or exits early. Links are
+(kiosk.releases.supervisor) ends it: kept once the new kiosk has run `crash_s` (and the
+versions neither link names pruned), or undone (`current` back to `previous`) when it
+does not reach READY=1 or exits early. Links are
 replaced by rename, so a power cut leaves the old link or the new one.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,20 @@ class Install:
         self._write(ROLLED_BACK, {"version": trial["to"], "reason": reason, "at": time.time()})
         self.keep()
         return str(trial["to"])
+
+    def prune(self, before: float) -> list[str]:
+        """Versions neither `current` nor `previous` runs, and every download, made before
+        `before` (a kept switch's start): gone, so updates never fill the card. What the
+        updater is fetching or installing now is newer, and stays."""
+        keep = {self.target(CURRENT), self.target(PREVIOUS)}
+        gone = []
+        for folder in ("envs", "downloads"):
+            for path in sorted((self.root / folder).glob("*")):
+                stale = path.stat().st_mtime < before
+                if stale and (folder == "downloads" or path.name not in keep):
+                    shutil.rmtree(path, ignore_errors=True)
+                    gone.append(f"{folder}/{path.name}")
+        return gone
 
     def rolled_back(self) -> dict[str, Any] | None:
         return self._read(ROLLED_BACK)

@@ -96,7 +96,9 @@ class Supervisor:
                 return self._back(f"the new version did not start within {self.ready_s:.0f} s")
             if ready and age > self.crash_s:
                 self.install.keep()
-                self.say(f"version {trial['to']} kept")
+                gone = self.install.prune(float(trial.get("at", 0)))
+                self.say(f"version {trial['to']} kept"
+                         + (f"; removed {', '.join(gone)}" if gone else ""))
 
     def _hear(self, ready: bool, age: float) -> bool:
         """One datagram of the kiosk's, passed on to systemd; True once it said READY=1.
