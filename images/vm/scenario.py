@@ -19,7 +19,7 @@ from roots import log
 T = TypeVar("T")
 BOOT_S = 600          # emulated boots are slow: a table's Kivy start alone is minutes
 VENV_PY = "/opt/pokerkiosk/venv/bin/python"
-ROLLOUT_WHEELS = "root/rollout"    # on the director's disk (main.py puts the release there)
+ROLLOUT_WHEELS = "root/rollout"    # on the director's disk: the releases main.py built
 
 
 @dataclass
