@@ -152,8 +152,9 @@ class Registry(Component):
         else:
             self.draws.seat_new(p.id, t, "rebuy")
 
-    def _do_reenter(self, cmd: cmd_.Reenter, t: float) -> None:
-        p = self.player(cmd.get("player"))
+    def reentry_stack(self, p: Player, t: float) -> int:
+        """The stack `p` re-enters with at `t`; RuleError why not (also asked by the
+        director before it puts a re-entry on a full event's alternates list)."""
         host = self.t
         if not host.profile.entries.reentry:
             raise RuleError("this profile has no re-entry")
@@ -163,9 +164,13 @@ class Registry(Component):
         if not late_reg_open(host.profile.late_reg, host.structure, period,
                              self.levels.started):
             raise RuleError("late registration is closed; no re-entry")
-        stack = late_stack(host.profile.late_reg, host.start_stack,
-                           current_big_blind(host.structure, period))
-        host.emit("reentered", t, player=p.id, stack=stack)
+        return late_stack(host.profile.late_reg, host.start_stack,
+                          current_big_blind(host.structure, period))
+
+    def _do_reenter(self, cmd: cmd_.Reenter, t: float) -> None:
+        p = self.player(cmd.get("player"))
+        stack = self.reentry_stack(p, t)
+        self.t.emit("reentered", t, player=p.id, stack=stack)
         self.draws.seat_new(p.id, t, "reentry")
 
     def _do_seat_waiting(self, cmd: cmd_.SeatWaiting, t: float) -> None:

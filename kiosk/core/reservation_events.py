@@ -44,6 +44,7 @@ class ReservationMade(Event, tag="reservation_made", kw_only=True):
     alternate: bool = False
     source: Source = "phone"
     origin: Annotated[str, Meta(max_length=32)] = ""
+    reenter: Ident | None = None    # a busted player's re-entry, waiting for a seat
     by: Name | None = None
 
 

@@ -67,6 +67,7 @@ class Reserve(rc.RoomCommand, tag="reserve", kw_only=True):
     alternate: bool = False
     source: rv.Source = "phone"
     origin: Name = ""
+    reenter: Ident | None = None    # the event's player whose re-entry waits (the desk's)
 
 
 class ConfirmReservation(rc.RoomCommand, tag="confirm_reservation", kw_only=True):
@@ -128,6 +129,7 @@ class Reservation:
     called: bool = False
     player: str | None = None
     why: str = ""
+    reenter: str | None = None      # confirmed as this player's re-entry, not an entry
 
 
 def clean_name(text: str) -> str:
@@ -237,7 +239,8 @@ class Reservations:
     def _on_reservation_made(self, ev: rv.ReservationMade) -> None:
         self.codes[ev.code] = Reservation(ev.code, ev.event, ev.name,
                                           "alternate" if ev.alternate else "reserved", ev.t,
-                                          ev.contact, ev.source, ev.origin)
+                                          ev.contact, ev.source, ev.origin,
+                                          reenter=ev.reenter)
 
     def _on_reservation_confirmed(self, ev: rv.ReservationConfirmed) -> None:
         res = self.codes[ev.code]
@@ -274,9 +277,15 @@ class Reservations:
             raise RuleError(f"the code {cmd.code} is taken; draw another")
         if cmd.source == "phone":
             self._check_caps(cmd, terms, t)
+        if cmd.reenter is not None and (cmd.source != "desk" or not cmd.alternate):
+            raise RuleError("only the desk puts a re-entry on the alternates list")
+        if cmd.reenter is not None and any(r.reenter == cmd.reenter and r.state in OPEN
+                                           for r in self.of(cmd.event)):
+            raise RuleError(f"{name}'s re-entry is on the alternates list already")
         self.room.emit(rv.ReservationMade(t=t, event=cmd.event, code=cmd.code, name=name,
                                            contact=contact, alternate=cmd.alternate,
-                                           source=cmd.source, origin=cmd.origin, by=cmd.by))
+                                           source=cmd.source, origin=cmd.origin,
+                                           reenter=cmd.reenter, by=cmd.by))
 
     def _check_caps(self, cmd: Reserve, terms: Terms, t: float) -> None:
         mine = [r for r in self.of(cmd.event) if r.source == "phone"]

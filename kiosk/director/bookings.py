@@ -103,14 +103,28 @@ class Bookings:
             pass
         return code
 
-    def divert(self, desk: Desk, cmd: cmd_.Register, batch: Batch) -> list[Event] | None:
-        """A desk registration into a full event that keeps alternates goes on its list
-        (None: the event takes it as usual)."""
-        if not self.takes(desk.name) or not self.full(desk.name):
+    def divert(self, desk: Desk, cmd: cmd_.Register | cmd_.Reenter,
+               batch: Batch) -> list[Event] | None:
+        """A desk registration, or a re-entry, into a full event that keeps alternates
+        goes on its list, behind those waiting (None: the event takes it as usual)."""
+        if not self.takes(desk.name):
+            return None
+        if isinstance(cmd, cmd_.Reenter):
+            p = desk.tour.registry.player(cmd.player)
+            if any(r.reenter == p.id and r.state == "alternate" and r.called
+                   for r in self.book.of(desk.name)):
+                return None          # its turn came: the desk confirms it (`confirm`)
+            if not self.full(desk.name):
+                return None
+            desk.tour.registry.reentry_stack(p, self.service.clock())   # may re-enter now
+            name, reenter = p.name, p.id
+        elif self.full(desk.name):
+            name, reenter = cmd.name, None
+        else:
             return None
         return self.tx.room_only(rs.Reserve(event=desk.name, code=self._fresh_code(),
-                                              name=cmd.name, alternate=True, source="desk",
-                                              by=cmd.by), batch)
+                                              name=name, alternate=True, source="desk",
+                                              reenter=reenter, by=cmd.by), batch)
 
     def confirm(self, code: str, card: str | None, user: str | None,
                 event: str | None = None) -> tuple[rs.Reservation, list[Event]]:
@@ -123,9 +137,13 @@ class Bookings:
 
         def step(batch: Batch) -> list[Event]:
             desk = self.repo.desk(res.event)
-            rid = self.tx.room_player(res.name, card, "", batch)
-            events = self.tx.event(desk, cmd_.Register(name=res.name, card=card,
-                                                         player=rid, by=user), batch)
+            if res.reenter is not None:       # a busted player's re-entry, its turn come
+                rid = res.reenter
+                events = self.tx.event(desk, cmd_.Reenter(player=rid, by=user), batch)
+            else:
+                rid = self.tx.room_player(res.name, card, "", batch)
+                events = self.tx.event(desk, cmd_.Register(name=res.name, card=card,
+                                                             player=rid, by=user), batch)
             return events + self.tx.room_only(
                 rs.ConfirmReservation(code=res.code, player=rid, by=user), batch)
 

@@ -51,7 +51,8 @@ class Transactions:
         self.internal_errors = 0             # bugs met while deciding (`internal`)
         # a desk registration into a full event may go elsewhere (the alternates list):
         # the events it decided, or None when the event takes it as usual
-        self.divert: Callable[[Desk, cmd_.Register, Batch], list[Event] | None] | None = None
+        self.divert: Callable[[Desk, cmd_.Register | cmd_.Reenter, Batch],
+                              list[Event] | None] | None = None
 
     # ------------------------------------------------------------- start
     def open_room(self, write: bool = True) -> Batch:
@@ -149,6 +150,10 @@ class Transactions:
         if isinstance(cmd, cmd_.Register) and self.repo.config.pool \
                 and cmd.player not in self.repo.room.players:
             return self.register(desk, cmd, batch)
+        if isinstance(cmd, cmd_.Reenter) and self.divert is not None:
+            diverted = self.divert(desk, cmd, batch)
+            if diverted is not None:     # a full event: behind the alternates waiting
+                return diverted
         for _ in range(3):
             try:
                 events, rows = desk.decide(cmd, batch.pending(desk.name))

@@ -105,6 +105,14 @@ async def status(client: TestClient, code: str, event: str = "sunday"
     return await answer(await client.get(f"/p/{event}/reservation/{code}"))
 
 
+async def register(client: TestClient, headers: dict[str, str], players: int) -> None:
+    """P0, P1, ... registered at the desk of sunday."""
+    for i in range(players):
+        r = await client.post("/api/act?event=sunday", headers=headers,
+                              json={"kind": "register", "name": f"P{i}"})
+        assert r.status == 200
+
+
 def names(d: Director, event: str = "sunday") -> list[str]:
     return [p.name for p in d.desks[event].tour.players.values()]
 
@@ -182,10 +190,7 @@ def test_a_full_event_keeps_alternates_in_order_and_calls_them_as_seats_open(
 
     async def go(client: TestClient) -> None:
         td = await login(client, "td")
-        for i in range(5):
-            r = await client.post("/api/act?event=sunday", headers=td,
-                                  json={"kind": "register", "name": f"P{i}"})
-            assert r.status == 200
+        await register(client, td, 5)
         _, held = await reserve(client, "Held")          # the sixth seat, held
         _, amy = await reserve(client, "Amy")
         assert (amy["state"], amy["position"]) == ("alternate", 1)
@@ -299,3 +304,52 @@ def test_the_demo_room_takes_reservations_for_sunday_and_keeps_a_league(
         assert [lg.name for lg in d.config.leagues] == [demo.LEAGUE]
     finally:
         d.store.close()
+
+
+def test_a_reentry_into_a_full_event_waits_behind_the_alternates(tmp_path: Path) -> None:
+    """A busted player who re-enters while alternates wait is not seated ahead of them:
+    the re-entry goes on the list, and is made (a new stack, a seat) once its turn comes
+    and the desk confirms it."""
+    d = room(tmp_path)
+
+    async def go(client: TestClient) -> None:
+        td = await login(client, "td")
+        await register(client, td, 6)
+        _, amy = await reserve(client, "Amy")          # full: Amy waits, first
+        assert (amy["state"], amy["position"]) == ("alternate", 1)
+        assert (await client.post("/api/act?event=sunday", headers=td,
+                                  json={"kind": "start"})).status == 200
+        tour = d.desks["sunday"].tour
+        p0, p1 = (next(p for p in tour.players.values() if p.name == n) for n in ("P0", "P1"))
+        r = await client.post("/api/act?event=sunday", headers=td,
+                              json={"kind": "bust", "player": p0.id})
+        assert r.status == 200
+        _, amy = await status(client, amy["code"])
+        assert amy["called"]                          # the seat P0 left is Amy's
+        entries = tour.registry.entries
+        r = await client.post("/api/act?event=sunday", headers=td,
+                              json={"kind": "reenter", "player": p0.id})
+        assert r.status == 200, await r.text()
+        # not seated, no new stack: P0's re-entry is on the list behind Amy
+        assert tour.players[p0.id].status == "busted" and tour.registry.entries == entries
+        mine = [r for r in d.room.bookings.of("sunday") if r.reenter == p0.id]
+        assert [(r.state, r.called, r.source, r.name) for r in mine] == \
+            [("alternate", False, "desk", "P0")]
+        # asking again is refused with why, and nothing is added
+        r = await client.post("/api/act?event=sunday", headers=td,
+                              json={"kind": "reenter", "player": p0.id})
+        assert r.status == 400 and "alternates list already" in (await r.json())["error"]
+        ok, _ = await confirm(client, td, amy["code"])
+        assert ok == 200 and "Amy" in names(d)
+        # the next bust opens the next seat: P0's turn; confirming it is the re-entry
+        r = await client.post("/api/act?event=sunday", headers=td,
+                              json={"kind": "bust", "player": p1.id})
+        assert r.status == 200
+        assert d.room.bookings.codes[mine[0].code].called
+        ok, body = await confirm(client, td, mine[0].code)
+        assert ok == 200, body
+        assert tour.players[p0.id].status != "busted"
+        assert tour.registry.entries == entries + 2    # Amy's entry and P0's re-entry
+        assert tour.players[p0.id].table is not None and body["seat"] is not None
+
+    served(d, go)
