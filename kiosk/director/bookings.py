@@ -47,6 +47,7 @@ class Bookings:
         self.tx = service.tx
         self.from_config = {e.name: e.reservations for e in service.config.events
                             if e.reservations is not None}
+        self.confirming: str | None = None    # the player whose called re-entry is confirmed
 
     def hook(self) -> None:
         """Settle before every write, divert desk registrations: the service's hooks."""
@@ -111,9 +112,13 @@ class Bookings:
             return None
         if isinstance(cmd, cmd_.Reenter):
             p = desk.tour.registry.player(cmd.player)
-            if any(r.reenter == p.id and r.state == "alternate" and r.called
-                   for r in self.book.of(desk.name)):
-                return None          # its turn came: the desk confirms it (`confirm`)
+            if p.id == self.confirming:
+                return None          # its turn came and the desk confirms it (`confirm`)
+            called = [r for r in self.book.of(desk.name)
+                      if r.reenter == p.id and r.state == "alternate" and r.called]
+            if called:
+                raise RuleError(f"{p.name}'s turn has come: confirm the code "
+                                f"{called[0].code} at the desk")
             if not self.full(desk.name):
                 return None
             desk.tour.registry.reentry_stack(p, self.service.clock())   # may re-enter now
@@ -138,8 +143,11 @@ class Bookings:
         def step(batch: Batch) -> list[Event]:
             desk = self.repo.desk(res.event)
             if res.reenter is not None:       # a busted player's re-entry, its turn come
-                rid = res.reenter
-                events = self.tx.event(desk, cmd_.Reenter(player=rid, by=user), batch)
+                rid = self.confirming = res.reenter
+                try:
+                    events = self.tx.event(desk, cmd_.Reenter(player=rid, by=user), batch)
+                finally:
+                    self.confirming = None
             else:
                 rid = self.tx.room_player(res.name, card, "", batch)
                 events = self.tx.event(desk, cmd_.Register(name=res.name, card=card,

@@ -346,6 +346,11 @@ def test_a_reentry_into_a_full_event_waits_behind_the_alternates(tmp_path: Path)
                               json={"kind": "bust", "player": p1.id})
         assert r.status == 200
         assert d.room.bookings.codes[mine[0].code].called
+        # its turn: the re-entry is made by confirming the code, not by another press
+        r = await client.post("/api/act?event=sunday", headers=td,
+                              json={"kind": "reenter", "player": p0.id})
+        assert r.status == 400 and f"confirm the code {mine[0].code}" in \
+            (await r.json())["error"]
         ok, body = await confirm(client, td, mine[0].code)
         assert ok == 200, body
         assert tour.players[p0.id].status != "busted"
