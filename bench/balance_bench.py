@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from kiosk.core import button as btn
-from kiosk.core.tournament import Tournament
+from kiosk.core.calc import button as btn
+from kiosk.core.event.tournament import Tournament
 from kiosk.rules.loader import load_profile, profile_ids
 from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Period, Structure

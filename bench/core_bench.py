@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 
-from kiosk.core.events import Event, encode
+from kiosk.core.model.events import Event, encode
 from kiosk.rules.loader import profile_ids
 from kiosk.sim.engine import SimResult, Simulator
 

@@ -28,13 +28,13 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from kiosk.broker import Mosquitto, free_port
-from kiosk.config import BrokerConfig
-from kiosk.core.tournament import Tournament
-from kiosk.director.pg_admin import LOCAL_SERVER, scratch_database
-from kiosk.director.snapshots import SNAPSHOT_EVERY, Snapshots
-from kiosk.director.store import EventLog
-from kiosk.mqttclient import make_client
+from kiosk.config.files import BrokerConfig
+from kiosk.core.event.tournament import Tournament
+from kiosk.director.log.pg_admin import LOCAL_SERVER, scratch_database
+from kiosk.director.log.snapshots import SNAPSHOT_EVERY, Snapshots
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.broker import Mosquitto, free_port
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import encode
 from kiosk.protocol.topics import SingleEventTopics
 from kiosk.sim.engine import Simulator
@@ -96,7 +96,7 @@ def run_room(tables: int, seconds: float) -> dict[str, Any]:
         '[[level]]\nsb = 50\nbb = 100\nminutes = 60\n')
     (work / "players.csv").write_text("name\n" + "".join(f"P{i}\n" for i in range(tables * 9)))
     web = _has_web()
-    cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(work / "event.toml"),
+    cmd = [sys.executable, "-m", "kiosk", "director", "--config", str(work / "event.toml"),
            "--players", str(work / "players.csv"), "--start"] + ([] if web else ["--no-web"])
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     topics = SingleEventTopics("bench")

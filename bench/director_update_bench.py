@@ -36,9 +36,9 @@ from typing import Any
 import psycopg
 from update_bench import BASE, SEATS, Table, bench_main, build_wheel, bumped, first_env, wait
 
-from kiosk.broker import Mosquitto, free_port, stop_process
-from kiosk.director.pg_admin import scratch_database
-from kiosk.director.self_update import TABLES
+from kiosk.director.log.pg_admin import scratch_database
+from kiosk.director.standby.self_update import TABLES
+from kiosk.mqtt.broker import Mosquitto, free_port, stop_process
 from kiosk.releases.ab import Install
 from kiosk.releases.signing import make_key
 
@@ -118,7 +118,7 @@ def logged_reports(dsn: str) -> list[str]:
 def self_update(work: Path, machine: Machine, key: Path, version: str,
                 *extra: str) -> tuple[int, str, float]:
     t0 = time.monotonic()
-    r = subprocess.run([sys.executable, "-m", "kiosk.cli", "release", "self-update", version,
+    r = subprocess.run([sys.executable, "-m", "kiosk", "release", "self-update", version,
                         "--config", str(machine.dir / "event.toml"), "--dir",
                         str(work / "store"), "--key", str(key), "--timeout", "300", *extra],
                        capture_output=True, text=True, timeout=700)
@@ -135,7 +135,7 @@ def run(tables: int, work: Path, dsn: str) -> dict[str, Any]:
     key, pub = work / "keys" / "release-signing.key", work / "keys" / "release.pub"
     make_key(key, pub)
     for wheel in wheels:
-        subprocess.run([sys.executable, "-m", "kiosk.cli", "release", "add", str(wheel),
+        subprocess.run([sys.executable, "-m", "kiosk", "release", "add", str(wheel),
                         "--dir", str(work / "store"), "--key", str(key)], check=True,
                        capture_output=True, timeout=120)
     stored = work / "store" / tampered_v / wheels[2].name

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.broker import Mosquitto
-from kiosk.director.store import EventLog
-from kiosk.mqttclient import make_client
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.broker import Mosquitto
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import encode
 from kiosk.protocol.topics import SingleEventTopics
 
@@ -77,7 +77,7 @@ def main() -> None:
     (work / "players.csv").write_text("name\n" + "".join(f"P{i}\n" for i in range(18)))
     log_path = work / "director.log"
     with log_path.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "director", "--config",
+        proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                                  str(work / "event.toml"), "--players",
                                  str(work / "players.csv"), "--start", "--no-web"],
                                 stdout=out, stderr=out)

@@ -20,7 +20,7 @@ import statistics
 import time
 from typing import Any
 
-from kiosk.core.leagues import EventResult, LeagueSpec, Result, Standings, formula
+from kiosk.core.season.leagues import EventResult, LeagueSpec, Result, Standings, formula
 
 FORMULAS = {
     "sqrt": formula("sqrt", scale=10),

@@ -9,8 +9,8 @@ import random
 import statistics
 import time
 
-from kiosk.core.chips import reconcile
-from kiosk.core.icm import icm_deal
+from kiosk.core.chips.chips import reconcile
+from kiosk.core.money.icm import icm_deal
 
 TABLES, SEATS = 1000, 9
 

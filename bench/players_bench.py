@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from kiosk.broker import free_port
+from kiosk.mqtt.broker import free_port
 
 EVENT = "bench"
 BUST_EVERY = 0.5       # seconds between two busts (above the feed's 0.1 s throttle)
@@ -37,8 +37,8 @@ def serve(port: int, players: int, busts: int, pipe: Connection) -> None:
     """The director side: build the event, serve it, bust on the parent's word."""
     from aiohttp import web
 
-    from kiosk.config import EventConfig
-    from kiosk.core import commands
+    from kiosk.config.files import EventConfig
+    from kiosk.core.model import commands
     from kiosk.director.service import Director
     from kiosk.director.web.app import make_app
 

@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.core import commands
-from kiosk.core import room_commands as rc
-from kiosk.core import room_events as rev
+from kiosk.core.model import commands
+from kiosk.core.model import room_commands as rc
+from kiosk.core.model import room_events as rev
 from kiosk.director.service import Director
 from kiosk.sim.engine import Simulator
 from kiosk.sim.room_loop import DirectorField, LoopRoom, Turns
@@ -86,7 +86,7 @@ def open_events(d: Director, entrants: int) -> None:
 
 def places(d: Director) -> dict[str, list[tuple[int, str]]]:
     """Every event's places (place, player), best first."""
-    from kiosk.core.results import results
+    from kiosk.core.event.results import results
 
     return {name: sorted((r["place"], r["player"]) for r in results(desk.tour)
                          if r["place"] is not None)

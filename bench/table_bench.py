@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "tests" / "table"))
 
 from table_helpers import plan, schedule, table_config, table_toml  # noqa: E402
 
-from kiosk.broker import Mosquitto  # noqa: E402
-from kiosk.mqttclient import make_client  # noqa: E402
+from kiosk.mqtt.broker import Mosquitto  # noqa: E402
+from kiosk.mqtt.client import make_client  # noqa: E402
 from kiosk.protocol.topics import Topics  # noqa: E402
 
 TOPICS = Topics("test")
@@ -49,7 +49,7 @@ def bench_press(port: int, workdir: Path, presses: int) -> dict[str, float]:
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from kiosk.table.gpio import TableGpio
+    from kiosk.table.hardware.gpio import TableGpio
     from kiosk.table.service import TableService
     Device.pin_factory = MockFactory()
     arrived: dict[str, float] = {}
@@ -135,7 +135,7 @@ from kiosk.table.ui.env import prepare
 prepare("{size}", headless=True)
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kiosk.config import load_table_config
+from kiosk.config.files import load_table_config
 from kiosk.table.service import TableService
 from kiosk.table.ui.app import TableApp
 cfg = load_table_config({config!r})
@@ -185,7 +185,7 @@ def bench_start(port: int, workdir: Path) -> tuple[float, float]:
 def bench_headless_rss(port: int, workdir: Path) -> float:
     config = workdir / "headless.toml"
     config.write_text(table_toml(str(workdir / "headless-state"), port))
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "table", "--config",
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk", "table", "--config",
                              str(config), "--headless"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
     try:

@@ -40,8 +40,8 @@ from typing import Any
 
 import kiosk
 from kiosk.appliance.passwords import hash_line
-from kiosk.broker import Mosquitto, free_port, stop_process
-from kiosk.director.store import EventLog
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.broker import Mosquitto, free_port, stop_process
 from kiosk.releases.ab import Install
 from kiosk.releases.signing import make_key
 
@@ -70,7 +70,7 @@ def build_wheel(work: Path, version: str, broken: bool = False, part: str = "tab
         p.write_text(p.read_text().replace(f'version = "{BASE}"', f'version = "{version}"')
                      .replace(f'__version__ = "{BASE}"', f'__version__ = "{version}"'))
     if broken:
-        cli = src / "kiosk" / part / "cli.py"
+        cli = src / "kiosk" / "commands" / f"{part}.py"
         cli.write_text(cli.read_text().replace(
             "def run(args: argparse.Namespace) -> int:\n",
             "def run(args: argparse.Namespace) -> int:\n"
@@ -94,7 +94,7 @@ def first_env(root: Path) -> None:
     purelib = sysconfig.get_paths()["purelib"]
     (site / "pokerkiosk-base.pth").write_text(f"import site; site.addsitedir({purelib!r})\n")
     exe = env / "bin" / "pokerkiosk"
-    exe.write_text(f"#!{env}/bin/python\nimport sys\nfrom kiosk.cli import main\n"
+    exe.write_text(f"#!{env}/bin/python\nimport sys\nfrom kiosk.commands.main import main\n"
                    "sys.exit(main())\n")
     exe.chmod(0o755)
     Install(root).point("current", BASE)
@@ -221,7 +221,7 @@ class Room:
             hash_line(f"table-{n}", f"secret-{n}") + "\n" for n in range(1, self.n + 1)))
         with (d / "director.log").open("ab") as out:
             self.director = subprocess.Popen(
-                [sys.executable, "-m", "kiosk.cli", "director", "--config", "event.toml",
+                [sys.executable, "-m", "kiosk", "director", "--config", "event.toml",
                  "--players", "players.csv", "--start"], cwd=d, stdout=out, stderr=out)
         wait(lambda: self.api() is not None, 30, "the director's dashboard")
         self.tables = [Table(self.work, n, self.broker.port, self.web_port, self.pub)
@@ -242,7 +242,7 @@ class Room:
         return [r for r in (found or {}).get("tables", []) if r["table"] <= self.n]
 
     def release(self, *args: str) -> str:
-        r = subprocess.run([sys.executable, "-m", "kiosk.cli", "release", *args, "--dir",
+        r = subprocess.run([sys.executable, "-m", "kiosk", "release", *args, "--dir",
                             str(self.work / "director" / "releases"), "--key", str(self.key)],
                            capture_output=True, text=True, timeout=120)
         if r.returncode != 0:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from director_process import DirectorProcess
 
-from kiosk.broker import Mosquitto
+from kiosk.mqtt.broker import Mosquitto
 
 pytest_plugins = ["pytester"]   # tests/director/test_internal_errors.py runs a pytest
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -82,7 +82,7 @@ def director_factory(request: pytest.FixtureRequest, tmp_path: Path,
 @pytest.fixture
 def pg_dsn() -> Iterator[str]:
     """A database of its own on the machine's PostgreSQL (created, then dropped)."""
-    from kiosk.director.pg_admin import scratch_database
+    from kiosk.director.log.pg_admin import scratch_database
     with scratch_database() as dsn:
         yield dsn
 

@@ -10,8 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from kiosk import floor_users as floor_logins
-from kiosk.broker import Mosquitto, free_port, stop_process
+from kiosk.config import floor_users as floor_logins
+from kiosk.mqtt.broker import Mosquitto, free_port, stop_process
 
 
 class DirectorProcess:
@@ -52,7 +52,7 @@ class DirectorProcess:
 
     def command(self, start_event: bool = True) -> list[str]:
         """The command line `start` runs."""
-        cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
+        cmd = [sys.executable, "-m", "kiosk", "director", "--config", str(self.config),
                "--players", str(self.players_csv)]
         if start_event:
             cmd.append("--start")

@@ -11,7 +11,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from waiting import wait_for
 
-from kiosk.mqttclient import make_client
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import decode, encode
 from kiosk.protocol.topics import SingleEventTopics
 from kiosk.rules.structure import Structure

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from kiosk.core.tournament import PARTS, Tournament
+from kiosk.core.event.tournament import PARTS, Tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "architecture.md"
@@ -110,8 +110,8 @@ def test_every_module_and_function_the_document_names_exists() -> None:
 
 
 def test_a_renamed_function_is_caught() -> None:
-    assert missing("kiosk.table.bust_flow", "BustFlow.pick") is None
-    assert missing("kiosk.table.bust_flow", "BustFlow.pick_seat") is not None
+    assert missing("kiosk.table.flows.bust", "BustFlow.pick") is None
+    assert missing("kiosk.table.flows.bust", "BustFlow.pick_seat") is not None
     assert missing("kiosk.table.no_such_flow", "BustFlow") is not None
     assert missing("kiosk/director/web/static/clock.js", "show") is None
     assert missing("kiosk/director/web/static/clock.html", "no_such_function") is not None

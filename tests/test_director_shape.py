@@ -26,7 +26,8 @@ ROOT = Path(kiosk.__file__).resolve().parent.parent
 LINT = Path(sys.executable).with_name("lint-imports")
 COMPOSITION_ROOT = "kiosk.director.service"
 MAX_METHODS = 30
-DIRECTOR_CONTRACTS = ("director-layers", "director-centre", "director-acyclic")
+DIRECTOR_CONTRACTS = ("director", "director-centre", "director-centre-pure", "director-log",
+                      "director-web")
 
 
 def modules(package: Path, root: Path) -> dict[str, Path]:
@@ -149,48 +150,49 @@ def test_no_circle_of_modules_in_the_director_counting_every_import() -> None:
 def test_a_circle_closed_under_type_checking_is_found(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "kiosk" / "director", tmp_path / "kiosk" / "director",
                     ignore=shutil.ignore_patterns("__pycache__", "static"))
-    publisher = tmp_path / "kiosk" / "director" / "publisher.py"
+    publisher = tmp_path / "kiosk" / "director" / "mqtt" / "publisher.py"
     publisher.write_text(publisher.read_text() + "\nfrom typing import TYPE_CHECKING\n"
                          "if TYPE_CHECKING:\n"
                          "    from kiosk.director.service import Director  # noqa\n")
     found = circles(graph(tmp_path / "kiosk" / "director", tmp_path))
     assert len(found) == 1
-    assert {"kiosk.director.publisher", "kiosk.director.service"} <= set(found[0])
+    assert {"kiosk.director.mqtt.publisher", "kiosk.director.service"} <= set(found[0])
 
 
 def test_only_the_composition_root_is_annotated_with_the_director() -> None:
     assert director_annotations(ROOT / "kiosk" / "director") == []
     importers = [name for name, deps in graph(ROOT / "kiosk" / "director").items()
                  if COMPOSITION_ROOT in deps]
-    assert importers == ["kiosk.director.cli"], "only the entry point builds the director"
+    assert importers == ["kiosk.director.running"], "only the entry point builds the director"
 
 
 def test_a_function_taking_the_whole_director_is_found(tmp_path: Path) -> None:
     folder = tmp_path / "kiosk" / "director"
-    folder.mkdir(parents=True)
-    (folder / "inbox.py").write_text('def take(d: "Director", topic: str) -> None: ...\n')
-    (folder / "hub.py").write_text("class Hub:\n    owner: Director | None = None\n")
+    for sub in ("mqtt", "views"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "mqtt" / "inbox.py").write_text('def take(d: "Director", topic: str) -> None: ...\n')
+    (folder / "views" / "hub.py").write_text("class Hub:\n    owner: Director | None = None\n")
     found = sorted(f.split(":")[0] for f in director_annotations(folder, tmp_path))
-    assert found == ["kiosk.director.hub", "kiosk.director.inbox"]
+    assert found == ["kiosk.director.mqtt.inbox", "kiosk.director.views.hub"]
 
 
 def test_the_director_contracts_hold_with_type_checking_imports_counted(tmp_path: Path
                                                                        ) -> None:
     r = lint_counting_type_checking(ROOT, tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "3 kept, 0 broken" in r.stdout
+    assert "5 kept, 0 broken" in r.stdout
 
 
 def test_the_contracts_catch_the_centre_importing_an_adapter(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "kiosk", tmp_path / "kiosk",
                     ignore=shutil.ignore_patterns("__pycache__", "static"))
-    service = tmp_path / "kiosk" / "director" / "room_service.py"
+    service = tmp_path / "kiosk" / "director" / "centre" / "room_service.py"
     service.write_text(service.read_text() + "\nfrom typing import TYPE_CHECKING\n"
                        "if TYPE_CHECKING:\n"
-                       "    from kiosk.director.publisher import Publishing  # noqa\n")
+                       "    from kiosk.director.mqtt.publisher import Publishing  # noqa\n")
     r = lint_counting_type_checking(tmp_path, tmp_path)
     assert r.returncode == 1
-    assert "kiosk.director.room_service -> kiosk.director.publisher" in r.stdout
+    assert "kiosk.director.centre.room_service -> kiosk.director.mqtt.publisher" in r.stdout
 
 
 def test_no_class_of_the_director_or_the_table_has_more_than_30_methods() -> None:

@@ -20,9 +20,9 @@ import pytest
 from import_graph import cycles
 
 import kiosk
-from kiosk.core.component import Component
-from kiosk.core.state import Player, Table
-from kiosk.core.tournament import PARTS, Tournament
+from kiosk.core.event.tournament import PARTS, Tournament
+from kiosk.core.model.component import Component
+from kiosk.core.model.state import Player, Table
 from kiosk.rules.structure_files import load_structure
 
 KIOSK = Path(kiosk.__file__).resolve().parent
@@ -86,7 +86,7 @@ PART_MODULES = {part.__module__ for part in PARTS}
 
 
 def test_no_part_imports_another_part_nor_the_tournament() -> None:
-    """The parts meet only through kiosk.core.host's views, which the tournament hands
+    """The parts meet only through kiosk.core.model.host's views, which the tournament hands
     them: none names another part's module."""
     known = modules(CORE, "kiosk.core")
     for name in sorted(PART_MODULES):
@@ -147,7 +147,7 @@ def test_no_part_writes_another_parts_state() -> None:
     peers = {name for name, value in vars(tour).items() if type(value) in PARTS}
     assert {"registry", "seating", "balancing", "levels", "floor"} <= peers
     bad = []
-    for path in sorted(CORE.glob("*.py")):
+    for path in sorted(CORE.rglob("*.py")):
         bad += another_parts_state_written(path, peers)
     assert not bad, "another part's state written:\n" + "\n".join(bad)
 
@@ -164,7 +164,7 @@ def test_the_check_sees_a_write_into_another_part(tmp_path: Path) -> None:
         "part.py:5: self.seating.stats (AugAssign)"]
 
 
-# each column of the shared records and the part whose folds write it (kiosk/core/state.py)
+# each column of the shared records and the part whose folds write it (kiosk/core/model/state.py)
 COLUMNS = {
     **dict.fromkeys(("id", "name", "card", "country", "status", "entries", "rebuys",
                      "chips_bought", "absent"), "registry"),

@@ -9,7 +9,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from kiosk.mqttclient import make_client
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import VERSION
 from kiosk.protocol.topics import Topics
 

@@ -38,7 +38,7 @@ def provision(work: Path) -> Room:
     then the event settings the operator sets before the first start."""
     out = work / "room"
     shutil.rmtree(out, ignore_errors=True)
-    roots.run([sys.executable, "-m", "kiosk.cli", "provision", "--out", str(out),
+    roots.run([sys.executable, "-m", "kiosk", "provision", "--out", str(out),
                "--event", "vm-open", "--tables", "2", "--tls",
                "--director-host", DIRECTOR_ADDR])
     event = out / "director" / "event.toml"

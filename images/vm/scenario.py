@@ -202,7 +202,7 @@ def answered(t: Machine, since: str) -> list[str]:
 
 def applied(d: Machine, ids: list[str]) -> dict[str, int]:
     """How many events of the director's log name each report id."""
-    script = ("import json, sys; from kiosk.director.store import EventLog;"
+    script = ("import json, sys; from kiosk.director.log.store import EventLog;"
               "ids = sys.argv[1:]; n = dict.fromkeys(ids, 0)\n"
               "for e in EventLog('/var/lib/pokerkiosk/event.db').read():\n"
               "    r = e.get('report')\n"

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.config import BrokerConfig, EventConfig, GpioConfig, TableConfig
-from kiosk.database import (
+from kiosk.base.errors import KioskError
+from kiosk.config.database import (
     STORE_SCHEMA,
     connect,
     is_dsn,
@@ -32,7 +32,7 @@ from kiosk.database import (
     schema_version,
     shown,
 )
-from kiosk.errors import KioskError
+from kiosk.config.files import BrokerConfig, EventConfig, GpioConfig, TableConfig
 
 DEV = Path("/dev")
 MAX_OFFSET_S = 0.5   # tables more than half a second apart show different countdowns
@@ -78,7 +78,7 @@ def broker(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
     Topic permissions are not probed: Mosquitto grants every SUBSCRIBE and drops what
     the ACL forbids silently, and a test publish would disturb the live tournament.
     """
-    from kiosk.mqttclient import make_client
+    from kiosk.mqtt.client import make_client
 
     cfg = replace(cfg, more=())    # exactly this broker, not the next one that answers
     name, url = "broker", cfg.url
@@ -132,7 +132,7 @@ def broker(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
 
 def anonymous(cfg: BrokerConfig, *, timeout: float = 5.0) -> Check:
     """A room broker must refuse clients without a login (the ACL means nothing otherwise)."""
-    from kiosk.mqttclient import make_client
+    from kiosk.mqtt.client import make_client
 
     anon = BrokerConfig(host=cfg.host, port=cfg.port, tls=cfg.tls, ca_file=cfg.ca_file,
                         mqtt_version=cfg.mqtt_version)
@@ -358,7 +358,7 @@ def director_health(health: dict[str, Any] | None) -> list[Check]:
 
 
 def floor_logins(cfg: EventConfig) -> Check:
-    from kiosk import floor_users
+    from kiosk.config import floor_users
 
     where = cfg.floor_users_file or "the config"
     if not cfg.floor_users:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.appliance import tomlwrite
 from kiosk.appliance.broker_files import DIRECTOR_USER, table_user
-from kiosk.appliance.files import SECRET, write
 from kiosk.appliance.passwords import new_password
-from kiosk.errors import KioskError
-from kiosk.tomlfile import read_toml
+from kiosk.base import tomlwrite
+from kiosk.base.errors import KioskError
+from kiosk.base.files import SECRET, write
+from kiosk.base.tomlfile import read_toml
 
 FILE = "secrets.toml"
 DEFAULT_HOST = "pk-director.local"

@@ -6,31 +6,16 @@ and what to do, and the exit code (0 all good, 1 otherwise) suits scripts and ss
 
 from __future__ import annotations
 
-import argparse
 import tomllib
 from pathlib import Path
 
 from kiosk.appliance import checks
 from kiosk.appliance.checks import Check, fail, ok
-from kiosk.config import load_table_config
-from kiosk.errors import ConfigError
-from kiosk.roomconfig import load_director_config
+from kiosk.base.errors import ConfigError
+from kiosk.config.files import load_table_config
+from kiosk.config.room import load_director_config
 
 DEFAULTS = (Path("/etc/pokerkiosk/table.toml"), Path("/etc/pokerkiosk/event.toml"))
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help="table.toml or event.toml (default: the one in "
-                                    "/etc/pokerkiosk)")
-    p.add_argument("--timeout", type=float, default=5.0,
-                   help="seconds to wait for the broker (default %(default)s)")
-
-
-def run(args: argparse.Namespace) -> int:
-    results = diagnose(args.config, timeout=args.timeout)
-    for c in results:
-        print(c.line(), flush=True)
-    return 1 if any(c.failed for c in results) else 0
 
 
 def diagnose(config: str | None, *, timeout: float = 5.0) -> list[Check]:

@@ -16,18 +16,16 @@ then run as the `postgres` user) or as `postgres`.
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
-import json
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance import files
 from kiosk.appliance.passwords import new_password
-from kiosk.errors import KioskError
+from kiosk.base import files
+from kiosk.base.errors import KioskError
 
 ROLE = "replicator"              # the login the standby streams with
 SLOT = "pokerkiosk_standby"      # the primary keeps the WAL this standby still needs
@@ -216,46 +214,3 @@ def promote(pg: Server, wait_s: int = 60) -> list[str]:
         raise KioskError(f"not promoted within {wait_s} s: see the PostgreSQL log")
     return ["promoted: this server is the primary and takes writes; point every "
             "director's [director] db at it and restart them"]
-
-
-# ------------------------------------------------------------------ command
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("step", choices=["primary", "standby", "sync", "async", "status",
-                                    "promote"])
-    p.add_argument("--port", type=int, default=5432, help="this server's port")
-    p.add_argument("--host", help="this server's socket directory or address "
-                                  "(default: the local socket)")
-    p.add_argument("--bindir", type=Path, help="PostgreSQL's programs (default: the newest "
-                                               "in /usr/lib/postgresql)")
-    p.add_argument("--standby", help="primary: the standby machine's address")
-    p.add_argument("--primary", help="standby: the primary's HOST[:PORT]")
-    p.add_argument("--pgdata", type=Path, help="standby: this server's (empty) data directory")
-    p.add_argument("--password-file", type=Path, default=Path("/etc/pokerkiosk/replication"),
-                   help="the replication password, 0600 (primary writes it; copy it to "
-                        "the standby; default %(default)s)")
-    p.add_argument("--json", action="store_true", help="status as JSON")
-
-
-def run_step(args: argparse.Namespace) -> list[str]:
-    pg = Server(port=args.port, host=args.host, bindir=args.bindir)
-    if args.step == "primary":
-        if not args.standby:
-            raise KioskError("replica primary needs --standby ADDRESS")
-        return setup_primary(pg, args.standby, password(args.password_file, create=True))
-    if args.step == "standby":
-        if not (args.primary and args.pgdata):
-            raise KioskError("replica standby needs --primary HOST[:PORT] and --pgdata DIR")
-        return clone_standby(pg, args.primary, args.pgdata,
-                             password(args.password_file, create=False))
-    if args.step in ("sync", "async"):
-        return synchronous(pg, args.step == "sync")
-    if args.step == "promote":
-        return promote(pg)
-    st = status(pg)
-    return [json.dumps(st)] if args.json else describe(st)
-
-
-def run(args: argparse.Namespace) -> int:
-    for line in run_step(args):
-        print(line, flush=True)
-    return 0

@@ -15,8 +15,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.appliance.files import PUBLIC, SECRET, write
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
+from kiosk.base.files import PUBLIC, SECRET, write
 
 CA_DAYS = 3650
 SERVER_DAYS = 825   # the longest lifetime TLS clients accept for a server certificate

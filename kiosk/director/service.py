@@ -1,7 +1,7 @@
 """The director service: the composition root that builds the room's service and its
 adapters, wires them and runs them.
 
-At the centre, kiosk.director.room_service decides every command for the room and its
+At the centre, kiosk.director.centre.room_service decides every command for the room and its
 events and writes each in one transaction of the log. Around it, each adapter depends on
 the centre and its ports, never the reverse: the MQTT inbox (reports in, acknowledged only
 once on disk) and the publishing (plans, schedules, directories out) over one broker
@@ -22,34 +22,34 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.appliance.sdnotify import Notifier
-from kiosk.config import EventConfig
-from kiosk.core.commands import Command
-from kiosk.core.events import Event
-from kiosk.core.room import Room
-from kiosk.core.room_commands import RoomCommand
-from kiosk.core.tournament import Tournament
-from kiosk.director.bookings import Bookings
-from kiosk.director.csv_import import import_players
-from kiosk.director.desk import Desk
-from kiosk.director.hub import Hub
-from kiosk.director.inbox import Inbox
-from kiosk.director.leadership import Leadership, check_standby
-from kiosk.director.logstore import StreamLog
-from kiosk.director.mqtt_link import MqttLink
-from kiosk.director.pg_store import PgStore
-from kiosk.director.printing import make_printer
-from kiosk.director.publisher import Publisher, Publishing
-from kiosk.director.release_desk import ReleaseDesk
-from kiosk.director.room_service import RoomService
-from kiosk.director.self_update import SelfUpdate
-from kiosk.director.store import open_store
-from kiosk.director.table_feed import TableFeed
-from kiosk.director.ticker import tick_forever
+from kiosk.config.files import EventConfig
+from kiosk.config.room import RoomConfig, RoomEvent
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.commands import Command
+from kiosk.core.model.events import Event
+from kiosk.core.model.room_commands import RoomCommand
+from kiosk.core.room.room import Room
+from kiosk.director.adapters.bookings import Bookings
+from kiosk.director.adapters.csv_import import import_players
+from kiosk.director.adapters.printing import make_printer
+from kiosk.director.adapters.release_desk import ReleaseDesk
+from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.room_service import RoomService
+from kiosk.director.log.logstore import StreamLog
+from kiosk.director.log.pg_store import PgStore
+from kiosk.director.log.store import open_store
+from kiosk.director.mqtt.inbox import Inbox
+from kiosk.director.mqtt.mqtt_link import MqttLink
+from kiosk.director.mqtt.publisher import Publisher, Publishing
+from kiosk.director.mqtt.ticker import tick_forever
+from kiosk.director.mqtt.wire import Wire
+from kiosk.director.standby.leadership import Leadership, check_standby
+from kiosk.director.standby.self_update import SelfUpdate
+from kiosk.director.views.hub import Hub
+from kiosk.director.views.table_feed import TableFeed
 from kiosk.director.web.server import start_web
-from kiosk.director.wire import Wire
 from kiosk.protocol.topics import Topics
 from kiosk.releases.ab import RESTART
-from kiosk.roomconfig import RoomConfig, RoomEvent
 
 log = logging.getLogger("kiosk.director")
 

@@ -7,4 +7,6 @@ status), and python-escpos would bring pyusb, libusb, Pillow, qrcode, python-bar
 YAML profiles onto every table Pi for them. Our writer's output is fixed byte for byte,
 so the tests decode it back and compare it with the slip; USB printers are driven through
 the kernel's usblp device (/dev/usb/lpN), found by vendor and product id.
+
+Imports nothing of kiosk/: the director and the table both use it.
 """

@@ -1,4 +1,4 @@
-"""A printer's settings as the services run them (from `[printer]`, kiosk.config)."""
+"""A printer's settings as the services run them (from `[printer]`, kiosk.config.files)."""
 
 from __future__ import annotations
 

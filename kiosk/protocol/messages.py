@@ -1,6 +1,6 @@
 """Message schemas (version 2), declared once, and the decoding every receiver runs first.
 
-Each MQTT message kind is a msgspec Struct with bounded fields (kiosk.core.bounds);
+Each MQTT message kind is a msgspec Struct with bounded fields (kiosk.core.model.bounds);
 `parse(kind, payload)` gives the typed message, `decode(kind, payload)` the same as
 plain JSON-shaped data. Anything malformed, oversized, of another version, of the wrong
 type (a bool for an int, 1.5 for a seat, 10^30 for a hand) or nested deeper than the
@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 from msgspec import Meta
 
-from kiosk.core.bounds import (
+from kiosk.core.model.bounds import (
     MAX_SEATS,
     MAX_TABLES,
     Chips,
@@ -35,8 +35,8 @@ from kiosk.core.bounds import (
     Text,
     Time,
 )
-from kiosk.core.commands import TABLE_REPORTS, TableReport
-from kiosk.core.report_data import Outcome, Part, RaceWinners
+from kiosk.core.model.commands import TABLE_REPORTS, TableReport
+from kiosk.core.model.report_data import Outcome, Part, RaceWinners
 
 VERSION = 2
 MAX_PAYLOAD = 64 * 1024  # bytes; a plan for 10 seats is ~3 KiB

@@ -28,7 +28,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
 from kiosk.releases import manifest as mf
 from kiosk.releases.ab import Install
 from kiosk.releases.signing import verify

@@ -15,7 +15,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
 
 DIST = "poker_kiosk"     # the wheel's distribution name (project "poker-kiosk")
 PROJECT = "poker-kiosk"

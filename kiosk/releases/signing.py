@@ -14,7 +14,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
 
 PREFIX = "ed25519:"
 

@@ -9,9 +9,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kiosk.errors import ConfigError
+from kiosk.base.errors import ConfigError
+from kiosk.base.tomlfile import Section, read_toml
 from kiosk.rules import profile as model
-from kiosk.tomlfile import Section, read_toml
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
 DEFAULT_PROFILE = "tda-2017"

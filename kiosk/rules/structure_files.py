@@ -6,10 +6,10 @@ import csv
 import io
 from pathlib import Path
 
-from kiosk import csvcells
-from kiosk.errors import ConfigError
+from kiosk.base import csvcells
+from kiosk.base.errors import ConfigError
+from kiosk.base.tomlfile import Section, read_toml
 from kiosk.rules.structure import Period, Structure, check_structure
-from kiosk.tomlfile import Section, read_toml
 
 STRUCTURE_DIR = Path(__file__).with_name("structures")
 CSV_COLUMNS = ("kind", "sb", "bb", "ante", "bb_ante", "minutes", "color_up")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from kiosk.core.commands import (
+from kiosk.core.model.commands import (
     AllInReport,
     AnyTableReport,
     ClockCallReport,
@@ -18,7 +18,7 @@ from kiosk.core.commands import (
     FloorCallReport,
     FloorCancelReport,
 )
-from kiosk.core.report_data import AllInData, CallData, ClockDoneData, FloorCallData, SeatData
+from kiosk.core.model.report_data import AllInData, CallData, ClockDoneData, FloorCallData, SeatData
 
 ALL_IN_P = 0.12      # per hand: a player moves all-in while the hand runs
 CLOCK_P = 0.06       # per hand: someone calls the clock

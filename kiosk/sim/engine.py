@@ -20,11 +20,12 @@ from collections.abc import Callable
 from itertools import count, repeat
 from typing import Any
 
-from kiosk.core import button as btn
-from kiosk.core import chips as chipmath
-from kiosk.core import commands
-from kiosk.core import events as ev_
-from kiosk.core.commands import (
+from kiosk.core.calc import button as btn
+from kiosk.core.chips import chips as chipmath
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands
+from kiosk.core.model import events as ev_
+from kiosk.core.model.commands import (
     AddonReport,
     AllInReport,
     AnyTableReport,
@@ -39,9 +40,9 @@ from kiosk.core.commands import (
     Start,
     Tick,
 )
-from kiosk.core.events import Event
-from kiosk.core.registration import current_big_blind, late_stack
-from kiosk.core.report_data import (
+from kiosk.core.model.events import Event
+from kiosk.core.model.registration import current_big_blind, late_stack
+from kiosk.core.model.report_data import (
     AddonData,
     AllInData,
     BustData,
@@ -51,8 +52,7 @@ from kiosk.core.report_data import (
     HandStartedData,
     SeatData,
 )
-from kiosk.core.state import IN_PLAY
-from kiosk.core.tournament import Tournament
+from kiosk.core.model.state import IN_PLAY
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Structure
@@ -70,7 +70,7 @@ MOVE_EVENTS = frozenset({ev_.Moved, ev_.MoveOrdered, ev_.TableBreaking})  # a de
 def race_entry(table: int, rid: str, rnd: int, cu: dict[str, Any],
                rng: random.Random) -> ChipRaceReport:
     """The dealer's chip race: the cards the plan asks for dealt face up, the seats
-    whose cards win entered highest first (kiosk.table.colour_up_flow, tapped)."""
+    whose cards win entered highest first (kiosk.table.flows.colour_up, tapped)."""
     _cards, winners = chipmath.deal({int(s): n for s, n in cu["deal_cards"].items()},
                                     cu["to_give"], cu["max_each"], rng)
     return ChipRaceReport(table=table, id=rid, data=ChipRaceData(round=rnd, winners=winners))
@@ -292,7 +292,7 @@ class Simulator:
         return self.res
 
     def _summarise(self, tour: Tournament) -> None:
-        from kiosk.core.results import results, totals
+        from kiosk.core.event.results import results, totals
 
         self.res.results = rows = results(tour)
         self.res.winner_keeps = totals(tour)["winner_keeps"]

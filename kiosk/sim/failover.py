@@ -32,11 +32,11 @@ from typing import Any
 
 import msgspec
 
-from kiosk.broker import Mosquitto, free_port
-from kiosk.core.events import Event
-from kiosk.core.tournament import Tournament
-from kiosk.database import connect, is_dsn
-from kiosk.director.store import EventLog
+from kiosk.config.database import connect, is_dsn
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.events import Event
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.broker import Mosquitto, free_port
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 
@@ -121,7 +121,7 @@ class DirectorSlot:
         self.starts = 0
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "kiosk.cli", "director", "--config", str(self.config),
+        cmd = [sys.executable, "-m", "kiosk", "director", "--config", str(self.config),
                "--players", str(self.players), "--start", "--no-web"]
         if self.standby:
             cmd.append("--standby")
@@ -291,7 +291,7 @@ def database(backend: str, dsn: str | None, private: bool,
     if backend == "sqlite":
         yield str(work / "event.db"), None
         return
-    from kiosk.director.pg_admin import LOCAL_SERVER, PrivateCluster, scratch_database
+    from kiosk.director.log.pg_admin import LOCAL_SERVER, PrivateCluster, scratch_database
     if private:
         cluster = PrivateCluster(free_port())
         try:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from kiosk.core import races
-from kiosk.core.button import Positions
-from kiosk.core.clock import Clock
-from kiosk.core.commands import AnyTableReport, Command, Report
-from kiosk.core.events import Event
-from kiosk.core.tournament import Tournament
+from kiosk.core.calc.button import Positions
+from kiosk.core.calc.clock import Clock
+from kiosk.core.chips import races
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.commands import AnyTableReport, Command, Report
+from kiosk.core.model.events import Event
 
 
 class Field(Protocol):

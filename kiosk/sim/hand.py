@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from kiosk.core.button import Positions
+from kiosk.core.calc.button import Positions
 from kiosk.rules.structure import Period
 
 

@@ -15,12 +15,12 @@ from typing import Any
 import msgspec
 import paho.mqtt.client as mqtt
 
-from kiosk.config import BrokerConfig
-from kiosk.core.button import Positions
-from kiosk.core.clock import Clock
-from kiosk.core.commands import AnyTableReport, HandEndedReport
-from kiosk.core.report_data import HandEndedData
-from kiosk.mqttclient import make_client
+from kiosk.config.files import BrokerConfig
+from kiosk.core.calc.button import Positions
+from kiosk.core.calc.clock import Clock
+from kiosk.core.model.commands import AnyTableReport, HandEndedReport
+from kiosk.core.model.report_data import HandEndedData
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import VERSION, ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 

@@ -20,11 +20,11 @@ from typing import Any
 
 import msgspec
 
-from kiosk.core.commands import AnyTableReport
-from kiosk.core.tournament import Tournament
+from kiosk.config.room import RoomConfig, load_director_config
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.commands import AnyTableReport
 from kiosk.director.service import Director
 from kiosk.protocol.messages import VERSION, encode
-from kiosk.roomconfig import RoomConfig, load_director_config
 from kiosk.sim.fields import LocalField
 
 

@@ -33,14 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from kiosk.core import commands
-from kiosk.core import room_commands as rc
-from kiosk.core.commands import AnyTableReport, BustReport, Command
-from kiosk.core.results import results
-from kiosk.core.state import BUSTED, IN_PLAY
-from kiosk.core.tournament import Tournament
+from kiosk.base.errors import RuleError
+from kiosk.core.event.results import results
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands
+from kiosk.core.model import room_commands as rc
+from kiosk.core.model.commands import AnyTableReport, BustReport, Command
+from kiosk.core.model.state import BUSTED, IN_PLAY
 from kiosk.director.service import Director
-from kiosk.errors import RuleError
 from kiosk.sim.engine import Simulator, seat_problems
 from kiosk.sim.room_loop import DirectorField, LoopRoom, Turns
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kiosk.core.clock import Clock, ClockReading
+from kiosk.core.calc.clock import Clock, ClockReading
 from kiosk.protocol.messages import report
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.profile import Profile

@@ -18,25 +18,25 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kiosk.core.clock import Clock
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
+from kiosk.core.calc.clock import Clock
 from kiosk.protocol import messages
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.structure import Structure
-from kiosk.table.bust_flow import BustFlow
-from kiosk.table.clock_flow import ClockFlow
-from kiosk.table.colour_up_flow import RACE_WAIT, ColourUpFlow
 from kiosk.table.context import DEBOUNCE_S, TableContext
-from kiosk.table.count_flow import CountFlow
-from kiosk.table.floor_flow import FloorFlow
-from kiosk.table.hand_flow import HandFlow
+from kiosk.table.flows.bust import BustFlow
+from kiosk.table.flows.clock import ClockFlow
+from kiosk.table.flows.colour_up import RACE_WAIT, ColourUpFlow
+from kiosk.table.flows.count import CountFlow
+from kiosk.table.flows.floor import FloorFlow
+from kiosk.table.flows.hand import HandFlow
+from kiosk.table.flows.moves import MESSAGE_S, MovesFlow
+from kiosk.table.flows.prompt import FREE, PENDING_S, PromptFlow, SeatFlows
+from kiosk.table.flows.undo import UndoFlow
 from kiosk.table.local import Local
 from kiosk.table.moment import moment
-from kiosk.table.moves_flow import MESSAGE_S, MovesFlow
-from kiosk.table.prompt_flow import FREE, PENDING_S, PromptFlow, SeatFlows
 from kiosk.table.result import Result
 from kiosk.table.screen_view import bust_results, clock_fields, field_text, seat_views
-from kiosk.table.undo_flow import UndoFlow
 from kiosk.table.view import TableView
 
 __all__ = ["DEBOUNCE_S", "PENDING_S", "Result", "TableController"]

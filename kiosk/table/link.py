@@ -4,7 +4,7 @@ The outbox is the truth for reports: paho's own in-memory queue is dropped on ev
 connect and the outbox re-published instead, so a report is sent again only when the
 broker never took it, or when the director has not acked it after `resend_s`. With
 several brokers configured the client moves to the next when one is gone
-(`kiosk.mqttclient`), and on a broker other than the last one every unacked report is
+(`kiosk.mqtt.client`), and on a broker other than the last one every unacked report is
 sent again at once, and again when the director arrives there after the table: the new
 broker never saw them, and the director's dedup keeps a report that did arrive twice
 from counting twice. A table on a broker where no director is online for `hunt_s`
@@ -22,8 +22,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from kiosk.config import TableConfig
-from kiosk.mqttclient import make_client
+from kiosk.config.files import TableConfig
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.table.outbox import Outbox, StorageFull

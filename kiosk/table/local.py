@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.core.button import Positions
+from kiosk.core.calc.button import Positions
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kiosk.config import TableConfig
+from kiosk.config.files import TableConfig
 from kiosk.printer import cards
 from kiosk.printer.spooler import Spooler
 from kiosk.table.outbox import Outbox

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from kiosk.core.clock import ClockReading, format_clock
+from kiosk.core.calc.clock import ClockReading, format_clock
 from kiosk.rules.structure import Period, Structure
 from kiosk.table.context import TableContext
 from kiosk.table.money_entry import ordinal

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.config import TableConfig
+from kiosk.config.files import TableConfig
 from kiosk.table.controller import DEBOUNCE_S, Result, TableController
 from kiosk.table.link import TableLink
 from kiosk.table.outbox import Outbox, StorageFull

@@ -30,14 +30,14 @@ import msgspec
 from msgspec import Meta
 
 from kiosk import __version__
-from kiosk.config import convert
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
+from kiosk.base.tomlfile import read_toml
+from kiosk.config.files import convert
 from kiosk.releases import messages as rm
 from kiosk.releases.ab import Install
 from kiosk.releases.installer import Installer, Refused, Source, over_https, why
 from kiosk.releases.signing import load_public
 from kiosk.table.service import TableService
-from kiosk.tomlfile import read_toml
 
 log = logging.getLogger(__name__)
 FILE = "update.toml"          # beside table.toml; no file, no updater

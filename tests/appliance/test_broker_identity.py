@@ -11,8 +11,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from appliance_helpers import EVENT, Broker
 
-from kiosk.config import BrokerConfig
-from kiosk.mqttclient import make_client
+from kiosk.config.files import BrokerConfig
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import MAX_MESSAGE, encode
 from kiosk.protocol.topics import Topics
 

@@ -15,7 +15,7 @@ from appliance_helpers import Broker, free_port, make_room, start_broker, stop_b
 
 from kiosk.appliance import checks
 from kiosk.appliance.provision import Room
-from kiosk.cli import main
+from kiosk.commands.main import main
 
 SYNCED = """Reference ID    : C0A80102 (pk-director.local)
 Stratum         : 11
@@ -318,7 +318,7 @@ def test_doctor_passes_on_a_running_director(room: Broker, doctor: Doctor,
     cfg = director_config(room, tmp_path, http)
     out = tmp_path / "director.log"
     with out.open("wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "director", "--config",
+        proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                                  str(cfg)], stdout=sink, stderr=subprocess.STDOUT)
     try:
         wait_for(lambda: "connected to" in out.read_text() or proc.poll() is not None)
@@ -359,7 +359,7 @@ def test_a_broker_open_to_anyone_fails(mosquitto, doctor: Doctor,  # type: ignor
 
 @pytest.mark.usefixtures("machine")
 def test_a_default_floor_password_fails(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
-    from kiosk import floor_users
+    from kiosk.config import floor_users
 
     cfg = director_config(room, tmp_path, free_port())
     floor_users.save(cfg.parent / floor_users.FILE, {"floor": floor_users.hash_password("floor")})
@@ -377,7 +377,7 @@ def test_gpio_library_warnings_stay_on_the_gpio_line(tmp_path: Path) -> None:
 
     room = make_room(tmp_path / "room", tls=False, port=free_port(), reader_port="none")
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    proc = subprocess.run([sys.executable, "-m", "kiosk.cli", "doctor", "--config",
+    proc = subprocess.run([sys.executable, "-m", "kiosk", "doctor", "--config",
                            str(room.out / "tables" / "table-1.toml"), "--timeout", "1"],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
     assert proc.stderr == ""

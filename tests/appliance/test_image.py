@@ -178,7 +178,7 @@ def test_table_root(rootfs: Path, wheels: tuple[Path, Path]) -> None:
     pub = rootfs / "etc/pokerkiosk/release.pub"      # the updater's key, beside table.toml
     assert pub.read_text() == (room.out / "tables/release.pub").read_text()
     assert "server 10.1.1.1 iburst" in (rootfs / "etc/chrony/chrony.conf").read_text()
-    check = in_root(rootfs, venv_py, "-c", "from kiosk.config import load_table_config as l;"
+    check = in_root(rootfs, venv_py, "-c", "from kiosk.config.files import load_table_config as l;"
                     "print(l('/etc/pokerkiosk/table.toml').broker.url)")
     assert check.stdout.strip() == "mqtts://10.1.1.1:8883", check.stderr
     up = in_root(rootfs, venv_py, "-c", "from kiosk.table.updater import load_settings as l;"

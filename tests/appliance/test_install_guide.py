@@ -17,7 +17,7 @@ from pathlib import Path
 
 from waiting import wait_for
 
-from kiosk.broker import free_port, stop_process, wait_port
+from kiosk.mqtt.broker import free_port, stop_process, wait_port
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "install.md"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from appliance_helpers import Broker
 
-from kiosk.config import load_table_config
+from kiosk.config.files import load_table_config
 from kiosk.table.service import TableService
 from kiosk.table.ui.texts import centre_lines
 

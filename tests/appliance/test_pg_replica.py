@@ -17,10 +17,10 @@ import pytest
 from waiting import wait_for
 
 from kiosk.appliance.pg_replica import OS_USER, Server, find_bindir, hba_line
-from kiosk.broker import free_port
-from kiosk.cli import build
-from kiosk.cli import main as pokerkiosk
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
+from kiosk.commands.main import build
+from kiosk.commands.main import main as pokerkiosk
+from kiosk.mqtt.broker import free_port
 
 
 class Cluster:

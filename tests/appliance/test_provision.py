@@ -11,8 +11,8 @@ from appliance_helpers import EVENT, Broker, free_port, make_room, start_broker,
 
 from kiosk.appliance import tls
 from kiosk.appliance.passwords import check_line, hash_line
-from kiosk.cli import main
-from kiosk.config import load_event_config, load_table_config
+from kiosk.commands.main import main
+from kiosk.config.files import load_event_config, load_table_config
 from kiosk.protocol.topics import Topics, V1Topics
 
 T = Topics(EVENT)
@@ -175,7 +175,7 @@ def test_tls_backends_make_a_cert_tables_accept(tmp_path: Path, backend: str,
 
 
 def test_floor_passwords_reach_the_director_only_as_hashes(tmp_path: Path) -> None:
-    from kiosk import floor_users
+    from kiosk.config import floor_users
 
     out = tmp_path / "room"
     assert main(["provision", "--tables", "2", "--event", EVENT, "--out", str(out),
@@ -207,7 +207,7 @@ def test_floor_user_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                             monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from kiosk import floor_users
+    from kiosk.config import floor_users
 
     cfg = tmp_path / "event.toml"
     cfg.write_text('[event]\nname = "x"\n')

@@ -1,7 +1,7 @@
 """Shared helpers for the core tests: a tournament driven the way table kiosks drive it.
 
 `Room` plays hands through "report" commands (hand_started, bust, hand_ended), keeps
-every event for replay checks, and computes button positions with kiosk.core.button
+every event for replay checks, and computes button positions with kiosk.core.calc.button
 exactly as a kiosk would.
 
 Test modules import these helpers as `core_kit`: pytest drops every module named
@@ -15,9 +15,9 @@ import random
 import sys
 from typing import Any
 
-from kiosk.core import button as btn
-from kiosk.core.state import IN_PLAY, MOVING
-from kiosk.core.tournament import Tournament
+from kiosk.core.calc import button as btn
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.state import IN_PLAY, MOVING
 from kiosk.rules.structure import Period, Structure
 from kiosk.rules.structure_files import load_structure
 

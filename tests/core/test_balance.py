@@ -9,9 +9,8 @@ import random
 import pytest
 from core_kit import Room, flat_structure, seating_problems
 
-from kiosk.core import button as btn
-from kiosk.core import plans
-from kiosk.core.balance import (
+from kiosk.core.calc import button as btn
+from kiosk.core.calc.balance import (
     Balancer,
     break_now,
     break_order,
@@ -19,6 +18,7 @@ from kiosk.core.balance import (
     choose_source,
     choose_target,
 )
+from kiosk.core.event import plans
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import Profile
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, flat_structure
 
-from kiosk.core.bounties import knockout
-from kiosk.core.results import results, totals
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.event.results import results, totals
+from kiosk.core.money.bounties import knockout
 
 
 def _room(mode: str, players: int = 9) -> Room:

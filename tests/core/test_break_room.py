@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.core import commands
-from kiosk.core.tournament import Tournament
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands
 from kiosk.rules.structure_files import load_structure
 
 

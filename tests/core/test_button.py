@@ -8,7 +8,7 @@ import random
 import pytest
 from core_kit import Room, flat_structure
 
-from kiosk.core.button import (
+from kiosk.core.calc.button import (
     Positions,
     draw_button,
     first_hand,

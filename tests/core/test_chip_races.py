@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from race_table import odd_turbo
 
-from kiosk.config import load_event_config
-from kiosk.core.chips import check_winners, colour_up, draw, race, settle
-from kiosk.core.plans import plan
-from kiosk.core.tournament import Tournament
-from kiosk.errors import ConfigError, RuleError
+from kiosk.base.errors import ConfigError, RuleError
+from kiosk.config.files import load_event_config
+from kiosk.core.chips.chips import check_winners, colour_up, draw, race, settle
+from kiosk.core.event.plans import plan
+from kiosk.core.event.tournament import Tournament
 from kiosk.protocol.messages import ColourUpPlan, ProtocolError, encode, parse
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure

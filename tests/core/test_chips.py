@@ -14,9 +14,9 @@ import random
 import pytest
 from core_kit import Room, digest
 
-from kiosk.core.chips import colour_up, leaving_at, odd_chips, race, reconcile, settle
-from kiosk.core.plans import plan
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.chips.chips import colour_up, leaving_at, odd_chips, race, reconcile, settle
+from kiosk.core.event.plans import plan
 from kiosk.rules.loader import load_profile
 from kiosk.rules.structure_files import load_structure
 

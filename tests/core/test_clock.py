@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, digest, flat_structure
 
-from kiosk.core.clock import Clock, format_clock, raises_so_far
+from kiosk.core.calc.clock import Clock, format_clock, raises_so_far
 
 S = flat_structure(levels=4, minutes=20, breaks_after=(2,))   # L1 L2 break L3 L4
 
@@ -147,7 +147,7 @@ def test_tda_2015_h4h_keeps_the_clock_running() -> None:
 
 @pytest.mark.parametrize("profile", ["sheridans", "home-roberts"])
 def test_profiles_without_h4h_refuse_it(profile: str) -> None:
-    from kiosk.errors import RuleError
+    from kiosk.base.errors import RuleError
 
     room = Room(20, profile=profile, structure=flat_structure())
     with pytest.raises(RuleError, match="no hand-for-hand"):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from core_kit import Room
 
-from kiosk.core import commands as cmd_
-from kiosk.core import events as ev_
-from kiosk.core import reservation_events, room_events
-from kiosk.core.tournament import Tournament
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands as cmd_
+from kiosk.core.model import events as ev_
+from kiosk.core.model import reservation_events, room_events
 
 
 def test_every_declared_command_report_and_event_has_a_handler() -> None:

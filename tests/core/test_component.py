@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.core import commands as cmd_
-from kiosk.core import events as ev_
-from kiosk.core.component import Component
-from kiosk.core.floor import Floor
-from kiosk.core.tournament import Tournament
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands as cmd_
+from kiosk.core.model import events as ev_
+from kiosk.core.model.component import Component
+from kiosk.core.play.floor import Floor
 
 
 def test_a_part_folds_and_decides_what_its_handlers_are_annotated_with() -> None:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from core_kit import Room, digest, seating_problems
 
-from kiosk.core.events import Audited, PoolCarried, Registered, Seated, TableOpened
-from kiosk.core.flights import Survivor
-from kiosk.errors import NeedsTable, RuleError
+from kiosk.base.errors import NeedsTable, RuleError
+from kiosk.core.model.events import Audited, PoolCarried, Registered, Seated, TableOpened
+from kiosk.core.series.flights import Survivor
 
 
 def flight(ids: list[str], seed: int) -> Room:

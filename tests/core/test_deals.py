@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, flat_structure
 
-from kiosk.core.icm import chip_chop, icm_deal, icm_equity
-from kiosk.core.results import results
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.event.results import results
+from kiosk.core.money.icm import chip_chop, icm_deal, icm_equity
 
 
 def test_icm_equal_stacks_share_equally_and_the_sum_is_exact() -> None:

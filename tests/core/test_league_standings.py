@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kiosk.core.leagues import (
+from kiosk.core.season.leagues import (
     EventResult,
     FormulaError,
     LeagueSpec,

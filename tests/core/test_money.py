@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, flat_structure
 
-from kiosk.core.payouts import (
+from kiosk.base.errors import RuleError
+from kiosk.core.calc.payouts import (
     PrizeRules,
     distribute,
     parse_shares_csv,
@@ -19,7 +20,6 @@ from kiosk.core.payouts import (
     pool,
     split_ties,
 )
-from kiosk.errors import RuleError
 
 STD = {"buy_in": 100, "fee": 10, "staff": 5}
 
@@ -112,7 +112,7 @@ def test_places_paid_bubble_and_in_the_money_at_every_bust() -> None:
 
 
 def test_bust_in_the_money_shows_place_and_prize_on_the_table_plan() -> None:
-    from kiosk.core.plans import plan
+    from kiosk.core.event.plans import plan
 
     room = _room(4)
     tour = room.tour

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.config import load_event_config
-from kiosk.errors import ConfigError
+from kiosk.base.errors import ConfigError
+from kiosk.config.files import load_event_config
 from kiosk.protocol.messages import ProtocolError, decode, encode
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "kiosk", *args], capture_output=True,
                           text=True, timeout=120, check=False)
 
 

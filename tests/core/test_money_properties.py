@@ -10,10 +10,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.chips import colour_up
-from kiosk.core.payouts import PrizeRules, payout_table, pool, split_ties
-from kiosk.core.results import totals
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.calc.payouts import PrizeRules, payout_table, pool, split_ties
+from kiosk.core.chips.chips import colour_up
+from kiosk.core.event.results import totals
 from kiosk.rules.loader import load_profile
 from kiosk.sim.engine import Simulator
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, flat_structure
 
-from kiosk.core.penalties import decide_penalty
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.play.penalties import decide_penalty
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import PenaltyRules
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, flat_structure
 
-from kiosk.core.places import Bust, group_places
+from kiosk.core.calc.places import Bust, group_places
 from kiosk.rules.loader import load_profile
 
 

@@ -16,7 +16,7 @@ KIOSK = Path(model.__file__).resolve().parents[1]
 # Keys whose reading belongs to work on the money side (chip race, chips in play,
 # prize deals) and on balancing; they stay until that code reads them.
 OWNED_ELSEWHERE = {
-    "chip_race", "chip_race.mode", "chip_race.rule",        # read by kiosk/core/chips.py
+    "chip_race", "chip_race.mode", "chip_race.rule",        # read by kiosk/core/chips/chips.py
     "entries.forfeited_chips_leave",                        # chips in play
     "bubble_deal",                                          # a prize deal: money side
     "hand_for_hand.players_stay_seated",   # Irish conduct rule, not yet shown at the table

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.errors import ConfigError
+from kiosk.base.errors import ConfigError
 from kiosk.rules.loader import PROFILE_DIR, load_profile, load_profile_file, profile_ids
 
 PROFILES = ("home-roberts", "irish-open", "sheridans", "tda-2015", "tda-2017")
@@ -93,7 +93,7 @@ def _shipped_text(pid: str = "tda-2017") -> str:
 
 
 def test_a_sixth_profile_is_data_only(tmp_path: Path) -> None:
-    from kiosk.core.tournament import Tournament
+    from kiosk.core.event.tournament import Tournament
     from kiosk.rules.structure_files import load_structure
 
     text = _shipped_text().replace('id = "tda-2017"', 'id = "casino-x"')

@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 def pokerkiosk(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", "profiles", *args],
+    return subprocess.run([sys.executable, "-m", "kiosk", "profiles", *args],
                           capture_output=True, text=True, timeout=60)
 
 

@@ -12,8 +12,8 @@ from core_kit import PROFILES, Room, digest, flat_structure, seating_problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.state import BUSTED
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.model.state import BUSTED
 
 SETTINGS = settings(max_examples=int(os.environ.get("CORE_EXAMPLES", "150")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from core_kit import PROFILES
 
-from kiosk.core.events import Event
+from kiosk.core.model.events import Event
 from kiosk.sim.engine import Simulator
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from core_kit import Room, flat_structure, seating_problems
 
-from kiosk.core.registration import late_reg_open, late_stack
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.model.registration import late_reg_open, late_stack
 from kiosk.rules.loader import load_profile
 
 # L1 L2 L3 L4 break L5 L6 L7 ... each level 20 minutes, break 10

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from kiosk.core import room_commands as rc
-from kiosk.core import room_events as re_
-from kiosk.core.room import Room
-from kiosk.core.tournament import Tournament
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import room_commands as rc
+from kiosk.core.model import room_events as re_
+from kiosk.core.room.room import Room
 from kiosk.protocol.topics import check_event_name
 from kiosk.rules.structure_files import load_structure
 

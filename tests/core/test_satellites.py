@@ -8,7 +8,7 @@ from typing import Any
 
 from core_kit import Room, digest, flat_structure
 
-from kiosk.core.events import Finished, SeatsWon
+from kiosk.core.model.events import Finished, SeatsWon
 
 SATELLITE = {"buy_in": 100, "seat_value": 300, "target_event": "main"}   # 10 players: 3 seats
 

@@ -19,7 +19,7 @@ KEYS = {"players", "profile", "seed", "hands", "levels_reached", "tables_max",
 
 
 def _sim(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", "sim", *args],
+    return subprocess.run([sys.executable, "-m", "kiosk", "sim", *args],
                           capture_output=True, text=True, timeout=120, check=False)
 
 

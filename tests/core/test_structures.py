@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.errors import ConfigError
+from kiosk.base.errors import ConfigError
 from kiosk.rules.structure import Period, Structure
 from kiosk.rules.structure_files import (
     load_structure,

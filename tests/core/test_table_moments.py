@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from core_kit import Room
 
-from kiosk.core import plans
-from kiosk.core.payouts import payouts
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.calc.payouts import payouts
+from kiosk.core.event import plans
 
 
 def _final_pending_room() -> tuple[Room, int, int]:

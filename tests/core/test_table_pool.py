@@ -9,8 +9,8 @@ import pickle
 import pytest
 from core_kit import Room, digest, seating_problems
 
-from kiosk.core.events import TableOpened, TablesGranted
-from kiosk.errors import NeedsTable, RuleError
+from kiosk.base.errors import NeedsTable, RuleError
+from kiosk.core.model.events import TableOpened, TablesGranted
 
 
 def pool_room(players: int, granted: list[int] | None = None, **extra: object) -> Room:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from core_kit import PROFILES, Room, digest, flat_structure, seating_problems
 
-from kiosk.core.state import BUSTED
-from kiosk.core.tournament import Tournament
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.state import BUSTED
 
 
 def _play(profile: str = "tda-2017", seed: int = 3, players: int = 30) -> Room:

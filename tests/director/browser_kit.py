@@ -8,7 +8,7 @@ from typing import Any
 
 from waiting import wait_for
 
-from kiosk.config import TableConfig
+from kiosk.config.files import TableConfig
 from kiosk.table.service import TableService
 
 SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"

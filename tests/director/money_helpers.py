@@ -10,13 +10,13 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.broker import free_port
-from kiosk.config import EventConfig
-from kiosk.core import button as btn
-from kiosk.core import commands
+from kiosk.config.files import EventConfig
+from kiosk.config.floor_users import hash_password
+from kiosk.core.calc import button as btn
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
-from kiosk.floor_users import hash_password
+from kiosk.mqtt.broker import free_port
 
 HASH = hash_password("s3cret")
 MONEY = {"buy_in": 100, "fee": 10, "bounty": 50, "bounty_mode": "pko", "table": "shares",

@@ -8,7 +8,7 @@ from typing import Any
 
 from test_room_director import ROOM
 
-from kiosk import floor_users
+from kiosk.config import floor_users
 
 PASSWORD = "a-long-one-9"
 LOGINS = {"td": "director", "fl": "floor", "cash": "cashier"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.director.budget import Budget
+from kiosk.director.mqtt.budget import Budget
 from kiosk.protocol.topics import SingleEventTopics
 
 T = SingleEventTopics("ev")

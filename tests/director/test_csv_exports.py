@@ -11,9 +11,9 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 from money_helpers import Reports
 
-from kiosk.cli import main
-from kiosk.config import EventConfig
-from kiosk.csvcells import text_cell, to_csv, typed_text
+from kiosk.base.csvcells import text_cell, to_csv, typed_text
+from kiosk.commands.main import main
+from kiosk.config.files import EventConfig
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 

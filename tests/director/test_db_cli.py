@@ -9,11 +9,11 @@ import pytest
 from small_room import ROOM
 
 from kiosk.appliance import checks
-from kiosk.cli import main
-from kiosk.core import commands
+from kiosk.commands.main import main
+from kiosk.config.room import load_director_config
+from kiosk.core.model import commands
+from kiosk.director.log.store import open_store
 from kiosk.director.service import Director
-from kiosk.director.store import open_store
-from kiosk.roomconfig import load_director_config
 
 
 def played_room(folder: Path, db: str) -> Director:

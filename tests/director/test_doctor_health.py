@@ -12,8 +12,8 @@ import pytest
 from money_helpers import Reports, Served, money_director
 
 from kiosk.appliance.checks import director_health
-from kiosk.core.knockouts import Knockouts
-from kiosk.errors import InternalError
+from kiosk.base.errors import InternalError
+from kiosk.core.money.knockouts import Knockouts
 
 
 def health(served: Served) -> dict[str, Any]:

@@ -9,14 +9,14 @@ import pytest
 from race_table import BREAK_25_OFF
 from test_room_director import Dealer, register
 
-from kiosk import configdoc
-from kiosk.cli import main
-from kiosk.config import load_event_config, load_table_config
-from kiosk.core import commands
-from kiosk.core import room_commands as rc
+from kiosk.base.errors import ConfigError
+from kiosk.commands.main import main
+from kiosk.config import doc as configdoc
+from kiosk.config.files import load_event_config, load_table_config
+from kiosk.core.model import commands
+from kiosk.core.model import room_commands as rc
+from kiosk.director.log.store import EventLog
 from kiosk.director.service import Director
-from kiosk.director.store import EventLog
-from kiosk.errors import ConfigError
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "config.md"
 
@@ -87,7 +87,7 @@ def test_a_table_belongs_to_a_room_and_the_old_event_key_still_reads(
 
 def test_the_reference_is_generated_from_the_schema() -> None:
     assert DOCS.read_text() == configdoc.render(), \
-        "docs/config.md is stale: python -m kiosk.configdoc > docs/config.md"
+        "docs/config.md is stale: python -m kiosk.config.doc > docs/config.md"
 
 
 @pytest.mark.parametrize(("structure", "stack"), [("turbo", 10_000), ("standard", 20_000),

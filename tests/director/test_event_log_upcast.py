@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core import events
-from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import events
+from kiosk.director.log.store import EventLog
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.config import EventConfig
-from kiosk.core import commands
+from kiosk.config.files import EventConfig
+from kiosk.config.floor_users import hash_password
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import COOKIE, make_app
-from kiosk.floor_users import hash_password
 
 GOOD = "Dealer-7-long"
 USERS = {"floor": hash_password(GOOD), "anne.b": hash_password("anne-b-secret")}
@@ -169,7 +169,7 @@ def test_actions_need_this_origin_and_the_session_token(tmp_path: Path) -> None:
 
 
 def test_users_file_changes_apply_without_a_restart(tmp_path: Path) -> None:
-    from kiosk import floor_users
+    from kiosk.config import floor_users
 
     path = tmp_path / "floor-users.toml"
     floor_users.save(path, dict(USERS))

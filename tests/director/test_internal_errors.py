@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from test_room_director import register, room
 
-from kiosk.core import commands
-from kiosk.core import room_commands as rc
-from kiosk.core.tournament import Tournament
-from kiosk.director.transactions import Transactions
-from kiosk.errors import InternalError
+from kiosk.base.errors import InternalError
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands
+from kiosk.core.model import room_commands as rc
+from kiosk.director.centre.transactions import Transactions
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -68,9 +68,9 @@ def test_a_bug_in_what_the_room_does_after_a_decision_undoes_the_decision(
 
 INNER = '''
 import pytest
-from kiosk.config import EventConfig
-from kiosk.core import commands
-from kiosk.core.registry import Registry
+from kiosk.config.files import EventConfig
+from kiosk.core.model import commands
+from kiosk.core.play.registry import Registry
 from kiosk.director.service import Director
 
 

@@ -13,7 +13,7 @@ from browser_kit import chromium
 from money_helpers import Served, money_director
 from playwright.sync_api import expect, sync_playwright
 
-from kiosk.core.knockouts import Knockouts
+from kiosk.core.money.knockouts import Knockouts
 
 
 @pytest.mark.internal_errors(1)

@@ -13,15 +13,15 @@ import pytest
 from small_room import ROOM
 from waiting import wait_for
 
-from kiosk.broker import free_port
-from kiosk.core import commands
-from kiosk.director.lease import TTL
-from kiosk.director.logstore import Fenced
-from kiosk.director.pg_admin import PrivateCluster, scratch_database
-from kiosk.director.pg_store import WRITE_LOCK
+from kiosk.base.errors import KioskError
+from kiosk.config.room import load_director_config
+from kiosk.core.model import commands
+from kiosk.director.log.lease import TTL
+from kiosk.director.log.logstore import Fenced
+from kiosk.director.log.pg_admin import PrivateCluster, scratch_database
+from kiosk.director.log.pg_store import WRITE_LOCK
 from kiosk.director.service import Director
-from kiosk.errors import KioskError
-from kiosk.roomconfig import load_director_config
+from kiosk.mqtt.broker import free_port
 
 
 def director(folder: Path, db: str, standby: bool = False) -> Director:

@@ -14,14 +14,14 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from test_room_director import Dealer
 
-from kiosk import cli
-from kiosk.core import button as btn
-from kiosk.core import commands
-from kiosk.core.leagues import EventResult, LeagueSpec, Result, Standings, formula
+from kiosk.base.errors import ConfigError
+from kiosk.commands import main as cli
+from kiosk.config.room import load_director_config
+from kiosk.core.calc import button as btn
+from kiosk.core.model import commands
+from kiosk.core.season.leagues import EventResult, LeagueSpec, Result, Standings, formula
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
-from kiosk.errors import ConfigError
-from kiosk.roomconfig import load_director_config
 
 EVENTS = """
 [room]
@@ -110,7 +110,7 @@ def table(d: Director, league: str) -> list[tuple[str, float]]:
 
 
 def d_board(d: Director):  # the board the web app serves
-    from kiosk.director.leagues import LeagueBoard
+    from kiosk.director.views.leagues import LeagueBoard
     return LeagueBoard(d.service.repo)
 
 

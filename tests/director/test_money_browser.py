@@ -10,7 +10,7 @@ import pytest
 from money_helpers import Reports, Served, money_director
 from playwright.sync_api import Page, expect, sync_playwright
 
-from kiosk.core.results import results
+from kiosk.core.event.results import results
 
 SCREENS = Path(__file__).resolve().parents[1] / "output" / "screens"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

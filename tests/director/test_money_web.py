@@ -10,7 +10,7 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 from money_helpers import Reports, money_director
 
-from kiosk.director import views
+from kiosk.director.views import views
 from kiosk.director.web.app import make_app
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kiosk.config import EventConfig
-from kiosk.core import commands
+from kiosk.config.files import EventConfig
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.protocol.messages import check
 

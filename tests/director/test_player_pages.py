@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.config import EventConfig, load_event_config
-from kiosk.core import commands
+from kiosk.base.errors import ConfigError
+from kiosk.config.files import EventConfig, load_event_config
+from kiosk.config.floor_users import hash_password
+from kiosk.config.room import RoomConfig, load_director_config
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 from kiosk.director.web.players import public_counts
+from kiosk.director.web.qr import player_page_url, qr_png
 from kiosk.director.web.ratelimit import RateLimiter
-from kiosk.errors import ConfigError
-from kiosk.floor_users import hash_password
-from kiosk.qr import player_page_url, qr_png
-from kiosk.roomconfig import RoomConfig, load_director_config
 
 HASH = hash_password("s3cret")
 EMOJI = "\U0001F0CF" * 64                      # a name of 64 emoji (playing-card joker)

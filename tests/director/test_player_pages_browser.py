@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from test_player_pages import EMOJI, HTML_NAME, count_every_table, director
 from test_walls_browser import OVERFLOW_JS
 
-from kiosk.core import commands
+from kiosk.core.model import commands
 
 SIZES = [(390, 844), (1280, 720), (1920, 1080)]
 

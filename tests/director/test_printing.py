@@ -12,8 +12,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from money_helpers import HASH, MONEY, Reports, money_director
 from serial_printer import SerialPrinter
 
-from kiosk.config import EventConfig
-from kiosk.core import commands
+from kiosk.config.files import EventConfig
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 from kiosk.printer import escpos

@@ -6,8 +6,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from kiosk.core import events, plans
-from kiosk.core.tournament import Tournament
+from kiosk.core.event import plans
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import events
 from kiosk.protocol.messages import (
     VERSION,
     ProtocolError,

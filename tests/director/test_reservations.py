@@ -12,11 +12,11 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk import floor_users
+from kiosk.config import floor_users
+from kiosk.config.room import load_director_config
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 from kiosk.director.web.reservations import FORMS
-from kiosk.roomconfig import load_director_config
 
 PASSWORD = "a-long-one-9"
 LOGINS = {"td": "director", "fl": "floor", "cash": "cashier"}
@@ -292,7 +292,7 @@ def test_the_demo_room_takes_reservations_for_sunday_and_keeps_a_league(
         tmp_path: Path) -> None:
     import argparse
 
-    from kiosk import demo
+    from kiosk.sim import demo
     args = argparse.Namespace(players=12, profile="tda-2017", structure="turbo", seed=1,
                               printer=None)
     path = demo._write_config(tmp_path, args, "mqtt://127.0.0.1:1", "127.0.0.1", 8080)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect, sync_playwright
 from test_leagues import played
 from test_reservations import PASSWORD, room
 
-from kiosk.core import commands
+from kiosk.core.model import commands
 
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 720}

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_room_director import Dealer, register, room
 
-from kiosk.cli import main
-from kiosk.core import commands
+from kiosk.commands.main import main
+from kiosk.core.model import commands
 
 
 def _played_room(tmp_path: Path) -> None:

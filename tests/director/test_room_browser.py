@@ -16,7 +16,7 @@ from room_process import PASSWORD, room_process
 from test_walls_browser import fits
 from waiting import wait_for
 
-from kiosk.config import TableConfig
+from kiosk.config.files import TableConfig
 from kiosk.table.service import TableService
 
 # boxes that must not cover one another: the cards of one list, the tiles of one screen,

@@ -17,7 +17,7 @@ from room_process import PASSWORD, room_process
 def pokerkiosk(url: str, user: str | None, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PK_FLOOR_PASSWORD": PASSWORD}
     login = ["--user", user] if user else []
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", "room", *args, "--url", url,
+    return subprocess.run([sys.executable, "-m", "kiosk", "room", *args, "--url", url,
                            *login], capture_output=True, text=True, env=env, timeout=60,
                           stdin=subprocess.DEVNULL)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.errors import ConfigError
-from kiosk.roomconfig import load_director_config
+from kiosk.base.errors import ConfigError
+from kiosk.config.room import load_director_config
 
 HEAD = '[room]\nname = "casino"\ntables = 6\n'
 

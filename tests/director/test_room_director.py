@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from kiosk.core import button as btn
-from kiosk.core import commands
-from kiosk.core import room_commands as rc
+from kiosk.base.errors import RuleError
+from kiosk.config.room import load_director_config
+from kiosk.core.calc import button as btn
+from kiosk.core.model import commands
+from kiosk.core.model import room_commands as rc
+from kiosk.director.log.store import open_store
 from kiosk.director.service import Director
-from kiosk.director.store import open_store
-from kiosk.errors import RuleError
-from kiosk.roomconfig import load_director_config
 
 ROOM = """
 [room]

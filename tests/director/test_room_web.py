@@ -13,15 +13,15 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from test_room_director import ROOM, register, room
 
-from kiosk import floor_users
-from kiosk.core import commands
-from kiosk.core import room_commands as rc
-from kiosk.core import room_events as re_
-from kiosk.director.room_views import room_snapshot
+from kiosk.base.errors import RuleError
+from kiosk.config import floor_users
+from kiosk.config.room import load_director_config
+from kiosk.core.model import commands
+from kiosk.core.model import room_commands as rc
+from kiosk.core.model import room_events as re_
 from kiosk.director.service import Director
+from kiosk.director.views.room_views import room_snapshot
 from kiosk.director.web.app import make_app
-from kiosk.errors import RuleError
-from kiosk.roomconfig import load_director_config
 
 PASSWORD = "a-long-one-9"
 LOGINS = {"td": "director", "fl": "floor", "cash": "cashier", "old": None}

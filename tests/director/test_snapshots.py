@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.tournament import Tournament
-from kiosk.director import snapshots
-from kiosk.director.store import EventLog
+from kiosk.core.event.tournament import Tournament
+from kiosk.director.log import snapshots
+from kiosk.director.log.store import EventLog
 from kiosk.sim.engine import Simulator
 
 

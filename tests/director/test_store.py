@@ -10,12 +10,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from kiosk.core import events as ev_
-from kiosk.core.room import ROOM_STREAM, Room
-from kiosk.core.tournament import Tournament
-from kiosk.director import snapshots
-from kiosk.director.store import EventLog, Store, StreamLog, open_store
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import events as ev_
+from kiosk.core.room.room import ROOM_STREAM, Room
+from kiosk.director.log import snapshots
+from kiosk.director.log.store import EventLog, Store, StreamLog, open_store
 from kiosk.rules.structure_files import load_structure
 
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from kiosk.config import EventConfig
-from kiosk.core import commands
-from kiosk.core.commands import BustReport, FloorCallReport
-from kiosk.core.tournament import Tournament
+from kiosk.config.files import EventConfig
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import commands
+from kiosk.core.model.commands import BustReport, FloorCallReport
+from kiosk.director.log.store import EventLog
 from kiosk.director.service import Director
-from kiosk.director.store import EventLog
 from kiosk.protocol.messages import encode
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.config import EventConfig
-from kiosk.core import commands
+from kiosk.config.files import EventConfig
+from kiosk.config.floor_users import hash_password
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
-from kiosk.floor_users import hash_password
 
 HASH = hash_password("s3cret")
 

@@ -51,8 +51,8 @@ def test_a_bug_inside_a_decision_is_counted_not_hidden(monkeypatch: pytest.Monke
                                                        request: pytest.FixtureRequest) -> None:
     """A decision that raises something other than a rule's refusal is an internal error
     in the soak's counts, and the room still reaches a verdict."""
-    from kiosk.core.commands import Penalty
-    from kiosk.core.tournament import Tournament
+    from kiosk.core.event.tournament import Tournament
+    from kiosk.core.model.commands import Penalty
 
     def broken(part: object, cmd: Penalty, t: float) -> None:
         raise KeyError(2)

@@ -11,10 +11,10 @@ from floor_client import FloorClient
 from test_director_mqtt import Probe, report
 from waiting import wait_for
 
-from kiosk.core import button as btn
-from kiosk.core import plans
-from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog
+from kiosk.core.calc import button as btn
+from kiosk.core.event import plans
+from kiosk.core.event.tournament import Tournament
+from kiosk.director.log.store import EventLog
 
 EVENT_WIDE = ("money", "hand_for_hand", "busts", "hold_reason", "final_pending", "day_over",
               "broken")

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from waiting import wait_for
 
-from kiosk.broker import Mosquitto
-from kiosk.config import load_table_config
-from kiosk.director.store import EventLog
-from kiosk.errors import ConfigError
+from kiosk.base.errors import ConfigError
+from kiosk.config.files import load_table_config
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.broker import Mosquitto
 from kiosk.table.service import TableService
 
 

@@ -10,7 +10,7 @@ from floor_client import FloorClient
 from race_table import BREAK_25_OFF, CHIPS, RaceTable, odd_turbo
 from waiting import wait_for
 
-from kiosk.director.store import EventLog
+from kiosk.director.log.store import EventLog
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 

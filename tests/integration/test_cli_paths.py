@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from waiting import wait_for
 
-from kiosk.broker import free_port
-from kiosk.config import EventConfig
+from kiosk.config.files import EventConfig
 from kiosk.director.service import Director
+from kiosk.mqtt.broker import free_port
 
 
 def pokerkiosk(*args: str, env: dict[str, str] | None = None, timeout: float = 60,
                stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "kiosk", *args], capture_output=True,
                           text=True, timeout=timeout, env=env, input=stdin, check=False)
 
 
@@ -122,7 +122,7 @@ def test_a_demo_failing_at_start_takes_its_broker_along(tmp_path: Path) -> None:
 def test_no_broker_survives_the_demo(tmp_path: Path, sig: signal.Signals) -> None:
     out = tmp_path / "demo.out"
     with out.open("wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "demo", "--http",
+        proc = subprocess.Popen([sys.executable, "-m", "kiosk", "demo", "--http",
                                  "127.0.0.1:0", "--players", "18", "--hand-seconds", "1"],
                                 stdout=sink, stderr=subprocess.STDOUT, env=demo_env(tmp_path))
     try:
@@ -155,7 +155,7 @@ def test_unreachable_broker_is_logged_and_a_clean_stop_is_quiet(tmp_path: Path) 
                    '[director]\ndb = "event.db"\n')
     log = tmp_path / "director.log"
     with log.open("wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "director", "--config",
+        proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                                  str(cfg), "--no-web"], stdout=sink, stderr=subprocess.STDOUT)
     try:
         wait_for(lambda: "cannot reach the broker" in log.read_text(), timeout=20)

@@ -18,9 +18,9 @@ import pytest
 from floor_client import FloorClient
 from waiting import wait_for
 
-from kiosk import floor_users
-from kiosk.config import load_table_config
-from kiosk.director.store import Store
+from kiosk.config import floor_users
+from kiosk.config.files import load_table_config
+from kiosk.director.log.store import Store
 from kiosk.table.service import TableService
 
 
@@ -28,7 +28,7 @@ def start_demo(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[bytes], di
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     out = tmp_path / "demo.out"
     with out.open("wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "demo", "--http",
+        proc = subprocess.Popen([sys.executable, "-m", "kiosk", "demo", "--http",
                                  "127.0.0.1:0", "--hand-seconds", "0.5", "--players", "27",
                                  "--dir", str(tmp_path / "demo"), *extra],
                                 stdout=sink, stderr=subprocess.STDOUT, env=env)

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from kiosk import demo
-from kiosk.broker import Mosquitto, free_port
+from kiosk.base.errors import KioskError
+from kiosk.config.room import load_director_config
 from kiosk.director.service import Director
-from kiosk.errors import KioskError
-from kiosk.roomconfig import load_director_config
+from kiosk.mqtt.broker import Mosquitto, free_port
+from kiosk.sim import demo
 from kiosk.sim.engine import Simulator
 
 PLAYERS = 18

@@ -10,9 +10,9 @@ import paho.mqtt.client as mqtt
 from waiting import wait_for
 from wire_tap import WireTap
 
-from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog
-from kiosk.mqttclient import make_client
+from kiosk.core.event.tournament import Tournament
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import decode, encode
 from kiosk.protocol.topics import SingleEventTopics
 from kiosk.sim.engine import Simulator

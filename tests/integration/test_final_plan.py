@@ -8,8 +8,8 @@ import time
 
 from test_director_mqtt import director_places, play_over_mqtt
 
-from kiosk.core import plans
-from kiosk.mqttclient import make_client
+from kiosk.core.event import plans
+from kiosk.mqtt.client import make_client
 from kiosk.protocol.messages import decode
 from kiosk.protocol.topics import SingleEventTopics
 

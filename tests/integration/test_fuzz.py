@@ -20,8 +20,8 @@ from fuzzing import garbage_reports, to_bytes
 from test_director_mqtt import Probe, director_places, play_over_mqtt, reference_places
 from waiting import wait_for
 
-from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog
+from kiosk.core.event.tournament import Tournament
+from kiosk.director.log.store import EventLog
 
 GARBAGE = 3000
 LIVE_GARBAGE = [{"table": 2, "hand": 1, "all_in": 5}, {"table": 2, "hand": "x"},

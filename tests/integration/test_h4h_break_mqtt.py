@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.clock import Clock
-from kiosk.core.events import ClockSet, Event, HandForHand, HandForHandGo
-from kiosk.core.results import results
-from kiosk.core.tournament import Tournament
-from kiosk.director.store import EventLog
+from kiosk.core.calc.clock import Clock
+from kiosk.core.event.results import results
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.events import ClockSet, Event, HandForHand, HandForHandGo
+from kiosk.director.log.store import EventLog
 from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure_file
 from kiosk.sim.engine import Simulator

@@ -18,9 +18,9 @@ from typing import Any
 
 from floor_client import FloorClient
 
-from kiosk.config import load_event_config
+from kiosk.config.files import load_event_config
+from kiosk.director.log.store import EventLog
 from kiosk.director.service import Director
-from kiosk.director.store import EventLog
 from kiosk.sim.clock import VirtualClock
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
@@ -160,7 +160,7 @@ def test_pko_rebuy_event_with_add_ons_a_bag_and_a_redraw(tmp_path: Path, mosquit
     assert sorted(e["player"] for e in redraw) == sorted(bagged["bags"])
 
     # the exported results against the independent calculation
-    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "results", "--db",
+    out = subprocess.run([sys.executable, "-m", "kiosk", "results", "--db",
                           str(director.db), "--json"], capture_output=True, text=True,
                          timeout=60, check=True)
     data = json.loads(out.stdout)
@@ -180,7 +180,7 @@ def test_pko_rebuy_event_with_add_ons_a_bag_and_a_redraw(tmp_path: Path, mosquit
     assert data["winner_keeps"] == head[winner]
     assert sum(won.values()) + head[winner] == data["bounty_pool"]
     assert all(r["eliminated_by"] for r in rows[1:])
-    csv_out = subprocess.run([sys.executable, "-m", "kiosk.cli", "results", "--db",
+    csv_out = subprocess.run([sys.executable, "-m", "kiosk", "results", "--db",
                               str(director.db), "--site"], capture_output=True, text=True,
                              timeout=60, check=True).stdout.splitlines()
     assert csv_out[0] == "place,name,prize,country"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import threading
 
-from kiosk.director.store import EventLog
-from kiosk.mqttclient import make_client
+from kiosk.director.log.store import EventLog
+from kiosk.mqtt.client import make_client
 
 
 def test_an_old_version_table_is_held_with_a_clear_message(mosquitto, director_factory) -> None:

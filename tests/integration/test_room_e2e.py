@@ -19,14 +19,14 @@ from director_process import DirectorProcess
 from floor_client import FloorClient
 from waiting import wait_for
 
-from kiosk.broker import Mosquitto
-from kiosk.core.commands import AnyTableReport
-from kiosk.core.results import results
-from kiosk.core.tournament import Tournament
+from kiosk.config.room import load_director_config
+from kiosk.core.event.results import results
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model.commands import AnyTableReport
+from kiosk.director.log.store import Store
 from kiosk.director.service import Director
-from kiosk.director.store import Store
-from kiosk.mqttclient import make_client
-from kiosk.roomconfig import load_director_config
+from kiosk.mqtt.broker import Mosquitto
+from kiosk.mqtt.client import make_client
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
 

@@ -10,8 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from kiosk.broker import free_port, stop_process
-from kiosk.mqttclient import make_client
+from kiosk.mqtt.broker import free_port, stop_process
+from kiosk.mqtt.client import make_client
 
 ROOM = """
 [room]
@@ -57,7 +57,7 @@ def test_every_table_of_the_pool_has_a_plan_naming_its_event(tmp_path: Path,
     client.connect(mosquitto.config.host, mosquitto.port)
     client.loop_start()
     log = (tmp_path / "director.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "director", "--config",
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                              str(tmp_path / "room.toml"), "--no-web"], stdout=log, stderr=log)
     try:
         deadline = time.monotonic() + 20

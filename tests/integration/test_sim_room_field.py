@@ -11,9 +11,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from waiting import wait_for
 
-from kiosk.core import plans
-from kiosk.core.commands import HandEndedReport
-from kiosk.core.report_data import HandEndedData
+from kiosk.core.event import plans
+from kiosk.core.model.commands import HandEndedReport
+from kiosk.core.model.report_data import HandEndedData
 from kiosk.protocol.messages import encode
 from kiosk.protocol.topics import Topics
 from kiosk.sim.mqtt_field import MqttField

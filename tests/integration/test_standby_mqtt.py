@@ -16,7 +16,7 @@ from pathlib import Path
 from test_director_mqtt import PLAYERS, director_places, play_over_mqtt, reference_places
 from waiting import wait_for
 
-from kiosk.director.store import EventLog
+from kiosk.director.log.store import EventLog
 
 
 def health(port: int) -> dict:
@@ -82,7 +82,7 @@ def test_both_serve_health_the_standby_redirects_and_a_second_leader_is_refused(
         # a second leader on the same lease: one line, nothing written
         end = len(list(EventLog(pg_dsn).read()))
         second = subprocess.run(
-            [sys.executable, "-m", "kiosk.cli", "director", "--config",
+            [sys.executable, "-m", "kiosk", "director", "--config",
              str(leader.config), "--no-web"], capture_output=True, text=True, timeout=30)
         assert second.returncode == 2
         error = second.stderr.splitlines()[-1]

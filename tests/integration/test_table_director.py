@@ -8,8 +8,8 @@ from pathlib import Path
 from waiting import wait_for
 from wire_tap import WireTap
 
-from kiosk.config import TableConfig
-from kiosk.director.store import EventLog
+from kiosk.config.files import TableConfig
+from kiosk.director.log.store import EventLog
 from kiosk.table.service import TableService
 
 

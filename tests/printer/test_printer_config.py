@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.config import load_table_config
-from kiosk.errors import ConfigError
+from kiosk.base.errors import ConfigError
+from kiosk.config.files import load_table_config
+from kiosk.config.room import load_director_config
 from kiosk.printer.ports import parse_port
-from kiosk.roomconfig import load_director_config
 
 ROOM = '[room]\nname = "casino"\n\n[director]\ndb = "room.db"\n\n'
 

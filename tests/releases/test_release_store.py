@@ -21,7 +21,7 @@ from kiosk.releases.store import ReleaseStore
 
 
 def cli(*args: str, store: Path, key: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", "release", *args,
+    return subprocess.run([sys.executable, "-m", "kiosk", "release", *args,
                            "--dir", str(store), "--key", str(key)],
                           capture_output=True, text=True, timeout=60)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from release_helpers import fake_wheel, keys
 
-from kiosk.config import BrokerConfig, TableConfig
+from kiosk.config.files import BrokerConfig, TableConfig
 from kiosk.releases import messages as rm
 from kiosk.releases.ab import Install
 from kiosk.releases.store import ReleaseStore

@@ -13,7 +13,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from kiosk.broker import Mosquitto
+from kiosk.mqtt.broker import Mosquitto
 
 sys.path.insert(0, str(Path(__file__).parent))  # table_helpers, also used by the bench
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.config import BrokerConfig, GpioConfig, TableConfig
-from kiosk.core import button as btn
-from kiosk.core import events, plans
-from kiosk.core.tournament import Tournament
+from kiosk.config.files import BrokerConfig, GpioConfig, TableConfig
+from kiosk.core.calc import button as btn
+from kiosk.core.event import plans
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import events
 from kiosk.protocol import messages
 from kiosk.protocol.messages import decode, encode
 from kiosk.rules.structure_files import load_structure
@@ -36,7 +37,7 @@ def plan(seats: dict[int, dict[str, Any]] | list[int] | None = None, *, rev: int
     """The plan the director's core publishes for a table seating `seats`.
 
     The players are registered and seated in a real Tournament and the body comes from
-    `kiosk.core.plans.plan`, then `extra` (flags, calls, moves) and per-seat details the
+    `kiosk.core.event.plans.plan`, then `extra` (flags, calls, moves) and per-seat details the
     test wants are laid over it, and the result is checked against the plan schema: a
     sample that drifts from what the director sends fails here, not on a Pi."""
     if seats is None:

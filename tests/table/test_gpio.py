@@ -9,7 +9,7 @@ from table_helpers import plan, schedule, table_config
 from waiting import wait_for
 
 from kiosk.protocol.topics import Topics
-from kiosk.table.gpio import TableGpio
+from kiosk.table.hardware.gpio import TableGpio
 from kiosk.table.service import TableService
 
 TOPICS = Topics("test")

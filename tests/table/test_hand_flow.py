@@ -8,7 +8,7 @@ import random
 from flow_helpers import make
 from table_helpers import T0, plan, seat
 
-from kiosk.core.button import draw_button, first_hand
+from kiosk.core.calc.button import draw_button, first_hand
 from kiosk.protocol.messages import decode, encode
 from kiosk.table.controller import TableController
 

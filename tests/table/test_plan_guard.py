@@ -16,8 +16,8 @@ from fuzzing import mutated_plans
 from table_helpers import schedule, table_config
 from waiting import wait_for
 
-from kiosk.core import plans
-from kiosk.core.tournament import Tournament
+from kiosk.core.event import plans
+from kiosk.core.event.tournament import Tournament
 from kiosk.protocol.messages import decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.rules.structure_files import load_structure

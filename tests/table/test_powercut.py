@@ -27,7 +27,7 @@ class Kiosk:
 
     def __init__(self, config: Path) -> None:
         self.proc = subprocess.Popen(
-            [PYTHON, "-m", "kiosk.cli", "table", "--config", str(config), "--headless"],
+            [PYTHON, "-m", "kiosk", "table", "--config", str(config), "--headless"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.lines: list[str] = []

@@ -11,7 +11,7 @@ from table_helpers import T0, plan, schedule, seating
 from waiting import wait_for
 
 from kiosk.table.controller import Result, TableController
-from kiosk.table.reader import CardReader, parse_line
+from kiosk.table.hardware.reader import CardReader, parse_line
 
 
 class Ports:

@@ -12,7 +12,7 @@ from typing import Any
 from table_helpers import plan, schedule, seating, table_config
 from waiting import wait_for
 
-from kiosk.core import plans
+from kiosk.core.event import plans
 from kiosk.protocol.topics import Topics
 from kiosk.table.service import TableService
 

@@ -361,7 +361,7 @@ def test_break_screen_shows_a_move_ordered_during_the_break(ui: Harness,
 
 
 def test_tap_counts(ui: Harness) -> None:
-    """The taps a dealer makes for the common jobs (the README's table)."""
+    """The taps a dealer makes for the common jobs (docs/table.md's table)."""
     counts = {}
     ui.fresh(11)
     ids = ui.draw((800, 480))

@@ -12,7 +12,7 @@ from table_helpers import plan, schedule, seat, seating
 from test_ui import ROOM, SIZES, TITLE, Harness
 from ui_checks import check_screen
 
-from kiosk.core import plans
+from kiosk.core.event import plans
 from kiosk.protocol.messages import check
 from kiosk.table.controller import TableController
 

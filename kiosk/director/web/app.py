@@ -3,7 +3,7 @@
 Reading needs no login: the pages, /api/room, /api/snapshot, /api/players and the /ws
 live feed. Acting (/api/act, /api/import, /api/room/...) needs a floor login (see auth.py):
 an HttpOnly session cookie plus the session's CSRF token in a header, from a page of this
-very origin, and a role that allows the action (see kiosk.director.roles).
+very origin, and a role that allows the action (see kiosk.director.web.roles).
 
 The room page is `/`; one event's dashboard is `/event/NAME` (or `/event?event=NAME`);
 every one-event API takes `?event=NAME` and reads the room's first event without it.
@@ -26,20 +26,22 @@ from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from kiosk.core import commands
-from kiosk.director import roles, views
-from kiosk.director.bookings import Bookings
-from kiosk.director.csv_import import import_players
-from kiosk.director.desk import Desk
-from kiosk.director.hub import Hub
-from kiosk.director.leadership import Leadership
-from kiosk.director.ports import Clock
-from kiosk.director.printing import DeskPrinter
-from kiosk.director.release_desk import ReleaseDesk
-from kiosk.director.room_service import RoomService
-from kiosk.director.room_views import EventView
-from kiosk.director.table_feed import TableFeed
-from kiosk.director.web import pages
+from kiosk.base.errors import KioskError
+from kiosk.config.room import RoomConfig
+from kiosk.core.model import commands
+from kiosk.director.adapters.bookings import Bookings
+from kiosk.director.adapters.csv_import import import_players
+from kiosk.director.adapters.printing import DeskPrinter
+from kiosk.director.adapters.release_desk import ReleaseDesk
+from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.ports import Clock
+from kiosk.director.centre.room_service import RoomService
+from kiosk.director.standby.leadership import Leadership
+from kiosk.director.views import views
+from kiosk.director.views.hub import Hub
+from kiosk.director.views.room_views import EventView
+from kiosk.director.views.table_feed import TableFeed
+from kiosk.director.web import pages, roles
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
 from kiosk.director.web.events import desk_for
 from kiosk.director.web.league_routes import add_league_routes
@@ -49,8 +51,6 @@ from kiosk.director.web.printer_routes import add_printer_routes
 from kiosk.director.web.release_routes import add_release_routes
 from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
-from kiosk.errors import KioskError
-from kiosk.roomconfig import RoomConfig
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "pk_floor"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from kiosk import floor_users
+from kiosk.config import floor_users
 
 log = logging.getLogger("kiosk.director.web")
 SESSION_SECONDS = 12 * 3600

@@ -10,9 +10,9 @@ import json
 
 from aiohttp import web
 
-from kiosk.director.desk import Desk
-from kiosk.director.repository import Repository
-from kiosk.errors import RuleError
+from kiosk.base.errors import RuleError
+from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.repository import Repository
 
 
 def desk_for(repo: Repository, request: web.Request) -> Desk:

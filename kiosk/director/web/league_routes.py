@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from kiosk.director.leagues import LeagueBoard
-from kiosk.director.repository import Repository
+from kiosk.base.errors import KioskError
+from kiosk.director.centre.repository import Repository
+from kiosk.director.views.leagues import LeagueBoard
 from kiosk.director.web.players import _render
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
-from kiosk.errors import KioskError
 
 TOP_MAX = 500
 

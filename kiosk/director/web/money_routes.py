@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from kiosk.core.results import to_csv
-from kiosk.director.money_views import audit_view, deal_view, results_view
-from kiosk.director.repository import Repository
+from kiosk.base.errors import RuleError
+from kiosk.core.event.results import to_csv
+from kiosk.director.centre.repository import Repository
+from kiosk.director.views.money_views import audit_view, deal_view, results_view
 from kiosk.director.web import pages
 from kiosk.director.web.events import desk_for
-from kiosk.errors import RuleError
 
 MONEY_PAGES = ("/results", "/deal", "/audit")
 

@@ -19,13 +19,13 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.director.desk import Desk
-from kiosk.director.hub import Hub
-from kiosk.director.player_views import event_parts, seat_lookup
-from kiosk.director.repository import Repository
+from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.repository import Repository
+from kiosk.director.views.hub import Hub
+from kiosk.director.views.player_views import event_parts, seat_lookup
 from kiosk.director.web.player_feed import Phone, PlayerFeed
+from kiosk.director.web.qr import player_page_url, qr_png, qr_svg
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
-from kiosk.qr import player_page_url, qr_png, qr_svg
 
 STATIC = Path(__file__).with_name("static")
 PING = 15.0             # seconds between keep-alives: a phone sees a dead link by them

@@ -13,10 +13,10 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.director.printing import DeskPrinter
-from kiosk.director.repository import Repository
+from kiosk.base.errors import RuleError
+from kiosk.director.adapters.printing import DeskPrinter
+from kiosk.director.centre.repository import Repository
 from kiosk.director.web import pages
-from kiosk.errors import RuleError
 from kiosk.printer import preview
 
 UserOf = Callable[[web.Request], "str | None"]

@@ -17,8 +17,8 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.director.release_desk import ReleaseDesk
-from kiosk.errors import KioskError
+from kiosk.base.errors import KioskError
+from kiosk.director.adapters.release_desk import ReleaseDesk
 
 Refusal = Callable[[str, str], "web.Response | None"]
 ACTIONS = ("rollout", "hold", "resume", "now")

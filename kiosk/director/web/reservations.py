@@ -18,13 +18,13 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from kiosk.core import reservations as rs
-from kiosk.core import room_commands as rc
-from kiosk.director.bookings import Bookings
+from kiosk.base.errors import KioskError, RuleError
+from kiosk.core.model import room_commands as rc
+from kiosk.core.room import reservations as rs
+from kiosk.director.adapters.bookings import Bookings
 from kiosk.director.web.players import _render
+from kiosk.director.web.qr import qr_svg
 from kiosk.director.web.ratelimit import RateLimiter, retry_after
-from kiosk.errors import KioskError, RuleError
-from kiosk.qr import qr_svg
 
 DESK_KINDS = frozenset({"confirm_reservation", "cancel_reservation", "set_reservations"})
 FORMS = web.AppKey("reservation_forms", RateLimiter)   # the form's limiter, per address

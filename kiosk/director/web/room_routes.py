@@ -1,7 +1,7 @@
 """The room's API, registered by app.py: the room at a glance and the room's actions.
 
 GET /api/room is the room page's snapshot (no login, like every read). POST /api/room/act
-takes one room command (kiosk.core.room_commands: assign_table, free_table,
+takes one room command (kiosk.core.model.room_commands: assign_table, free_table,
 set_event_state, return_ticket, refund_ticket...) and POST /api/room/events opens a new
 event from the keys of a room.toml `[[events]]` entry; both need a floor login whose role
 allows the action, and both are audited in the room's log with the user.
@@ -15,11 +15,11 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.core import room_commands
-from kiosk.director.room_service import RoomService
-from kiosk.director.room_views import room_snapshot
-from kiosk.director.table_feed import TableFeed
-from kiosk.errors import KioskError, RuleError
+from kiosk.base.errors import KioskError, RuleError
+from kiosk.core.model import room_commands
+from kiosk.director.centre.room_service import RoomService
+from kiosk.director.views.room_views import room_snapshot
+from kiosk.director.views.table_feed import TableFeed
 
 Session = Callable[[web.Request], "tuple[str, str] | None"]
 

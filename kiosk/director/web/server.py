@@ -7,8 +7,8 @@ import ssl
 
 from aiohttp import web as aioweb
 
+from kiosk.base.errors import KioskError
 from kiosk.director.web.app import Served, make_app
-from kiosk.errors import KioskError
 
 log = logging.getLogger("kiosk.director")
 

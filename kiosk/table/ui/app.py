@@ -20,7 +20,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
 from kiosk.appliance.sdnotify import Notifier
-from kiosk.config import TableConfig
+from kiosk.config.files import TableConfig
 from kiosk.table.controller import Result
 from kiosk.table.ui.texts import (
     CENTRE_LINES,
@@ -379,7 +379,7 @@ def run_ui(cfg: TableConfig, config: str | None = None) -> int:
     run `env.prepare` before Kivy was first imported. With an update.toml beside
     `config`, the updater runs too; its switch closes the app and exits with RESTART."""
     from kiosk.releases.ab import RESTART
-    from kiosk.table.devices import start_devices
+    from kiosk.table.hardware.devices import start_devices
     from kiosk.table.service import TableService
     from kiosk.table.updater import start_updater
     service = TableService(cfg)

@@ -1,0 +1,290 @@
+"""Chip counts, colour-ups and the end of a day (bag-and-tag and the redraw).
+
+Owns the open count round, the counted stacks, colour-up races and the bags of each day;
+the arithmetic is in kiosk.core.chips.chips.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from kiosk.base.errors import RuleError
+from kiosk.core.chips import chips as chipmath
+from kiosk.core.chips import races
+from kiosk.core.model import commands as cmd_
+from kiosk.core.model import events as ev_
+from kiosk.core.model.component import Component, peer
+from kiosk.core.model.state import Event, Table
+
+if TYPE_CHECKING:
+    from kiosk.core.model.host import (
+        BalancingView,
+        BustsView,
+        LevelsView,
+        RegistryView,
+        SeatingView,
+    )
+    from kiosk.rules.profile import Profile
+
+
+@dataclass(eq=False)
+class ChipCounts(Component):
+    """Counts of the stacks, colour-ups and the bags of each day."""
+
+    # the denominations in play; without them the core cannot tell what leaves at a
+    # break, and colour-ups are left to the floor
+    chip_set: tuple[int, ...] = field(init=False)
+    count_round: Any = None             # the open count_opened event
+    n_rounds: int = 0
+    counts: dict[int, dict[int, int]] = field(default_factory=dict)  # table -> seat -> stack
+    last_count: dict[str, int] = field(default_factory=dict)  # player -> last counted stack
+    colour_ups: dict[int, Event] = field(default_factory=dict)  # table -> round's colour-up
+    # chip races (kiosk/core/chips/races.py): dealt by the dealer, or drawn here
+    chip_race_mode: str = field(init=False)
+    count_players: dict[int, dict[str, str]] = field(default_factory=dict)  # table -> seat -> pid
+    chips_removed: int = 0
+    day: int = 1
+    day_over: bool = False
+    bags: dict[int, dict[str, int]] = field(default_factory=dict)  # day -> player -> bagged stack
+
+    registry: RegistryView = peer()
+    seating: SeatingView = peer()
+    levels: LevelsView = peer()
+    busts: BustsView = peer()
+    balancing: BalancingView = peer()
+
+    def __post_init__(self) -> None:
+        self.chip_set = tuple(sorted(self.t.config.get("chip_set") or ()))
+        self.chip_race_mode = self.t.config.get("chip_race") or "draw"
+
+    def _do_count_chips(self, cmd: cmd_.CountChips, t: float) -> None:
+        """Ask every table for its stacks (end of a level, or of the day)."""
+        if self.count_round is not None and not self._count_complete():
+            raise RuleError(f"chip count {self.count_round['round']} is still open")
+        level = self.t.structure.level_number(self.levels.period(t))
+        label = str(cmd.get("label") or f"level {level}")
+        self._open_count(t, label, "count", [], 0, cmd.get("by"))
+
+    def _open_count(self, t: float, label: str, purpose: str, removed: list[int],
+                    new_chip: int, by: Any) -> None:
+        self.t.emit("count_opened", t, round=self.n_rounds + 1, label=label, purpose=purpose,
+                    removed=removed, new_chip=new_chip,
+                    tables=[x.id for x in self.seating.active_tables()], by=by)
+
+    def _on_count_opened(self, ev: ev_.CountOpened) -> None:
+        self.n_rounds = ev["round"]
+        self.count_round = ev   # reads like a dict (r["round"])
+        self.counts = {}
+        self.colour_ups = {}
+        self.changes.touch_all(ev["tables"])
+
+    def _count_complete(self) -> bool:
+        return all(x.id in self.counts for x in self.seating.active_tables())
+
+    def _report_chip_count(self, tab: Table, d: dict, t: float, rid: str) -> None:
+        r = self.count_round
+        asked = d.get("round")
+        if r is None or (asked is not None and asked != r["round"]):
+            raise RuleError(f"no chip count {asked or ''} is open".replace("  ", " "))
+        stacks = _stacks(d["stacks"])
+        bad = _count_problems(tab, stacks, self.registry.chips)
+        if bad:
+            raise RuleError(f"table {tab.id} count refused: {'; '.join(bad)}")
+        players = {str(s): tab.seat_of[s] for s in sorted(stacks)}
+        self.t.emit("chips_counted", t, table=tab.id, round=r["round"],
+                    stacks={str(s): v for s, v in sorted(stacks.items())}, players=players,
+                    report=rid, by=d.get("by"))
+        races.after_count(self, tab, stacks, players, t, rid)
+
+    def _report_chip_race(self, tab: Table, d: Any, t: float, rid: str) -> None:
+        """The dealer's race: the seats whose cards won (kiosk/core/chips/races.py)."""
+        races.take_entry(self, tab, d, t, rid)
+
+    # what the races read and call (races.RaceHost)
+    @property
+    def profile(self) -> Profile:
+        return self.t.profile
+
+    def emit(self, kind: str, t: float, **fields: Any) -> Event:
+        return self.t.emit(kind, t, **fields)
+
+    def rng(self, *what: object) -> random.Random:
+        return self.t.rng(*what)
+
+    def _on_chips_counted(self, ev: ev_.ChipsCounted) -> None:
+        self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
+        self.count_players[ev["table"]] = dict(ev["players"])
+        for s, pid in ev["players"].items():
+            self.last_count[pid] = ev["stacks"][s]
+        self.changes.touch(ev["table"])
+
+    def _on_coloured_up(self, ev: ev_.ColouredUp) -> None:
+        self.colour_ups[ev["table"]] = ev
+        self.counts[ev["table"]] = {int(s): v for s, v in ev["after"].items()}
+        for s, pid in ev["players"].items():
+            self.last_count[pid] = ev["after"][s]
+        self.registry.chips_left_play(ev["removed"])
+        self.chips_removed += ev["removed"]
+        self.changes.touch(ev["table"])
+
+    def _do_set_chip_race(self, cmd: cmd_.SetChipRace, t: float) -> None:
+        """A house setting, changed between races: not while a colour-up still has a
+        race to run (those tables would race one way, the rest the other)."""
+        if cmd.chip_race == self.chip_race_mode:
+            raise RuleError(f"the chip races are already run by the {cmd.chip_race}")
+        owing = self.unraced()
+        if owing:
+            raise RuleError(
+                f"the {self.count_round['label']} still has races to run at "
+                f"table{'s' * (len(owing) > 1)} {', '.join(map(str, owing))}; change who "
+                "runs them once those are in")
+        self.t.emit("chip_race_set", t, chip_race=cmd.chip_race, before=self.chip_race_mode,
+                    source=cmd.source)
+
+    def _on_chip_race_set(self, ev: ev_.ChipRaceSet) -> None:
+        self.chip_race_mode = ev.chip_race
+
+    def unraced(self) -> list[int]:
+        """The tables in play whose race of the open colour-up has no outcome yet (counted
+        or not)."""
+        r = self.count_round
+        if r is None or r["purpose"] != "colour_up" or not r["removed"]:
+            return []
+        return sorted(x.id for x in self.seating.active_tables()
+                      if x.id in r["tables"] and x.id not in self.colour_ups)
+
+    def colour_up_tick(self, t: float) -> None:
+        """At a break where a denomination leaves play, every table races it off; not once
+        the day is over (its tables count for the bags, and the colour-up comes with the
+        next day's play)."""
+        period = self.levels.period(t)
+        if not self.chip_set or self.day_over or not self.t.structure.periods[period].is_break:
+            return
+        removed, new_chip = chipmath.leaving_at(self.chip_set, self.t.structure, period)
+        label = f"colour-up at break {period}"
+        if removed and (self.count_round is None or self.count_round["label"] != label):
+            self._open_count(t, label, "colour_up", removed, new_chip, None)
+
+    def reconciliation(self) -> chipmath.Reconciliation:
+        smallest = self.count_round["new_chip"] if self.count_round and \
+            self.count_round["purpose"] == "colour_up" else 1
+        seated = {x.id: set(x.seat_of) for x in self.seating.active_tables()}
+        racing = [n for n in self.counts if races.pending(self, n) is not None]
+        return chipmath.reconcile(self.registry.chips, self.counts, seated, smallest,
+                                  racing)
+
+    def _do_end_day(self, cmd: cmd_.EndDay, t: float) -> None:
+        """Stop play after the current hands and ask every table to count for the bags."""
+        if self.day_over:
+            raise RuleError(f"day {self.day} is already over")
+        if not self.levels.started or self.busts.finished_at is not None:
+            raise RuleError("no day of play is running")
+        self.t.emit("day_ended", t, day=self.day, by=cmd.get("by"))
+        self._open_count(t, f"bags day {self.day}", "bag", [], 0, cmd.get("by"))
+
+    def _on_day_ended(self, ev: ev_.DayEnded) -> None:
+        self.day_over = True
+        self.changes.schedule_changed()
+        self.changes.touch_all(x.id for x in self.seating.active_tables())
+
+    def _do_bag(self, cmd: cmd_.Bag, t: float) -> None:
+        """Bag-and-tag: each player's counted stack goes into his bag, on record."""
+        r = self.count_round
+        if not self.day_over or r is None or r["purpose"] != "bag":
+            raise RuleError("bag at the end of a day, after its count")
+        missing = [x.id for x in self.seating.active_tables() if x.id not in self.counts]
+        if missing:
+            raise RuleError(f"tables {', '.join(map(str, missing))} have not counted")
+        stale = [f"table {x.id} (seats {', '.join(map(str, seats))})"
+                 for x in self.seating.active_tables() if (seats := self.changed_seats(x))]
+        if stale:
+            raise RuleError(f"the seating changed after the count; recount {'; '.join(stale)}")
+        rec = self.reconciliation()
+        if rec.difference and not cmd.get("accept_difference"):
+            raise RuleError(f"the count is {rec.difference:+,} chips off; recount the flagged "
+                            "tables or accept the difference")
+        bags = {}
+        for tab in self.seating.active_tables():
+            for seat, pid in sorted(tab.seat_of.items()):
+                bags[pid] = self.counts[tab.id][seat]
+        self.t.emit("bagged", t, day=self.day, bags=bags, difference=rec.difference,
+                    by=cmd.get("by"))
+
+    def changed_seats(self, tab: Table) -> list[int]:
+        """Seats whose player is not the one the table's count names (a floor move or an
+        undone bust since): that count cannot say what each player bags."""
+        counted = self.count_players.get(tab.id, {})
+        seats = set(tab.seat_of) | set(self.counts.get(tab.id, ()))
+        return sorted(s for s in seats if tab.seat_of.get(s) != counted.get(str(s)))
+
+    def _on_bagged(self, ev: ev_.Bagged) -> None:
+        self.bags[ev["day"]] = dict(ev["bags"])
+        self.registry.chips_recounted(ev["difference"])
+
+    def _do_redraw(self, cmd: cmd_.Redraw, t: float) -> None:
+        """Start the next day: every bagged player gets a new random seat."""
+        if not self.day_over or self.day not in self.bags:
+            raise RuleError("the redraw starts a new day, after the bags are recorded")
+        active = self.seating.active_tables()
+        if any(x.in_hand for x in active):
+            raise RuleError("a table is still playing a hand")
+        players = sorted(self.bags[self.day], key=lambda pid: pid)
+        n_tables = max(1, math.ceil(len(players) / self.t.seats))
+        keep = sorted(x.id for x in active)[:n_tables]
+        rng = self.t.rng("redraw", self.day)
+        rng.shuffle(players)
+        spots = []
+        for i, tid in enumerate(keep):
+            size = len(players) // n_tables + (1 if i < len(players) % n_tables else 0)
+            spots += [(tid, s) for s in sorted(rng.sample(range(1, self.t.seats + 1), size))]
+        self.balancing.cancel_orders(t, active)
+        for pid in sorted(self.bags[self.day]):
+            self.t.emit("unseated", t, player=pid)
+        for x in active:
+            if x.id not in keep:
+                self.t.emit("table_broken", t, table=x.id)
+        self.t.emit("redrawn", t, day=self.day + 1, tables=keep, by=cmd.get("by"))
+        for pid, (tid, seat) in zip(players, spots, strict=True):
+            self.t.emit("seated", t, player=pid, table=tid, seat=seat, reason="redraw")
+
+    def _on_redrawn(self, ev: ev_.Redrawn) -> None:
+        self.day = ev["day"]
+        self.day_over = False
+        self.count_round = None
+        self.counts = {}
+        self.balancing.redrawn()
+        for tid in ev["tables"]:
+            self.seating.seated_afresh(self.seating.tables[tid])
+            self.changes.touch(tid)
+        self.changes.schedule_changed()
+
+    # the table reports this part decides (each handler takes the report's data)
+    REPORTS: ClassVar[dict[type, Callable[..., None]]] = {
+        cmd_.ChipCountReport: _report_chip_count,
+        cmd_.ChipRaceReport: _report_chip_race,
+    }
+
+
+def _stacks(raw: Any) -> dict[int, Any]:
+    """A count's stacks by seat number; RuleError when they are not a seat -> chips map."""
+    if not isinstance(raw, dict):
+        raise RuleError("stacks must map seat numbers to chips")
+    try:
+        return {int(s): v for s, v in raw.items()}
+    except ValueError:
+        raise RuleError("stacks must map seat numbers to chips") from None
+
+
+def _count_problems(tab: Table, stacks: dict[int, Any], in_play: int) -> list[str]:
+    """Why a table's count cannot be right: empty seats counted, seats missing, stacks
+    larger than every chip in play."""
+    bad = chipmath.check_stacks(stacks, tab.seats)
+    bad += [f"seat {s} is empty" for s in sorted(set(stacks) - set(tab.seat_of))]
+    bad += [f"seat {s} has no count" for s in sorted(set(tab.seat_of) - set(stacks))]
+    bad += [f"seat {s}: {v:,} is more than the {in_play:,} chips in play"
+            for s, v in sorted(stacks.items()) if isinstance(v, int) and v > in_play]
+    return bad

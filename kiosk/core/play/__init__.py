@@ -1,0 +1,7 @@
+"""The event's parts that run the play: entries and players (`registry`), the clock and
+levels with hand-for-hand (`levels`), busts (`busts`), floor and clock calls with
+penalties (`floor`, `penalties`), and what a table's reports mean (`reports`).
+
+Each part owns its state and imports none of the other parts (contract `core-parts`): only
+`kiosk.core.model` and `kiosk.core.calc`.
+"""

@@ -1,0 +1,334 @@
+"""The room as the fold of its own stream (`room`), and the decisions that extend it.
+
+A room runs several events at once over one pool of tables. Each event is its own
+Tournament with its own stream; the room holds what they share: the tables and which
+event each serves, the events' directory (name, title, kind, state, satellite target,
+Day 2 flights), the players known across events and the tickets into events. Like the
+Tournament, `execute(command, t)` decides, checks everything before it emits, and raises
+RuleError with the reason and nothing changed when the room does not allow it; `apply`
+folds one event and is all a replay needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from kiosk.base.errors import RuleError
+from kiosk.core.model import events as ev_
+from kiosk.core.model import room_commands as rc
+from kiosk.core.model import room_events as re_
+from kiosk.core.model.component import handlers
+from kiosk.core.model.event_base import Event
+from kiosk.core.room.players import PlayerRecord, RoomPlayers, Ticket
+from kiosk.core.room.reservations import Reservations
+
+ROOM_STREAM = "room"    # the room's own stream: no event may take this name
+# names become MQTT topic levels: the rule of kiosk.protocol.topics.check_event_name
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+# the states an event may come from, for each state it may go to
+_FROM: dict[str, tuple[str, ...]] = {
+    "scheduled": (), "open": ("scheduled",), "running": ("scheduled", "open"),
+    "finished": ("running",), "archived": ("scheduled", "finished")}
+_WHY = {"scheduled": "an event never goes back to scheduled",
+        "open": "only a scheduled event opens",
+        "running": "only a scheduled or open event starts",
+        "finished": "only a running event finishes",
+        "archived": "only a finished or a scheduled event is archived; finish it first"}
+OVER = ("finished", "archived")   # states of an event that is over
+Route = tuple[type, Callable[..., None]]
+
+
+@dataclass
+class EventInfo:
+    """One event of the directory, as the room knows it."""
+
+    name: str
+    title: str
+    kind: str                       # event, satellite, flight, day2
+    target: str | None = None       # a satellite's target event
+    flights: list[str] = field(default_factory=list)   # a Day 2's flights
+    state: str = "scheduled"
+    created: dict[str, Any] = field(default_factory=dict)   # its `created` event's body
+
+
+def next_states(state: str) -> list[str]:
+    """The states an event in `state` may be set to, in the order of an event's life
+    (the room page offers only these)."""
+    return [to for to, came in _FROM.items() if state in came]
+
+
+def check_name(name: str, what: str = "event") -> str:
+    if not NAME_RE.match(name):
+        raise RuleError(f"{what} name {name!r} must be 1-48 chars of a-z, 0-9, '-' or '_'")
+    return name
+
+
+class Room:
+    """One room: its tables, its events' directory, its players and tickets."""
+
+    FOLDS: ClassVar[dict[type, Route]] = {}
+    DECIDES: ClassVar[dict[type, Route]] = {}
+
+    def __init__(self, created: re_.RoomCreated) -> None:
+        self.config = created
+        self.name: str = created.room
+        self.title: str = created.title or created.room
+        self.pool: set[int] = set(created.tables)
+        self.assigned: dict[int, str] = {}        # table -> the event it serves
+        self.events: dict[str, EventInfo] = {}
+        self.people = RoomPlayers(self)
+        self.bookings = Reservations(self)
+        self.parts: dict[type, Any] = {Room: self, RoomPlayers: self.people,
+                                       Reservations: self.bookings}
+        self.n_events = 1
+        self._out: list[Event] | None = None
+
+    # ---------------------------------------------------------------- creation
+    @classmethod
+    def create(cls, room: str, title: str = "", tables: Sequence[int] = (),
+               t: float = 0.0) -> Room:
+        check_name(room, "room")
+        if len(set(tables)) != len(tables):
+            raise RuleError("a table is named twice")
+        created = re_.RoomCreated(t=t, room=room, title=title, tables=sorted(tables))
+        ev_.check(created)
+        return cls(created)
+
+    @classmethod
+    def replay(cls, events: Iterable[Event]) -> Room:
+        it = iter(events)
+        first = next(it)
+        if not isinstance(first, re_.RoomCreated):
+            raise ValueError("the room's stream must start with 'room_created'")
+        room = cls(first)
+        for ev in it:
+            room.apply(ev)
+        return room
+
+    # ---------------------------------------------------------------- fold, decide
+    def apply(self, ev: Event) -> None:
+        """Fold one event; events are trusted (they were decided here)."""
+        part, fold = self.FOLDS[type(ev)]
+        fold(self.parts[part], ev)
+        self.n_events += 1
+
+    def execute(self, cmd: rc.RoomCommand | dict[str, Any], t: float) -> list[Event]:
+        """Decide `cmd` at time `t`; returns the events appended (already applied).
+        Raises RuleError, with nothing changed, when the room does not allow it."""
+        cmd = rc.decode(cmd)
+        part, decide = self.DECIDES[type(cmd)]
+        self._out = []
+        try:
+            decide(self.parts[part], cmd, t)
+            return self._out
+        finally:
+            self._out = None
+
+    def emit(self, ev: Event) -> None:
+        """Fold an event a decision made and hand it out with the decision's others."""
+        self.apply(ev)
+        if self._out is not None:
+            self._out.append(ev)
+
+    # ---------------------------------------------------------------- queries
+    def table_event(self, table: int) -> str | None:
+        """The event `table` serves, or None when it is free."""
+        return self.assigned.get(table)
+
+    def free_tables(self) -> list[int]:
+        return sorted(self.pool - self.assigned.keys())
+
+    def tables_of(self, event: str) -> list[int]:
+        return sorted(n for n, e in self.assigned.items() if e == event)
+
+    def find_player(self, card: str | None = None, name: str | None = None
+                    ) -> PlayerRecord | list[PlayerRecord] | None:
+        """By card, the player holding it (None if nobody); by name, a list (any case)."""
+        return self.people.find_player(card=card, name=name)
+
+    def tickets_for(self, event: str) -> list[Ticket]:
+        return self.people.tickets_for(event)
+
+    @property
+    def players(self) -> dict[str, PlayerRecord]:
+        return self.people.players
+
+    @property
+    def tickets(self) -> dict[str, Ticket]:
+        return self.people.tickets
+
+    def event(self, name: str) -> EventInfo:
+        info = self.events.get(name)
+        if info is None:
+            raise RuleError(f"no event {name!r} in the room")
+        return info
+
+    def taking(self, name: str, what: str) -> EventInfo:
+        """The event, if it can still take `what` (tables, entries): it is not over."""
+        info = self.event(name)
+        if info.state in OVER:
+            raise RuleError(f"event {name} is {info.state}: it takes no more {what}")
+        return info
+
+    # ---------------------------------------------------------------- folding
+    def _on_tables_provisioned(self, ev: re_.TablesProvisioned) -> None:
+        self.pool.update(ev.tables)
+
+    def _on_event_added(self, ev: re_.EventAdded) -> None:
+        self.events[ev.event] = EventInfo(ev.event, ev.title or ev.event, ev.type, ev.target,
+                                          list(ev.flights), created=ev.created)
+
+    def _on_event_state_set(self, ev: re_.EventStateSet) -> None:
+        self.events[ev.event].state = ev.state
+
+    def _on_table_assigned(self, ev: re_.TableAssigned) -> None:
+        self.assigned[ev.table] = ev.event
+
+    def _on_table_freed(self, ev: re_.TableFreed) -> None:
+        del self.assigned[ev.table]
+
+    # ---------------------------------------------------------------- deciding
+    def _do_provision_tables(self, cmd: rc.ProvisionTables, t: float) -> None:
+        if not cmd.tables:
+            raise RuleError("name the tables to add to the room")
+        if len(set(cmd.tables)) != len(cmd.tables):
+            raise RuleError("a table is named twice")
+        known = sorted(self.pool.intersection(cmd.tables))
+        if known:
+            raise RuleError(f"table{'s' * (len(known) > 1)} {_list(known)} "
+                            f"{'are' if len(known) > 1 else 'is'} already in the room")
+        self.emit(re_.TablesProvisioned(t=t, tables=sorted(cmd.tables), by=cmd.by))
+
+    def _do_add_event(self, cmd: rc.AddEvent, t: float) -> None:
+        _check_new(self, cmd)
+        _check_links(self, cmd)
+        if len(set(cmd.tables)) != len(cmd.tables):
+            raise RuleError("a table is named twice")
+        for n in cmd.tables:
+            self._check_assignable(n, cmd.event, new=True)
+        self.emit(re_.EventAdded(t=t, event=cmd.event, title=cmd.title.strip(),
+                                 type=cmd.type, target=cmd.target, flights=cmd.flights,
+                                 created=cmd.created, by=cmd.by))
+        for n in cmd.tables:
+            self.emit(re_.TableAssigned(t=t, table=n, event=cmd.event, by=cmd.by))
+
+    def _do_set_event_state(self, cmd: rc.SetEventState, t: float) -> None:
+        info = self.event(cmd.event)
+        if info.state == cmd.state:
+            raise RuleError(f"event {cmd.event} is already {cmd.state}")
+        if info.state == "archived":
+            raise RuleError(f"event {cmd.event} is archived: it no longer changes")
+        if info.state not in _FROM[cmd.state]:
+            raise RuleError(f"event {cmd.event} is {info.state}, so it cannot become "
+                            f"{cmd.state}: {_WHY[cmd.state]}")
+        self.emit(re_.EventStateSet(t=t, event=cmd.event, state=cmd.state, by=cmd.by))
+        if cmd.state in OVER:    # its tables go back to the pool, free for another event
+            for n in self.tables_of(cmd.event):
+                self.emit(re_.TableFreed(t=t, table=n, event=cmd.event,
+                                         why=f"event {cmd.state}", by=cmd.by))
+
+    def _do_assign_table(self, cmd: rc.AssignTable, t: float) -> None:
+        self._check_assignable(cmd.table, cmd.event)
+        self.emit(re_.TableAssigned(t=t, table=cmd.table, event=cmd.event, by=cmd.by))
+
+    def _check_assignable(self, table: int, event: str, new: bool = False) -> None:
+        self._known_table(table)
+        if not new:
+            self.taking(event, "tables")
+        serving = self.assigned.get(table)
+        if serving == event:
+            raise RuleError(f"table {table} already serves {event}")
+        if serving is not None:
+            raise RuleError(f"table {table} serves {serving}: free it before it can serve "
+                            f"{event}")
+
+    def _known_table(self, table: int) -> None:
+        if table not in self.pool:
+            pool = _list(sorted(self.pool)) if self.pool else "none"
+            raise RuleError(f"table {table} is not in the room (its tables: {pool})")
+
+    def _do_free_table(self, cmd: rc.FreeTable, t: float) -> None:
+        self._known_table(cmd.table)
+        event = self.assigned.get(cmd.table)
+        if event is None:
+            raise RuleError(f"table {cmd.table} is already free")
+        self.emit(re_.TableFreed(t=t, table=cmd.table, event=event, why=cmd.why, by=cmd.by))
+
+
+def _check_new(room: Room, cmd: rc.AddEvent) -> None:
+    """A new name, and the body of a `created` event that names it."""
+    check_name(cmd.event)
+    if cmd.event == ROOM_STREAM:
+        raise RuleError(f"an event cannot be called {ROOM_STREAM!r}: that name is the "
+                        "room's own log")
+    if cmd.event in room.events:
+        raise RuleError(f"an event called {cmd.event} already exists "
+                        f"({room.events[cmd.event].state})")
+    try:
+        created = ev_.upcast({"t": 0, **cmd.created, "kind": "created"})
+    except ev_.EventError as exc:
+        raise RuleError(f"event {cmd.event}: its settings do not fit: {exc}") from None
+    assert isinstance(created, ev_.Created)
+    if created.event != cmd.event:
+        raise RuleError(f"event {cmd.event}: its settings name the event "
+                        f"{created.event!r}")
+
+
+def _check_links(room: Room, cmd: rc.AddEvent) -> None:
+    """A satellite's target, and a Day 2's flights, are events of this room."""
+    if (cmd.type == "satellite") != (cmd.target is not None):
+        raise RuleError(f"{cmd.event}: a satellite names its target event, and only "
+                        "a satellite does")
+    if (cmd.type == "day2") != bool(cmd.flights):
+        raise RuleError(f"{cmd.event}: a Day 2 names the flights it is made of, and "
+                        "only a Day 2 does")
+    if cmd.target is not None:
+        if cmd.target == cmd.event:
+            raise RuleError(f"satellite {cmd.event} cannot feed itself")
+        target = room.events.get(cmd.target)
+        if target is None:
+            raise RuleError(f"satellite {cmd.event}: no target event {cmd.target!r} "
+                            "in the room")
+        if target.state in OVER:
+            raise RuleError(f"satellite {cmd.event}: its target {cmd.target} is "
+                            f"{target.state}")
+    if len(set(cmd.flights)) != len(cmd.flights):
+        raise RuleError(f"{cmd.event}: a flight is named twice")
+    for name in cmd.flights:
+        _check_flight(room, cmd.event, name)
+
+
+def _check_flight(room: Room, day2: str, name: str) -> None:
+    info = room.events.get(name)
+    if info is None:
+        raise RuleError(f"Day 2 {day2}: no flight {name!r} in the room")
+    if info.kind != "flight":
+        raise RuleError(f"Day 2 {day2}: {name} is {re_.A_TYPE[info.kind]}, not a flight")
+    fed = next((e.name for e in room.events.values() if name in e.flights), None)
+    if fed is not None:
+        raise RuleError(f"Day 2 {day2}: flight {name} already feeds {fed}")
+
+
+def _list(tables: list[int]) -> str:
+    """Table numbers as a person reads them: runs joined (1-4, 7, 9-10)."""
+    runs: list[list[int]] = []
+    for n in tables:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _routes() -> None:
+    for part in (Room, RoomPlayers, Reservations):
+        for ev, fn in handlers(part, "_on_", Event).items():
+            Room.FOLDS[ev] = (part, fn)
+        for cmd, fn in handlers(part, "_do_", rc.RoomCommand).items():
+            Room.DECIDES[cmd] = (part, fn)
+
+
+_routes()

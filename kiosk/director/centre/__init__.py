@@ -1,0 +1,8 @@
+"""The centre of the director's hexagon: the room's application service (`room_service`)
+decides, writes one transaction (`transactions`, `batch`) and says what changed, over the
+aggregates it holds (`repository`: the room's `roomdesk` and one `desk` per event), through
+the small Protocols of `ports`.
+
+Knows no broker, page, printer or lease (contract `director-centre-pure`): it imports only
+the core, the config and `kiosk.director.log`.
+"""

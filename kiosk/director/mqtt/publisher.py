@@ -1,0 +1,198 @@
+"""What the director sends to the broker, and when: plans of the tables that changed, the
+schedule (at once when the clock or a state every table must obey changes, the field at
+most once a second), the seating directory, the room's events directory and free tables'
+plans, and everything again after a reconnect.
+
+An adapter of the room's service: `Publishing` is the outbox the service tells what it
+wrote, and keeps one `Publisher` (the pacing of one event) per desk the service holds.
+Every message leaves through the wire (kiosk.director.mqtt.wire).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from kiosk.core.event import plans
+from kiosk.director.centre.batch import Batch
+from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.repository import Repository
+from kiosk.director.log.logstore import ROOM_STREAM
+from kiosk.director.mqtt.wire import Wire
+from kiosk.director.views.hub import Hub
+from kiosk.director.views.room_views import directory
+
+log = logging.getLogger("kiosk.director")
+SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
+
+
+def free_plan_msg(wire: Wire, table: int, room_title: str) -> dict[str, Any]:
+    """The retained plan of a table no event holds: its idle screen."""
+    return {**wire.stamp(), **plans.free_plan(table, room_title)}
+
+
+class Publisher:
+    """One event's outgoing side: it owns the pacing state of the schedule and the seating
+    directory, and reads the desk's tournament."""
+
+    def __init__(self, desk: Desk, wire: Wire, hub: Hub,
+                 table_event: Callable[[int], str | None], room_title: str) -> None:
+        self.desk = desk
+        self.wire = wire
+        self.hub = hub
+        self.table_event = table_event
+        self.room_title = room_title
+        self._seating_at = 0.0
+        self._seating_due = True
+        self._schedule_key: tuple | None = None
+        self._schedule_urgent: tuple | None = None
+        self._schedule_due = False
+        self._schedule_at = 0.0
+        self._event_key = plans.event_key(desk.tour)
+        self._prizes = tuple(desk.tour.current_payouts())
+
+    def plan_msg(self, table: int) -> dict[str, Any]:
+        return {**self.wire.stamp(),
+                **plans.plan(self.desk.tour, table, event=self.desk.name,
+                             title=self.desk.title, room=self.room_title)}
+
+    def owns(self, table: int) -> bool:
+        """Whether this event publishes the plan of `table` (a broken table given back to
+        the room is the room's to publish)."""
+        return self.table_event(table) == self.desk.name
+
+    def plan_for(self, table: int) -> dict[str, Any]:
+        """The table's plan; a table lent to the event and not yet opened waits, empty,
+        under the event's name."""
+        if table in self.desk.tour.tables:
+            return self.plan_msg(table)
+        return {**free_plan_msg(self.wire, table, self.room_title), "event": self.desk.name,
+                "title": self.desk.title}
+
+    def send_plan(self, table: int) -> None:
+        if self.owns(table):
+            self.wire.send(self.wire.topics.plan(table), self.plan_for(table))
+
+    def follow_event(self) -> None:
+        """Mark the plans that fields of the event as a whole made stale (no table was
+        touched): every table's, broken ones included, when `plans.event_key` changed;
+        those announcing busts when only the prizes did (an entry, a rebuy)."""
+        tour = self.desk.tour
+        key, prizes = plans.event_key(tour), tuple(tour.current_payouts())
+        if key != self._event_key:
+            tour.dirty.update(tour.tables)
+        elif prizes != self._prizes:
+            tour.dirty.update(n for n, tab in tour.tables.items()
+                              if plans.hand_busts(tour, tab))
+        self._event_key, self._prizes = key, prizes
+
+    def changes(self) -> None:
+        """After a decision: the plans it changed, the schedule when due, dashboard notes."""
+        tour = self.desk.tour
+        self.follow_event()
+        changed = sorted(tour.dirty)
+        tour.dirty.clear()
+        for n in changed:
+            self.send_plan(n)
+        key = plans.schedule_key(tour)
+        urgent = plans.schedule_urgent_key(tour)
+        if urgent != self._schedule_urgent:   # the clock or a state every table must obey
+            self._schedule_urgent = urgent
+            self.schedule()
+        elif tour.schedule_dirty or key != self._schedule_key:
+            # the field and the breaking order: at most once per SEATING_EVERY, because the
+            # schedule goes to every table and a busy room changes these on every bust
+            self._schedule_due = True
+            self.hub.publish({"type": "summary"})
+        if tour.seating_dirty:
+            self._seating_due = True
+        if changed:
+            self.hub.publish({"type": "tables", "tables": changed})
+            self.hub.publish({"type": "summary"})
+
+    def schedule(self) -> None:
+        tour = self.desk.tour
+        tour.schedule_dirty, self._schedule_key = False, plans.schedule_key(tour)
+        self._schedule_due, self._schedule_at = False, self.wire.clock()
+        self.wire.send(self.wire.topics.schedule(self.desk.name), self.schedule_msg())
+        self.hub.publish({"type": "summary"})
+
+    def schedule_msg(self) -> dict[str, Any]:
+        return {**self.wire.stamp(), **plans.schedule(self.desk.tour)}
+
+    def seating(self, force: bool = False) -> None:
+        now = self.wire.clock()
+        if self._schedule_due and now - self._schedule_at >= SEATING_EVERY:
+            self.schedule()
+        if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
+            self.desk.tour.seating_dirty = False
+            self._seating_due = False
+            self._seating_at = now
+            self.wire.send(self.wire.topics.seating(self.desk.name),
+                           {"rev": self.wire.log.last_seq, "epoch": self.wire.epoch,
+                            "cards": plans.seating(self.desk.tour)})
+
+    def republish_all(self) -> None:
+        """Everything retained, again: after a (re)connect the broker may have lost it."""
+        self.wire.send(self.wire.topics.schedule(self.desk.name), self.schedule_msg())
+        self.seating(force=True)
+        for n in sorted(set(self.desk.tour.tables) | self.desk.tour.seating.granted):
+            self.send_plan(n)
+
+
+class Publishing:
+    """The MQTT outbox of the room's service: each event's `Publisher`, the room's events
+    directory and the plans of free tables."""
+
+    def __init__(self, repo: Repository, wire: Wire, hub: Hub) -> None:
+        self.repo = repo
+        self.wire = wire
+        self.hub = hub
+        self.publishers: dict[str, Publisher] = {}
+
+    def opened(self, desk: Desk) -> None:
+        """A desk the service now holds: its pacing starts from its state as it is now."""
+        self.publishers[desk.name] = Publisher(desk, self.wire, self.hub,
+                                               self.repo.table_event,
+                                               self.repo.config.title)
+
+    def of(self, desk: Desk) -> Publisher:
+        """The publisher of `desk`."""
+        return self.publishers[desk.name]
+
+    def committed(self, batch: Batch) -> None:
+        """What the batch changed: each event's plans and schedule, freed tables' plans,
+        the events directory."""
+        for desk in list(self.repo.desks.values()):
+            self.of(desk).changes()
+        for table in batch.assigned:
+            event = self.repo.table_event(table)
+            if event in self.repo.desks:
+                self.publishers[event].send_plan(table)
+        for table in batch.freed:
+            if self.repo.table_event(table) is None:
+                self.free_plan(table)
+        if ROOM_STREAM in batch.rows:
+            self.directory()
+            self.hub.publish({"type": "room"})
+
+    def free_plan(self, table: int) -> None:
+        self.wire.send(self.wire.topics.plan(table),
+                       free_plan_msg(self.wire, table, self.repo.config.title))
+
+    def directory(self) -> None:
+        """The room's events directory, retained for every table."""
+        self.wire.send(self.wire.topics.events,
+                       {"rev": self.wire.log.last_seq, "epoch": self.wire.epoch,
+                        **directory(self.repo)})
+
+    def republish_all(self) -> None:
+        """Everything retained, again: after a (re)connect the broker may have lost it."""
+        self.wire.send(self.wire.topics.director_status,
+                       {"state": "online", "ts": self.wire.clock()})
+        self.directory()
+        for desk in self.repo.desks.values():
+            self.of(desk).republish_all()
+        for table in self.repo.room.free_tables() if self.repo.config.pool else ():
+            self.free_plan(table)

@@ -1,0 +1,66 @@
+"""The director's one door to the broker: every outgoing message goes through `send`.
+
+It holds the MQTT client while one is connected (the link sets it, a deposed leader drops
+it), this run's epoch (tables follow the newest director) and the stamp a retained message
+carries: the log's position, the epoch and the time.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+import paho.mqtt.client as mqtt
+
+from kiosk.director.centre.ports import Clock
+from kiosk.protocol.messages import MAX_MESSAGE, encode
+from kiosk.protocol.topics import Topics
+
+log = logging.getLogger("kiosk.director")
+
+
+class Position(Protocol):
+    """The log's global position: a plan's revision."""
+
+    @property
+    def last_seq(self) -> int: ...
+
+
+class Wire:
+    """Publishing at QoS 1, stamped; silent while no client is connected."""
+
+    def __init__(self, topics: Topics, log_: Position, clock: Clock) -> None:
+        self.topics = topics
+        self.log = log_
+        self.clock = clock
+        self.epoch = round(clock(), 3)   # this run: tables follow a restored director
+        self.client: mqtt.Client | None = None
+
+    def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+        """Publish `body` at QoS 1; one above the broker's size limit is logged, not sent."""
+        if self.client is not None:
+            payload = encode(body)
+            if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
+                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
+                          len(payload), MAX_MESSAGE)
+                return
+            self.client.publish(topic, payload, qos=1, retain=retain)
+
+    def send_encoded(self, topic: str, payload: bytes, retain: bool = True) -> bool:
+        """Publish a message encoded already (a release's own schema) at QoS 1; whether
+        a client was there to take it."""
+        if self.client is None:
+            return False
+        self.client.publish(topic, payload, qos=1, retain=retain)
+        return True
+
+    def stamp(self) -> dict[str, Any]:
+        """The revision, epoch and time every plan and schedule carries."""
+        return {"rev": self.log.last_seq, "epoch": self.epoch, "ts": self.clock()}
+
+    def silence(self) -> None:
+        """Drop the connection quietly (no "offline" status): a deposed leader's."""
+        client, self.client = self.client, None
+        if client is not None:
+            client.disconnect()
+            client.loop_stop()

@@ -1,0 +1,366 @@
+"""`pokerkiosk demo`: a whole room on one machine.
+
+A broker (Mosquitto if installed, otherwise an embedded one), the director with its
+floor dashboard and TV clock, and simulated tables that deal in real time over the
+real protocol. Ctrl-C (or SIGTERM, or SIGHUP when the terminal closes) stops
+everything: the broker and the kiosk window go with the demo, and the temporary
+folder is removed unless --dir or --keep says otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from kiosk.base.errors import KioskError
+from kiosk.config import floor_users
+from kiosk.config.room import load_director_config
+from kiosk.core.model import commands
+from kiosk.director.service import Director
+from kiosk.mqtt.broker import free_port, start_broker, wait_port
+from kiosk.protocol.messages import encode
+from kiosk.sim.buttons import ButtonPresser
+from kiosk.sim.engine import Simulator
+from kiosk.sim.mqtt_field import MqttField
+
+log = logging.getLogger("kiosk.sim.demo")
+
+
+@dataclass
+class DemoOptions:
+    """What `pokerkiosk demo` was asked for (kiosk.commands.demo parses it); `kiosk`
+    ("auto", "yes" or "no") becomes whether a real kiosk joins as table 1."""
+
+    players: int = 45
+    profile: str = "tda-2017"
+    structure: str = "turbo"
+    hand_seconds: float = 30.0
+    http: tuple[str, int] = ("127.0.0.1", 8080)
+    broker: str = "mosquitto"
+    dir: str | None = None
+    keep: bool = False
+    seed: int = 1
+    printer: str | None = None
+    kiosk: str | bool = "auto"
+
+
+ROOM = "demo"
+DAILY, SATELLITE, TARGET = "daily", "sunday-sat", "sunday"
+LEAGUE = "season"     # the demo's league over its three events (/p/league/season)
+FREE_TABLES = 2       # the room keeps two tables free, so the floor can move one
+SEATS = 9
+
+
+def satellite_players(players: int) -> int:
+    """The satellite's field beside a daily of `players`: one table's worth or so."""
+    return max(6, min(SEATS, players // 5))
+
+
+def room_tables(players: int) -> int:
+    """Tables provisioned to the demo room: both events' draws and two free ones."""
+    return -(-players // SEATS) + -(-satellite_players(players) // SEATS) + FREE_TABLES
+
+
+def _write_config(folder: Path, args: DemoOptions, broker_url: str,
+                  host: str, port: int) -> Path:
+    """room.toml: the daily and a satellite to Sunday's main event (announced, not open,
+    taking reservations from phones), and a league over the three."""
+    path = folder / "room.toml"
+    printer = getattr(args, "printer", None)
+    sat = satellite_players(args.players)
+    event = (f'profile = "{args.profile}"\nstructure = "{args.structure}"\n'
+             f"seats = {SEATS}\n")
+    path.write_text(
+        f'[room]\nname = "{ROOM}"\ntitle = "Demo Room"\n'
+        f"tables = {room_tables(args.players)}\n\n"
+        f'[broker]\nurl = "{broker_url}"\n\n'
+        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n\n'
+        + (f"[printer]\nport = {json.dumps(printer)}\n"
+           f'player_url = "http://{host}:{port}/p/{{event}}"\n\n' if printer else "")
+        +
+        f'[[events]]\nname = "{DAILY}"\ntitle = "Daily 100"\n{event}seed = {args.seed}\n'
+        f"buy_in = 100\n\n"
+        f'[[events]]\nname = "{TARGET}"\ntitle = "Sunday Main"\n{event}'
+        f"seed = {args.seed + 2}\nbuy_in = 300\nscheduled = true\nreservations = true\n\n"
+        f'[[events]]\nname = "{SATELLITE}"\ntitle = "Satellite to Sunday"\n'
+        f'kind = "satellite"\ntarget = "{TARGET}"\n{event}seed = {args.seed + 1}\n'
+        f"buy_in = 100\n[events.money]\nseat_value = 300\n\n"
+        f'[[leagues]]\nname = "{LEAGUE}"\ntitle = "Demo Room season"\nformula = "sqrt"\n'
+        f'events = ["{DAILY}", "{SATELLITE}", "{TARGET}"]\n')
+    users = folder / floor_users.FILE
+    if not users.exists():
+        floor_users.save(users, {floor_users.DEMO_USER:
+                                 floor_users.hash_password(floor_users.DEMO_PASSWORD)})
+    # the satellite's field: new faces, and two of the daily's players playing both
+    rows = [f"{name},D{i + 1:04d}\n" for i, name in enumerate(_names(args.players + sat))]
+    (folder / f"{DAILY}.csv").write_text("name,card\n" + "".join(rows[:args.players]))
+    both = min(2, args.players)
+    (folder / f"{SATELLITE}.csv").write_text(
+        "name,card\n" + "".join(rows[args.players - both:args.players - both + sat]))
+    return path
+
+
+def _names(n: int) -> list[str]:
+    first = ["Anna", "Bo", "Cian", "Dara", "Eve", "Finn", "Gus", "Hana", "Ines", "Jon", "Kate",
+             "Liam", "Mia", "Noel", "Orla", "Pat", "Rose", "Sean", "Tess", "Ula"]
+    last = ["Byrne", "Ryan", "Walsh", "Kelly", "Nolan", "Burke", "Doyle", "Quinn", "Lynch"]
+    return [f"{first[i % len(first)]} {last[(i // len(first)) % len(last)]}" +
+            (f" {i // 180 + 1}" if i >= 180 else "") for i in range(n)]
+
+
+class _Stop(BaseException):
+    """SIGTERM or SIGHUP before the event loop runs: unwind through every `finally`."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stop(signum)
+
+
+def _claim(host: str, port: int) -> int:
+    """Fail early, before a broker starts or a URL is printed, when the port is taken."""
+    if port == 0:
+        return free_port()
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise KioskError(f"cannot serve the dashboard on {host}:{port}: {exc.strerror} "
+                             "(another program holds it? try --http 127.0.0.1:0)") from None
+    return port
+
+
+def run_demo(args: DemoOptions) -> int:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
+    host, port = args.http
+    port = _claim(host, port)
+    temporary = args.dir is None
+    folder = Path(args.dir or tempfile.mkdtemp(prefix="pokerkiosk-demo-"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return _run_in(folder, args, host, port)
+    except _Stop:
+        return 0
+    finally:
+        if temporary and not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_in(folder: Path, args: DemoOptions, host: str, port: int) -> int:
+    broker = start_broker(args.broker, die_with_parent=True, workdir=folder / "broker")
+    kiosk = None
+    try:
+        url = f"mqtt://127.0.0.1:{broker.port}" + ("?mqtt311" if broker.config.mqtt_version
+                                                   == 3 else "")
+        room = load_director_config(_write_config(folder, args, url, host, port))
+        config = dataclasses.replace(room, director=dataclasses.replace(
+            room.director, allow_default_logins=True))
+        director = Director(config)
+        _open_room(director, folder)
+        display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
+        free = director.room.free_tables()
+        banner = [f"broker      {config.broker.url} ({type(broker).__name__})",
+                  f"dashboard   {director.dashboard_url}   (floor login: "
+                  f"{floor_users.DEMO_USER} / {floor_users.DEMO_PASSWORD})",
+                  f"TV clock    {director.dashboard_url}clock",
+                  f"room        {config.title}: {len(director.room.pool)} tables, "
+                  f"free {', '.join(map(str, free)) or 'none'}",
+                  *(f"event       {d.title} ({d.name}): tables "
+                    f"{', '.join(map(str, director.room.tables_of(d.name))) or 'none'}"
+                    for d in director.desks.values()),
+                  f"players     {director.dashboard_url}p/{director.tour.event}",
+                  f"reserve     {director.dashboard_url}p/{TARGET}   (Sunday Main takes "
+                  "reservations from phones)",
+                  f"league      {director.dashboard_url}p/league/{LEAGUE}   (on the TV: "
+                  f"{director.dashboard_url}clock?league={LEAGUE})",
+                  f"event log   {config.db}" + ("" if args.dir or args.keep else
+                                                 " (removed at the end; --keep keeps it)")]
+        if config.printer is not None:
+            banner.append(f"printer     {args.printer}   (queue and reprints: "
+                          f"{director.dashboard_url}printer)")
+        if args.kiosk:
+            table_toml = _write_table_config(folder, url)
+            banner.append(f"table 1     pokerkiosk table --config {table_toml}")
+            if display:
+                kiosk = subprocess.Popen([sys.executable, "-m", "kiosk", "table",
+                                          "--config", str(table_toml)])
+        asyncio.run(_serve(director, args, banner))
+    finally:
+        if kiosk is not None:
+            kiosk.terminate()
+            kiosk.wait()
+        broker.close()
+    return 0
+
+
+def _open_room(director: Director, folder: Path) -> None:
+    """Register both events' players and start them (once: a kept --dir restarts where
+    it stopped). The satellite's payouts are locked, as a floor does before it plays."""
+    for event in (DAILY, SATELLITE):
+        tour = director.desks[event].tour
+        if not tour.players:
+            director.import_csv((folder / f"{event}.csv").read_text(), event)
+        if not director.desks[event].tour.started:
+            director.act(commands.Start(), event=event)
+    if director.desks[SATELLITE].tour.locked is None:
+        director.act(commands.LockPayouts(), user="floor", event=SATELLITE)
+
+
+def _has_kivy() -> bool:
+    try:
+        import kivy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _write_table_config(folder: Path, broker_url: str) -> Path:
+    path = folder / "table-1.toml"
+    path.write_text(f'[table]\nnumber = 1\nroom = "{ROOM}"\nstate_dir = "table-1"\n\n'
+                    f'[broker]\nurl = "{broker_url}"\n\n[gpio]\nenabled = false\n\n'
+                    f'[ui]\nsize = "1280x720"\n')
+    return path
+
+
+TABLES = "simulated tables"
+DEALT = (DAILY, SATELLITE)   # the events the demo's dealers play (Sunday only takes tickets)
+RESTARTS = 3          # the simulated tables come back this often before the demo gives up
+
+
+async def _serve(director: Director, args: DemoOptions, banner: list[str]) -> None:
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(sig, task.cancel)
+    stop = threading.Event()
+    over: asyncio.Future[BaseException | None] = loop.create_future()
+
+    def settle(exc: BaseException | None) -> None:
+        if not over.done():
+            over.set_result(exc)
+
+    def done(exc: BaseException | None) -> None:
+        loop.call_soon_threadsafe(settle, exc)
+
+    left = [len(DEALT)]
+
+    def one_done(exc: BaseException | None) -> None:
+        """A failure stops the demo at once; success only once every event is over."""
+        left[0] -= 1
+        if exc is not None or left[0] == 0:
+            done(exc)
+
+    tables = [threading.Thread(target=_deal, args=(director, args, event, stop, one_done),
+                               daemon=True, name=f"demo-tables-{event}") for event in DEALT]
+    serving = asyncio.ensure_future(director.serve(web=True))
+    try:
+        connected = asyncio.ensure_future(director.connected.wait())
+        await asyncio.wait({serving, connected}, timeout=15,
+                           return_when=asyncio.FIRST_COMPLETED)
+        if serving.done():
+            connected.cancel()
+            serving.result()            # the director could not start: say why
+        if not connected.done():
+            connected.cancel()
+            raise KioskError(f"the director did not reach the broker at "
+                             f"{director.config.broker.url} within 15 s")
+        await loop.run_in_executor(None, wait_port, director.config.http_port,
+                                   10.0, director.config.http_host)
+        print("\n".join([*banner, "Ctrl-C stops the demo."]), flush=True)
+        for thread in tables:
+            thread.start()
+        with contextlib.suppress(asyncio.CancelledError):
+            either: list[asyncio.Future[Any]] = [serving, over]
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if over.done() and over.result() is not None:
+                raise KioskError(f"the {TABLES} stopped for good: {over.result()!r} "
+                                 "(traceback in the log above)")
+            await serving
+    finally:
+        stop.set()
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+
+
+def _deal(director: Director, args: DemoOptions, event: str, stop: threading.Event,
+          done: Callable[[BaseException | None], None]) -> None:
+    """One event's simulated tables: real-time hands over MQTT until the event ends, on
+    whichever tables the room gives it. Dealers that fail are logged, shown on the
+    dashboard's health line and started again; after RESTARTS failures `done` gets the
+    error and the demo stops with a non-zero exit."""
+    field = MqttField(director.config.broker, event, client_id=f"demo-tables-{event}",
+                      room=director.config.name)
+    name = f"{TABLES} ({event})"
+    try:
+        field.wait_ready()
+        if event == DAILY:
+            _power_on(director, args, field)
+        presser = ButtonPresser(field, args.seed)
+        for attempt in range(RESTARTS + 1):
+            try:
+                _play(director, args, event, stop, field, presser, attempt)
+                done(None)
+                return
+            except SystemExit:
+                return                  # the demo is stopping
+            except Exception as exc:
+                director.task_failed(name, exc, restarted=attempt < RESTARTS)
+                if attempt == RESTARTS:
+                    done(exc)
+                    return
+                field.end_open_hands(director.now())
+    except Exception as exc:   # no schedule, no broker: the dealers never started
+        director.task_failed(name, exc, restarted=False)
+        done(exc)
+    finally:
+        field.close()
+
+
+def _power_on(director: Director, args: DemoOptions, field: MqttField) -> None:
+    """Every simulated kiosk of the room is switched on, the free ones too (they show the
+    idle screen): the dashboard shows them online, as in a room whose tables are all up."""
+    for table in sorted(director.room.pool):
+        if not (args.kiosk and table == 1):   # a real kiosk says so itself
+            field.client.publish(field.topics.table_status(table),
+                                 encode({"state": "online", "ts": director.now()}), qos=1,
+                                 retain=True)
+
+
+def _play(director: Director, args: DemoOptions, event: str, stop: threading.Event,
+          field: MqttField, presser: ButtonPresser, attempt: int) -> None:
+    """One run of one event's dealers, on the director's own clock (its time line and
+    pace)."""
+    def pace(t: float) -> None:
+        while not stop.is_set() and (wait := t - director.now()) > 0:
+            time.sleep(min(0.2, wait))
+        if stop.is_set():
+            raise SystemExit
+
+    tour = director.desks[event].tour
+    skip = frozenset({1}) if args.kiosk and director.table_event(1) == event else frozenset()
+    sim = Simulator(len(tour.players), profile=tour.profile.id, seed=args.seed + attempt,
+                    structure=tour.structure, field=field, hand_seconds=args.hand_seconds,
+                    pace=pace, skip=skip, buttons=presser, start=director.now(),
+                    report_prefix=f"s{director.epoch:.0f}-{event}-{attempt}-")
+    sim.run()
+    log.info("%s is over; the dashboard stays up (Ctrl-C to stop)", event)
