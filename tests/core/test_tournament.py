@@ -304,3 +304,71 @@ def test_undoing_the_bust_that_made_the_final_table_calls_the_final_off() -> Non
     assert not tour.final_pending
     assert not seating_problems(tour) and tour.alive == 11
     assert sorted(t.count for t in tour.active_tables()) == [5, 6]
+
+
+def _h4h_down_to_the_final_table() -> tuple[Room, str]:
+    """A room's event (tables 1 to 3 granted) whose table 1 broke early, then played
+    hand-for-hand to its final table, drawn at table 2; the last player out."""
+    room = Room(20, pool=True, start=False, structure=flat_structure())
+    tour = room.tour
+    room.do({"kind": "grant_tables", "tables": [1, 2, 3]})
+    room.do({"kind": "start"})
+    for _ in range(2):                        # table 1 loses two: eighteen fit two tables
+        room.hand(1, busts=(min(tour.tables[1].seat_of),))
+    room.arrive_all()
+    assert room.playing() == [2, 3]
+    room.do({"kind": "h4h", "on": True})
+    last = ""
+    while tour.alive > 10:
+        for tid in sorted(tour.h4h_waiting):
+            room.deal(tid)
+        for tid in sorted(tour.h4h_waiting):
+            if tour.alive > 10:
+                last = tour.tables[tid].seat_of[min(tour.tables[tid].seat_of)]
+                room.bust(tid, min(tour.tables[tid].seat_of))
+            room.end(tid)
+        room.arrive_all()
+    assert room.playing() == [2] and tour.final_table == 2 and tour.h4h_waiting == {2}
+    return room, last
+
+
+def test_hand_for_hand_plays_on_at_a_final_table_drawn_anew_at_another_table() -> None:
+    """Soak seed 5046: hand-for-hand at the final table; the floor takes the last bust
+    back during a hand (eleven alive: the idle table 1 opens for him) and gives it again
+    (the final draw is ordered anew, at table 1). When the hand ends everyone is drawn to
+    table 1 and table 2 breaks: the next round deals at table 1, never waiting for the
+    broken one."""
+    room, last = _h4h_down_to_the_final_table()
+    tour = room.tour
+    room.deal(2)
+    room.do({"kind": "unbust", "player": last})
+    assert room.playing() == [1, 2]
+    room.do({"kind": "bust", "player": last})
+    assert tour.final_pending and tour.final_table == 1
+    room.end(2)
+    room.arrive_all()
+    assert room.playing() == [1] and tour.alive == 10
+    assert tour.h4h_on and tour.h4h_waiting == {1}
+    assert not tour.holding(tour.tables[1]), tour.hold_reason(tour.tables[1])
+    room.hand(1, busts=(min(tour.tables[1].seat_of),))   # and the rounds go on
+    assert tour.h4h_waiting == {1} and tour.alive == 9
+    assert digest(room.replay()) == digest(tour)
+
+
+def test_a_round_of_hand_for_hand_never_waits_for_a_table_that_broke() -> None:
+    """Eleven left, hand-for-hand: table 1 has played the round's hand, table 2 not yet
+    when the floor busts a player there (a bust the table never reported). Ten fit the
+    final table: they are drawn to table 1 at once and table 2 breaks. The next round
+    starts there and then, at table 1."""
+    room = Room(11, structure=flat_structure())          # 6 and 5 at two tables
+    tour = room.tour
+    room.do({"kind": "h4h", "on": True})
+    assert tour.h4h_waiting == {1, 2}
+    room.hand(1)
+    assert tour.h4h_waiting == {2}
+    room.do({"kind": "bust", "player": tour.tables[2].seat_of[min(tour.tables[2].seat_of)]})
+    room.arrive_all()
+    assert room.playing() == [1] and tour.alive == 10
+    assert tour.h4h_waiting == {1}, f"round {tour.h4h_round} waits for {tour.h4h_waiting}"
+    assert not tour.holding(tour.tables[1]), tour.hold_reason(tour.tables[1])
+    assert digest(room.replay()) == digest(tour)
