@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.core import commands as cmd_
 from kiosk.core import events as ev_
 from kiosk.core.component import Component, peer
-from kiosk.core.places import Bust, group_places
+from kiosk.core.places import Bust, group_key, group_places
 from kiosk.core.state import BUSTED, IN_PLAY, OUT, WAITING, Player
 from kiosk.errors import RuleError
 
@@ -79,7 +79,8 @@ class Busts(Component):
         assert p.table is not None
         tab = self.seating.tables[p.table]
         levels = self.levels
-        group = ("h4h", levels.h4h_round) if levels.h4h_on else ("hand", tab.id, tab.hand)
+        group = group_key(tab.id, tab.hand, tab.life,
+                          levels.h4h_round if levels.h4h_on else None)
         by = self.knockouts.bust_extras(p, t, eliminator, rebuy)
         self.t.emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                     stack=stack, group=list(group), report=rid)

@@ -14,6 +14,16 @@ from dataclasses import dataclass
 from kiosk.rules.profile import BustRules
 
 
+def group_key(table: int, hand: int, life: int, h4h_round: int | None) -> tuple:
+    """The group a bust joins: the round of hand-for-hand (`h4h_round`), else the table's
+    hand. A table broken and opened again numbers its hands from 0 again, so a later
+    life's hands carry it (`life`): a bust there never joins a group of an earlier life,
+    out hours before, and never shares their place."""
+    if h4h_round is not None:
+        return ("h4h", h4h_round)
+    return ("hand", table, hand, life) if life else ("hand", table, hand)
+
+
 @dataclass(frozen=True)
 class Bust:
     player: str

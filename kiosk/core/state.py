@@ -70,6 +70,7 @@ class Table:
     balance_out: int = 0         # players sent away to balance
     moved_weight: int = 0        # sum over its players of (moves so far) squared
     last_hand_at: float | None = None
+    life: int = 0                # times this table opened before in the event (broke, reopened)
 
     @property
     def count(self) -> int:
