@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from core_kit import PROFILES, Room, digest, flat_structure, seating_problems
+from fuzzing import WRONG_HANDS
 
 from kiosk.core.state import BUSTED
 from kiosk.core.tournament import Tournament
@@ -161,6 +162,39 @@ def test_hand_ended_for_a_hand_not_started_is_refused(midhand: Room) -> None:
 
 def test_hand_started_twice_is_refused(midhand: Room) -> None:
     _refused(midhand, _rep(1, "hand_started", hand=2, button=1, sb=2, bb=3, dealt=[1, 2, 3]))
+
+
+@pytest.mark.parametrize(("dealt", "why"), [
+    ([], "deals no one"),
+    ([3], "deals one player: a hand needs two"),
+    (["empty", 2, 3], "seat {empty} is empty"),
+    ([1, 2], "the big blind (seat 3) is not dealt in"),
+])
+def test_a_hand_that_deals_no_one_an_empty_seat_or_no_big_blind_is_refused(
+        dealt: list[Any], why: str) -> None:
+    """A table's hand_started names who is dealt in: nobody, a seat nobody sits in, or a
+    hand whose big blind sits out cannot be a hand of this table. Refused with the reason,
+    nothing changed; the table can deal the hand right afterwards."""
+    room = Room(16, structure=flat_structure())          # eight a table: one seat empty
+    tab = room.tour.tables[1]
+    empty = next(s for s in range(1, tab.seats + 1) if s not in tab.seat_of)
+    seats = sorted(tab.seat_of)
+    dealt = [empty if s == "empty" else seats[s - 1] for s in dealt]
+    pos = room.positions(1)
+    data = {"hand": 1, "button": seats[0], "sb": seats[1], "bb": seats[2], "dealt": dealt}
+    err = _refused(room, _rep(1, "hand_started", **data))
+    assert str(err) == "table 1 hand 1 refused: " + why.format(empty=empty)
+    room.deal(1, pos)
+    assert tab.in_hand and tab.hand == 1
+
+
+def test_the_fuzzers_impossible_hands_are_each_refused_with_the_reason() -> None:
+    """tests/fuzzing.py's hands that fit the schema, far ahead in number, at a full table
+    of nine between hands: what each deals is the only thing wrong, and it is refused."""
+    room = Room(18, structure=flat_structure())
+    for n, wrong in enumerate(WRONG_HANDS):
+        err = _refused(room, _rep(1, "hand_started", rid=f"w{n}", hand=10**6, **wrong))
+        assert str(err).startswith("table 1 hand 1000000 refused: ")
 
 
 def test_all_in_twice_for_one_seat_is_refused(midhand: Room) -> None:
