@@ -1,9 +1,11 @@
 """Finishing places from groups of busts, with each profile's tie rules.
 
 A group is every bust on one hand: one table's hand in normal play, or one round of
-hand-for-hand across all tables. Within a group, "stack" orders players by the chips
-they started the hand with (equal stacks tie for the higher place); "tie" gives the
-whole group the group's highest place (TDA RP-8: they share it).
+hand-for-hand across all tables; a player out without being dealt in that hand (the
+floor's bust between hands, of a player who sat down since) is a group alone. Within a
+group, "stack" orders players by the chips they started the hand with (equal stacks tie
+for the higher place); "tie" gives the whole group the group's highest place (TDA RP-8:
+they share it).
 """
 
 from __future__ import annotations
