@@ -5,18 +5,17 @@ whose directors met one unless it says so."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import threading
 import time
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+import paho.mqtt.publish as publish
 import pytest
+from served import Served
 from test_room_director import register, room
 from waiting import wait_for
 
@@ -129,26 +128,16 @@ def test_the_fixtures_fail_a_test_whose_director_met_a_bug(
                                  "*the directors met 0 internal error(s), expected 1*"])
 
 
-class ServedOverMosquitto:
-    """A director serving its room over a real Mosquitto, with its dashboard, on a loop
-    of its own; `retained(topic)` is what a table subscribing now would get."""
+class ServedOverMosquitto(Served):
+    """A director serving its room over a real Mosquitto, with its dashboard;
+    `retained(topic)` is what a table subscribing now would get."""
 
     def __init__(self, tmp_path: Path, broker: Mosquitto) -> None:
-        self.d = Director(EventConfig(name="plans", structure="turbo", seed=3,
-                                      db=str(tmp_path / "e.db"), broker=broker.config,
-                                      http_port=free_port()))
         self.broker = broker
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.serving = asyncio.run_coroutine_threadsafe(self.d.serve(web=True), self.loop)
-        wait_for(self.d.connected.is_set, timeout=15)
-
-    def call(self, fn: Callable[[], Any]) -> Any:
-        """`fn` on the director's loop, where its state lives."""
-        async def run() -> Any:
-            return fn()
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(30)
+        super().__init__(Director(EventConfig(name="plans", structure="turbo", seed=3,
+                                              db=str(tmp_path / "e.db"),
+                                              broker=broker.config, http_port=free_port())),
+                         web=True)
 
     def retained(self, topic: str) -> dict[str, Any]:
         got: list[bytes] = []
@@ -169,13 +158,6 @@ class ServedOverMosquitto:
         with urllib.request.urlopen(self.d.dashboard_url + "api/health", timeout=5) as r:
             return dict(json.load(r))
 
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.serving.cancel)
-        wait_for(self.serving.done, timeout=10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-        self.d.store.close()
-
 
 @pytest.mark.internal_errors(1)
 def test_a_plan_that_breaks_its_schema_is_never_published_and_is_counted(
@@ -192,7 +174,13 @@ def test_a_plan_that_breaks_its_schema_is_never_published_and_is_counted(
             served.call(lambda i=i: d.act(commands.Register(name=f"Player {i + 1}")))
         served.call(lambda: d.act(commands.Start()))
         topic = d.topics.plan(1)
-        before = wait_for(lambda: (p := served.retained(topic)) and p["seats"] and p)
+        seats = sorted(d.tour.tables[1].seat_of)
+        hand = {"v": 2, "table": 1, "id": "h1", "seq": 1, "ts": 1.0, "kind": "hand_started",
+                "data": {"hand": 1, "button": seats[0], "sb": seats[1], "bb": seats[2],
+                         "dealt": seats}}   # table 1 deals: its busts are that hand's
+        publish.single(d.topics.report(1), encode(hand), qos=1, hostname="127.0.0.1",
+                       port=mosquitto.port)
+        before = wait_for(lambda: (p := served.retained(topic)) and p["hand"] == 1 and p)
         real = plans.hand_busts
 
         def eleven(tour: Any, tab: Any) -> list[dict[str, Any]]:

@@ -10,13 +10,13 @@ does now and then.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from served import Served
 from waiting import wait_for
 
 from kiosk import demo
@@ -46,11 +46,7 @@ class DemoRoom:
         self.on_time, self.held = sat.send_plan, list[int]()
         sat.send_plan = self.held.append   # type: ignore[method-assign]
         self.sat = sat
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.serving = asyncio.run_coroutine_threadsafe(self.d.serve(web=False), self.loop)
-        wait_for(self.d.connected.is_set, timeout=15)
+        self.served = Served(self.d)
 
     def release(self, after: float = 0.0) -> None:
         """The satellite's plans held so far go out `after` seconds from now, on the
@@ -59,18 +55,14 @@ class DemoRoom:
             self.sat.send_plan = self.on_time   # type: ignore[method-assign]
             for table in self.held:
                 self.on_time(table)
-        self.loop.call_soon_threadsafe(self.loop.call_later, after, send)
+        self.served.loop.call_soon_threadsafe(self.served.loop.call_later, after, send)
 
     def hands(self) -> int:
         """Hands dealt at the satellite's table."""
         return self.d.desks[demo.SATELLITE].tour.tables[self.table].hand
 
     def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.serving.cancel)
-        wait_for(self.serving.done, timeout=10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-        self.d.store.close()
+        self.served.close()
 
 
 @pytest.fixture
