@@ -6,12 +6,16 @@ director kill and replay in the middle. Prints one JSON object; exits 1 when any
 of trouble is not zero, naming the seeds that showed it (each one replays alone with
 `--start SEED --seeds 1`).
 
-    python bench/soak.py --seeds 200 --json [--start 1] [--jobs 2]
+    python bench/soak.py --seeds 200 --json [--start 1] [--jobs 2] [--window KEY]
+
+`--window KEY` plays as many seeds again from a start drawn from KEY (`.ci/run` passes
+the commit), so each run also explores rooms no run played before.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import os
@@ -23,6 +27,13 @@ from typing import Any
 from kiosk.sim.soak import Findings, soak_room
 
 TROUBLE = ("stuck", "internal_errors", "violations", "replay_mismatches")
+WINDOWS = (10_000, 10_000_000)   # where --window starts: clear of the fixed seeds
+
+
+def window_start(key: str) -> int:
+    """The first seed of the window `key` names: the same key, the same rooms."""
+    lo, hi = WINDOWS
+    return lo + int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") % (hi - lo)
 
 
 def summary(found: list[Findings], wall: float) -> dict[str, Any]:
@@ -51,17 +62,24 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="rooms played at once (processes)")
     ap.add_argument("--json", action="store_true", help="one line of JSON")
+    ap.add_argument("--window", metavar="KEY",
+                    help="also play --seeds seeds from a start drawn from KEY (a commit)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.CRITICAL)   # refusals are counted, not printed
-    seeds = range(args.start, args.start + args.seeds)
+    starts = [args.start] + ([window_start(args.window)] if args.window else [])
+    seeds = [s for start in starts for s in range(start, start + args.seeds)]
     wall = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             found = list(pool.map(soak_room, seeds, chunksize=4))
     else:
         found = [soak_room(s) for s in seeds]
-    out = summary(found, time.perf_counter() - wall)
+    out = {"windows": [[start, start + args.seeds - 1] for start in starts],
+           **summary(found, time.perf_counter() - wall)}
     print(json.dumps(out, indent=None if args.json else 1), flush=True)
+    for seed in out["failing_seeds"]:
+        print(f"seed {seed} failed; replay it alone: python bench/soak.py --start {seed} "
+              "--seeds 1", file=sys.stderr)
     return 1 if out["failing_seeds"] else 0
 
 

@@ -2,7 +2,8 @@
 
 Every mutation is chosen to be invalid for that field's declared type, so a receiver
 that applies any of them has a hole in its schema; a receiver that crashes on one has
-a hole in its error handling.
+a hole in its error handling. A few fit their types but mean what no table can have
+done (`WRONG_HANDS`): a receiver that applies one has a hole in its rules.
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ REPORTS: dict[str, tuple[dict[str, Any], set[str]]] = {
     "present": ({"seat": 2}, set()),
     "undo": ({"report": "x1"}, set()),
 }
+
+
+# hand_started data that fits its schema but that no table of nine seats can have dealt:
+# nobody dealt in, one player, seat 10, the big blind (seat 3) left out. Sent with a hand
+# number ahead of any real one, so only what the hand deals can refuse it.
+WRONG_HANDS: list[dict[str, Any]] = [
+    {"button": 1, "sb": 2, "bb": 3, "dealt": []},
+    {"button": 1, "sb": 2, "bb": 3, "dealt": [3]},
+    {"button": 1, "sb": 2, "bb": 3, "dealt": [1, 2, 3, 10]},
+    {"button": 1, "sb": 2, "bb": 3, "dealt": [1, 2, 4]},
+]
 
 
 DEEP = "__deep__"     # stands for 5,000 nested arrays (json.dumps cannot write them)
@@ -76,8 +88,10 @@ def garbage_reports(table: int, rng: random.Random, prefix: str = "fz") -> Itera
         rid = f"{prefix}-{table}-{n}"
         msg: dict[str, Any] = {"v": 2, "table": table, "id": rid, "seq": n, "ts": 1e9,
                                "kind": kind, "data": copy.deepcopy(data)}
-        where = rng.choice(["top", "data", "data", "data", "missing", "extra"])
-        if where == "top":
+        where = rng.choice(["top", "data", "data", "data", "missing", "extra", "meaning"])
+        if where == "meaning":
+            msg.update(kind="hand_started", data={"hand": 10**6 + n, **rng.choice(WRONG_HANDS)})
+        elif where == "top":
             key = rng.choice(["table", "seq", "ts", "kind", "data", "v"])
             if key == "table":
                 msg["table"] = rng.choice([table + 1, "1", 0, 10**30, True])

@@ -175,7 +175,7 @@ COLUMNS = {
     **dict.fromkeys(("breaking", "pending_out", "pending_in"), "balancing"),
     **dict.fromkeys(("seats", "added", "seat_of", "hand", "in_hand", "positions", "broken",
                      "new_seats", "all_in", "redraw_button", "balance_out", "moved_weight",
-                     "last_hand_at"), "seating"),
+                     "last_hand_at", "life"), "seating"),
 }
 
 

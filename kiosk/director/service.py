@@ -76,6 +76,7 @@ class Director:
                              self.health, standby) if isinstance(self.store, PgStore) else None
         self.service = RoomService(self.config, self.store, clock,
                                    deposed=self.ha.step_down if self.ha else None)
+        self.wire.bug = self.service.tx.after_write   # a message its schema refuses
         self.publishing = Publishing(self.service.repo, self.wire, self.hub)
         self.service.attach(self.publishing)
         self.bookings = Bookings(self.service)   # settled in every write, the first too

@@ -98,6 +98,18 @@ class Topics:
     def table_status(self, table: int) -> str:
         return self._table(table, "status")
 
+    def kind(self, topic: str) -> str | None:
+        """The schema (kiosk.protocol.messages.SCHEMAS) of the messages on `topic`, or
+        None for a topic outside this room's tree."""
+        if topic == self.events:
+            return "events"
+        if topic == self.director_status:
+            return "status"
+        if topic.startswith(f"{self.base}/director/ack/"):
+            return "ack"
+        found = self.parse_table_topic(topic) or self.parse_event_topic(topic)
+        return found[1] if found else None
+
     def parse_table_topic(self, topic: str) -> tuple[int, str] | None:
         """Return (table, leaf) for `.../table/<n>/<leaf>`, or None if not one of ours."""
         prefix = f"{self.base}/table/"

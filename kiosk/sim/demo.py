@@ -362,5 +362,8 @@ def _play(director: Director, args: DemoOptions, event: str, stop: threading.Eve
                     structure=tour.structure, field=field, hand_seconds=args.hand_seconds,
                     pace=pace, skip=skip, buttons=presser, start=director.now(),
                     report_prefix=f"s{director.epoch:.0f}-{event}-{attempt}-")
-    sim.run()
+    res = sim.run()
+    if not field.finished():   # never "over" while the event plays on: deal again
+        raise RuntimeError(f"the dealers of {event} stopped before it ended: "
+                           + "; ".join(res.violations))
     log.info("%s is over; the dashboard stays up (Ctrl-C to stop)", event)

@@ -218,6 +218,8 @@ class Simulator:
         new = [tid for tid in self.field.tables() if tid not in known and tid not in self.skip]
         if not new:
             return False
+        if not self.seeded:   # the event's first tables: everyone there has their stack
+            self._seed_stacks(new, t)
         self._report_arrivals(t)
         for tid in new:
             self._try_start(tid, t)
@@ -262,7 +264,7 @@ class Simulator:
             if not queue:
                 if self._adopt(t):
                     continue
-                if not waiting or not self._wait_for_floor(t):
+                if not self._wait_for_floor(t):
                     break
                 continue
             t, _, tid = heapq.heappop(queue)
@@ -309,25 +311,28 @@ class Simulator:
         self.res.moved_3plus = sum(1 for p in tour.players.values() if p.moves >= 3)
 
     def _wait_for_floor(self, t: float) -> bool:
-        """Every table holds (a day ended): wait for the floor to release them."""
+        """Nothing to deal though the event goes on: every table holds (a day ended), or
+        no table is the event's yet (over MQTT, the plans still on their way). Wait for
+        the floor to release them, or for a table to come."""
         deadline = time.monotonic() + self.idle_timeout
         while time.monotonic() < deadline:
             if not self.field.idle():
                 return False
             for w in sorted(self.waiting):
                 self._try_start(w, t)
-            if self.queue or self.field.finished():
+            if self.queue or self.field.finished() or self._adopt(t):
                 return True
         self.res.violation("tables held longer than the idle timeout")
         return False
 
     # ------------------------------------------------------------------ chips
     def _seed_stacks(self, tables: list[int], t: float) -> None:
-        """Everyone seated when the simulator starts gets the chips they bought."""
+        """Everyone seated when the simulator first sees the event's tables gets the
+        chips they bought (the starting stack: nobody is a late entry yet)."""
         for tid in tables:
             for pid in self.field.seats(tid).values():
                 self._top_up(pid, t)
-        self.seeded = True
+        self.seeded = bool(tables)
 
     def _top_up(self, pid: str, t: float) -> None:
         """Give a player the chips the floor sold them that are not in their stack yet:

@@ -58,8 +58,25 @@ class MqttField:
         self.client.loop_start()
 
     def wait_ready(self, timeout: float = 15.0) -> None:
+        """Wait for the event's schedule and the plan of every table it names.
+
+        The director publishes an event's schedule before its tables' plans, and a field
+        that subscribes in between has the schedule retained but the plans still to
+        come: dealers that began then would see no table and take the event for over."""
+        deadline = time.monotonic() + timeout
         if not self._ready.wait(timeout):
             raise TimeoutError("no schedule from the director")
+        while (missing := self.unplanned()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if missing:   # the dealers adopt them when they come (Simulator._wait_for_floor)
+            log.warning("the schedule of %s names tables %s but no plan of theirs came "
+                        "within %.0f s", self.event, ", ".join(map(str, missing)), timeout)
+
+    def unplanned(self) -> list[int]:
+        """The tables the schedule names (its breaking order: every open table) whose
+        plan for this event has not come yet."""
+        named = self.schedule.get("break_order", ())
+        return sorted(t for t in named if t not in self.plans)
 
     def close(self) -> None:
         self.client.disconnect()

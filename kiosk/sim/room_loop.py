@@ -62,6 +62,7 @@ class LoopRoom:
         self.net = Loopback()
         self.kill_at, self.kills, self.reports = kill_at, 0, 0
         self.latency: list[float] = []
+        self.bugs: list[str] = []    # the internal errors of the directors thrown away
         self.d = self.director()
 
     def director(self) -> Director:
@@ -72,6 +73,7 @@ class LoopRoom:
 
     def kill(self) -> None:
         """Throw the director away and fold a new one from the log, as after SIGKILL."""
+        self.bugs += self.d.service.tx.bugs
         self.d.store.close()
         self.d = self.director()
         self.kills += 1

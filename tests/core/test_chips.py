@@ -158,6 +158,22 @@ def test_a_count_that_cannot_be_right_is_refused_and_nothing_is_kept() -> None:
     assert rec.flags == {2: ["no count yet"], 3: ["no count yet"]}
 
 
+def test_a_table_opened_after_a_count_never_holds_the_next_count_open() -> None:
+    """Every table counted; then a late entry opens a fourth table, which the count never
+    asked for. The count is over all the same: the floor opens the next one, and the new
+    table counts in it like the others."""
+    room = _room(27)
+    tour = room.tour
+    room.do({"kind": "count_chips", "label": "level 2", "by": "floor"})
+    _count_all(room)
+    room.do({"kind": "register", "name": "Late Larry"})
+    assert room.playing() == [1, 2, 3, 4] and 4 not in tour.count_round["tables"]
+    assert "chip_count" not in plan(tour, 4)          # nobody asks table 4 for that one
+    room.do({"kind": "count_chips", "label": "level 3", "by": "floor"})
+    assert tour.count_round["tables"] == [1, 2, 3, 4]
+    assert plan(tour, 4)["chip_count"]["round"] == 2
+
+
 def test_end_of_day_bags_and_a_random_redraw_for_day_two() -> None:
     room = _room(40)
     tour = room.tour

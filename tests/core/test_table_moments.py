@@ -10,6 +10,7 @@ from core_kit import Room
 from kiosk.base.errors import RuleError
 from kiosk.core.calc.payouts import payouts
 from kiosk.core.event import plans
+from kiosk.core.model.state import IN_PLAY
 
 
 def _final_pending_room() -> tuple[Room, int, int]:
@@ -63,6 +64,33 @@ def test_busts_carry_place_and_prize_split_on_equal_stacks() -> None:
     room.end(t)
     room.deal(t)                                  # the next hand starts: the list clears
     assert plans.plan(room.tour, t)["busts"] == []
+
+
+def test_a_bust_groups_only_with_players_dealt_in_the_same_hand() -> None:
+    """The floor busts fourteen of eighteen before any hand is dealt (a room whose
+    kiosks are down), the final draw seating the rest at table 1 meanwhile: nobody went
+    out in a hand, so each takes a place of his own, and no plan ever lists more busts
+    than a table has seats. The floor's busts of players dealt in a hand still share it."""
+    room = Room(18, buy_in=100)
+    tour = room.tour
+    out = []
+    for _ in range(14):
+        pid = min(p.id for p in tour.players.values() if p.status in IN_PLAY)
+        room.do({"kind": "bust", "player": pid})
+        out.append(pid)
+        assert all(len(plans.plan(tour, t)["busts"]) <= tour.tables[t].seats
+                   for t in room.playing())
+    room.arrive_all()
+    places = tour.places()
+    assert [places[pid] for pid in out] == list(range(18, 4, -1))
+    assert room.playing() == [1] and plans.plan(tour, 1)["busts"] == []
+    room.deal(1)
+    a, b = sorted(tour.tables[1].seat_of)[:2]
+    pa, pb = tour.tables[1].seat_of[a], tour.tables[1].seat_of[b]
+    room.do({"kind": "bust", "player": pa, "stack": 4000})
+    room.do({"kind": "bust", "player": pb, "stack": 4000})
+    assert [(x["player"], x["place"], x["tied"]) for x in plans.plan(tour, 1)["busts"]] \
+        == [(pa, 3, 2), (pb, 3, 2)]
 
 
 def test_shared_prize_splits_the_places_the_tied_players_occupy() -> None:

@@ -10,6 +10,7 @@ import pytest
 from core_kit import Room, digest, seating_problems
 
 from kiosk.base.errors import NeedsTable, RuleError
+from kiosk.core.event.plans import plan
 from kiosk.core.model.events import TableOpened, TablesGranted
 
 
@@ -93,6 +94,32 @@ def test_a_broken_table_is_idle_and_opens_again_for_this_event() -> None:
     again = room.replay()
     assert digest(again) == digest(tour)
     assert again.idle_tables() == tour.idle_tables()
+
+
+def test_a_bust_at_a_reopened_table_never_joins_a_hand_of_its_earlier_life() -> None:
+    """Table 1 busts a player in its hand 1, breaks, and opens again for late entries:
+    its hands count from 1 again. A bust in its new hand 1 is a hand of its own: alone
+    in the plan's list, with its own place, not tied with the player out hours before
+    (a plan that gathered every life's busts could pass the ten its schema allows)."""
+    room = pool_room(20, granted=[1, 2, 3])
+    room.do({"kind": "start"})
+    tour = room.tour
+    first = tour.tables[1].seat_of[min(tour.tables[1].seat_of)]
+    room.hand(1, busts=(min(tour.tables[1].seat_of),))
+    room.hand(1, busts=(min(tour.tables[1].seat_of),))   # eighteen fit two: table 1 breaks
+    room.arrive_all()
+    assert tour.tables[1].broken
+    for i in range(4):
+        room.do({"kind": "register", "name": f"Late {i}", "player": f"late{i}"})
+    room.arrive_all()
+    assert room.playing() == [1, 2, 3] and tour.tables[1].hand == 0
+    room.deal(1)
+    later = tour.tables[1].seat_of[min(tour.tables[1].seat_of)]
+    room.bust(1, min(tour.tables[1].seat_of))
+    assert [b["player"] for b in plan(tour, 1)["busts"]] == [later]
+    places = tour.places()
+    assert places[first] == tour.entries and places[later] == tour.entries - 2
+    assert digest(room.replay()) == digest(tour)
 
 
 def test_release_gives_back_idle_tables_and_refuses_busy_ones() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from core_kit import PROFILES, Room, digest, flat_structure, seating_problems
+from fuzzing import WRONG_HANDS
 
 from kiosk.base.errors import RuleError
 from kiosk.core.event.tournament import Tournament
@@ -163,6 +164,39 @@ def test_hand_started_twice_is_refused(midhand: Room) -> None:
     _refused(midhand, _rep(1, "hand_started", hand=2, button=1, sb=2, bb=3, dealt=[1, 2, 3]))
 
 
+@pytest.mark.parametrize(("dealt", "why"), [
+    ([], "deals no one"),
+    ([3], "deals one player: a hand needs two"),
+    (["empty", 2, 3], "seat {empty} is empty"),
+    ([1, 2], "the big blind (seat 3) is not dealt in"),
+])
+def test_a_hand_that_deals_no_one_an_empty_seat_or_no_big_blind_is_refused(
+        dealt: list[Any], why: str) -> None:
+    """A table's hand_started names who is dealt in: nobody, a seat nobody sits in, or a
+    hand whose big blind sits out cannot be a hand of this table. Refused with the reason,
+    nothing changed; the table can deal the hand right afterwards."""
+    room = Room(16, structure=flat_structure())          # eight a table: one seat empty
+    tab = room.tour.tables[1]
+    empty = next(s for s in range(1, tab.seats + 1) if s not in tab.seat_of)
+    seats = sorted(tab.seat_of)
+    dealt = [empty if s == "empty" else seats[s - 1] for s in dealt]
+    pos = room.positions(1)
+    data = {"hand": 1, "button": seats[0], "sb": seats[1], "bb": seats[2], "dealt": dealt}
+    err = _refused(room, _rep(1, "hand_started", **data))
+    assert str(err) == "table 1 hand 1 refused: " + why.format(empty=empty)
+    room.deal(1, pos)
+    assert tab.in_hand and tab.hand == 1
+
+
+def test_the_fuzzers_impossible_hands_are_each_refused_with_the_reason() -> None:
+    """tests/fuzzing.py's hands that fit the schema, far ahead in number, at a full table
+    of nine between hands: what each deals is the only thing wrong, and it is refused."""
+    room = Room(18, structure=flat_structure())
+    for n, wrong in enumerate(WRONG_HANDS):
+        err = _refused(room, _rep(1, "hand_started", rid=f"w{n}", hand=10**6, **wrong))
+        assert str(err).startswith("table 1 hand 1000000 refused: ")
+
+
 def test_all_in_twice_for_one_seat_is_refused(midhand: Room) -> None:
     seat = min(midhand.tour.tables[1].seat_of)
     midhand.report(1, "all_in", seat=seat, hand=1)
@@ -304,3 +338,71 @@ def test_undoing_the_bust_that_made_the_final_table_calls_the_final_off() -> Non
     assert not tour.final_pending
     assert not seating_problems(tour) and tour.alive == 11
     assert sorted(t.count for t in tour.active_tables()) == [5, 6]
+
+
+def _h4h_down_to_the_final_table() -> tuple[Room, str]:
+    """A room's event (tables 1 to 3 granted) whose table 1 broke early, then played
+    hand-for-hand to its final table, drawn at table 2; the last player out."""
+    room = Room(20, pool=True, start=False, structure=flat_structure())
+    tour = room.tour
+    room.do({"kind": "grant_tables", "tables": [1, 2, 3]})
+    room.do({"kind": "start"})
+    for _ in range(2):                        # table 1 loses two: eighteen fit two tables
+        room.hand(1, busts=(min(tour.tables[1].seat_of),))
+    room.arrive_all()
+    assert room.playing() == [2, 3]
+    room.do({"kind": "h4h", "on": True})
+    last = ""
+    while tour.alive > 10:
+        for tid in sorted(tour.h4h_waiting):
+            room.deal(tid)
+        for tid in sorted(tour.h4h_waiting):
+            if tour.alive > 10:
+                last = tour.tables[tid].seat_of[min(tour.tables[tid].seat_of)]
+                room.bust(tid, min(tour.tables[tid].seat_of))
+            room.end(tid)
+        room.arrive_all()
+    assert room.playing() == [2] and tour.final_table == 2 and tour.h4h_waiting == {2}
+    return room, last
+
+
+def test_hand_for_hand_plays_on_at_a_final_table_drawn_anew_at_another_table() -> None:
+    """Soak seed 5046: hand-for-hand at the final table; the floor takes the last bust
+    back during a hand (eleven alive: the idle table 1 opens for him) and gives it again
+    (the final draw is ordered anew, at table 1). When the hand ends everyone is drawn to
+    table 1 and table 2 breaks: the next round deals at table 1, never waiting for the
+    broken one."""
+    room, last = _h4h_down_to_the_final_table()
+    tour = room.tour
+    room.deal(2)
+    room.do({"kind": "unbust", "player": last})
+    assert room.playing() == [1, 2]
+    room.do({"kind": "bust", "player": last})
+    assert tour.final_pending and tour.final_table == 1
+    room.end(2)
+    room.arrive_all()
+    assert room.playing() == [1] and tour.alive == 10
+    assert tour.h4h_on and tour.h4h_waiting == {1}
+    assert not tour.holding(tour.tables[1]), tour.hold_reason(tour.tables[1])
+    room.hand(1, busts=(min(tour.tables[1].seat_of),))   # and the rounds go on
+    assert tour.h4h_waiting == {1} and tour.alive == 9
+    assert digest(room.replay()) == digest(tour)
+
+
+def test_a_round_of_hand_for_hand_never_waits_for_a_table_that_broke() -> None:
+    """Eleven left, hand-for-hand: table 1 has played the round's hand, table 2 not yet
+    when the floor busts a player there (a bust the table never reported). Ten fit the
+    final table: they are drawn to table 1 at once and table 2 breaks. The next round
+    starts there and then, at table 1."""
+    room = Room(11, structure=flat_structure())          # 6 and 5 at two tables
+    tour = room.tour
+    room.do({"kind": "h4h", "on": True})
+    assert tour.h4h_waiting == {1, 2}
+    room.hand(1)
+    assert tour.h4h_waiting == {2}
+    room.do({"kind": "bust", "player": tour.tables[2].seat_of[min(tour.tables[2].seat_of)]})
+    room.arrive_all()
+    assert room.playing() == [1] and tour.alive == 10
+    assert tour.h4h_waiting == {1}, f"round {tour.h4h_round} waits for {tour.h4h_waiting}"
+    assert not tour.holding(tour.tables[1]), tour.hold_reason(tour.tables[1])
+    assert digest(room.replay()) == digest(tour)

@@ -9,7 +9,7 @@ from typing import Any
 from kiosk.config.files import EventConfig
 from kiosk.core.model import commands
 from kiosk.director.service import Director
-from kiosk.protocol.messages import check
+from kiosk.protocol.messages import check, encode
 
 
 class Sent:
@@ -34,8 +34,15 @@ def test_a_prize_change_republishes_the_plans_announcing_busts_and_no_others(
     for i in range(11):
         d.act(commands.Register(name=f"Player {i + 1}"))
     d.act(commands.Start())
+    tab = d.tour.tables[1]
+    seats = sorted(tab.seat_of)
+    hand = {"v": 2, "table": 1, "id": "h1", "seq": 1, "ts": 1.0, "kind": "hand_started",
+            "data": {"hand": 1, "button": seats[0], "sb": seats[1], "bb": seats[2],
+                     "dealt": seats}}
+    d.inbox.queue.append((d.topics.report(1), encode(hand)))
+    d.drain()
     out = next(p for p in d.tour.players.values() if p.table == 1)
-    # two busts in the same hand at table 1 tie for 10th: 10th and 11th prizes, shared
+    # two busts in table 1's hand (the floor's word) tie for 10th: 10th and 11th prizes
     d.act(commands.Bust(player=out.id), "floor")
     d.act(commands.Bust(player=next(p.id for p in d.tour.players.values()
                                     if p.table == 1 and p.status == "seated")), "floor")

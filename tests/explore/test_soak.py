@@ -5,9 +5,11 @@ runs twenty more and bench/soak.py as many as asked."""
 from __future__ import annotations
 
 import json
+import runpy
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +19,7 @@ from kiosk.sim.soak import plan_room, soak_room
 BENCH = Path(__file__).parents[2] / "bench" / "soak.py"
 
 
-@pytest.mark.parametrize("seed", [1, 5, 16, 40, 117, 144, 178, 180])
+@pytest.mark.parametrize("seed", [1, 5, 16, 40, 117, 144, 178, 180, 5046])
 def test_a_room_plays_every_event_to_its_end_with_no_trouble(seed: int) -> None:
     """Seeds 1 and 16 hold a satellite into a main event and two flights into a Day 2;
     seed 5 two events of the home rebuy set. Seeds that once failed stay: 40 (a flight's
@@ -25,8 +27,11 @@ def test_a_room_plays_every_event_to_its_end_with_no_trouble(seed: int) -> None:
     and 117 (a table the floor broke mid-hand drawn as the final table, still marked
     breaking, so the final table never dealt), 144 (the final table drawn while the last
     other table sat out a break: the dealers never dealt there), 178 (a late entrant's
-    add-on credited before his own stack) and 180 (newcomers took the seats a breaking
-    table's players needed: the rest waited at a table that never dealt again)."""
+    add-on credited before his own stack), 180 (newcomers took the seats a breaking
+    table's players needed: the rest waited at a table that never dealt again) and 5046
+    (hand-for-hand at the final table; a bust taken back and given again drew the final
+    table anew at another table, breaking the one the round waited for: the round waited
+    for nothing and every table held)."""
     plans = plan_room(seed)
     found = soak_room(seed)
     trouble = found.stuck + found.internal_errors + found.violations + found.replay_mismatches
@@ -75,3 +80,39 @@ def test_the_soak_bench_prints_its_counts() -> None:
             "replay_mismatches"} <= set(out)
     assert out["seeds"] == 3 and out["events_played"] >= 6
     assert proc.returncode == (1 if out["failing_seeds"] else 0)
+
+
+def _bench() -> dict[str, Any]:
+    """bench/soak.py's functions, loaded as the script runs."""
+    return runpy.run_path(str(BENCH))
+
+
+def test_a_window_drawn_from_the_commit_plays_new_rooms_and_a_failure_names_its_seed(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        request: pytest.FixtureRequest) -> None:
+    """`--window KEY` (what .ci/run passes: the commit) adds as many seeds from a start
+    drawn from KEY: another key, another window, far from the fixed seeds. A room that
+    fails (here a bug planted in the penalty decision, which seed 5's floor gives) is
+    named with the command that replays it alone."""
+    from kiosk.core.event.tournament import Tournament
+    from kiosk.core.model.commands import Penalty
+
+    bench = _bench()
+    first = bench["window_start"]("0123abc")
+    assert first == bench["window_start"]("0123abc") != bench["window_start"]("0123abd")
+    assert first > 10_000 and bench["window_start"]("0123abd") > 10_000
+
+    def broken(part: object, cmd: Penalty, t: float) -> None:
+        raise KeyError(2)
+
+    part, _ = Tournament.DECIDES[Penalty]
+    monkeypatch.setitem(Tournament.DECIDES, Penalty, (part, broken))
+    monkeypatch.setattr(sys, "argv", ["soak.py", "--start", "5", "--seeds", "1", "--jobs",
+                                      "1", "--window", "0123abc", "--json"])
+    assert bench["main"]() == 1
+    out, err = capsys.readouterr()
+    found = json.loads(out)
+    assert found["windows"] == [[5, 5], [first, first]] and found["seeds"] == 2
+    assert 5 in found["failing_seeds"] and found["internal_errors"]
+    request.node.add_marker(pytest.mark.internal_errors(found["internal_errors"]))
+    assert "seed 5 failed; replay it alone: python bench/soak.py --start 5 --seeds 1" in err

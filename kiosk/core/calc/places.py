@@ -1,9 +1,11 @@
 """Finishing places from groups of busts, with each profile's tie rules.
 
 A group is every bust on one hand: one table's hand in normal play, or one round of
-hand-for-hand across all tables. Within a group, "stack" orders players by the chips
-they started the hand with (equal stacks tie for the higher place); "tie" gives the
-whole group the group's highest place (TDA RP-8: they share it).
+hand-for-hand across all tables; a player out without being dealt in that hand (the
+floor's bust between hands, of a player who sat down since) is a group alone. Within a
+group, "stack" orders players by the chips they started the hand with (equal stacks tie
+for the higher place); "tie" gives the whole group the group's highest place (TDA RP-8:
+they share it).
 """
 
 from __future__ import annotations
@@ -12,6 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kiosk.rules.profile import BustRules
+
+
+def group_key(table: int, hand: int, life: int, h4h_round: int | None) -> tuple:
+    """The group a bust joins: the round of hand-for-hand (`h4h_round`), else the table's
+    hand. A table broken and opened again numbers its hands from 0 again, so a later
+    life's hands carry it (`life`): a bust there never joins a group of an earlier life,
+    out hours before, and never shares their place."""
+    if h4h_round is not None:
+        return ("h4h", h4h_round)
+    return ("hand", table, hand, life) if life else ("hand", table, hand)
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,11 @@ class ChipCounts(Component):
         self.changes.touch_all(ev["tables"])
 
     def _count_complete(self) -> bool:
-        return all(x.id in self.counts for x in self.seating.active_tables())
+        """Every table the round asked that still plays has counted; a table opened
+        since was never asked (its plan shows no count) and must not hold it open."""
+        asked = set(self.count_round["tables"])
+        return all(x.id in self.counts for x in self.seating.active_tables()
+                   if x.id in asked)
 
     def _report_chip_count(self, tab: Table, d: dict, t: float, rid: str) -> None:
         r = self.count_round

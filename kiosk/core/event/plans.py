@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.core.calc.places import group_places
+from kiosk.core.calc.places import group_key, group_places
 from kiosk.core.chips import races
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.state import MOVING, Table
@@ -120,7 +120,7 @@ def _movers_from(tour: Tournament, tab: Table) -> list[Any]:
 def hand_busts(tour: Tournament, tab: Table) -> list[dict[str, Any]]:
     """Players out at `tab` on its current hand (or hand-for-hand round), with the place
     and prize the tie rules give them now: the dealer announces them."""
-    key = ("h4h", tour.h4h_round) if tour.h4h_on else ("hand", tab.id, tab.hand)
+    key = group_key(tab.id, tab.hand, tab.life, tour.h4h_round if tour.h4h_on else None)
     group = tour.groups.get(key)
     if not group or not any(b.table == tab.id for b in group):
         return []

@@ -285,6 +285,9 @@ class Tournament:
             if not quiet and self.levels.started and self.busts.finished_at is None:
                 self.balancing.rebalance(t)
                 self.balancing.refresh_halts()
+                # a round of hand-for-hand whose last table broke (a floor bust drew the
+                # final table, the floor broke it) is over: the next one starts now
+                self.levels.h4h_next(t)
             return out
         finally:
             self._out = None

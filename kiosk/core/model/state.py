@@ -70,6 +70,7 @@ class Table:
     balance_out: int = 0         # players sent away to balance
     moved_weight: int = 0        # sum over its players of (moves so far) squared
     last_hand_at: float | None = None
+    life: int = 0                # times this table opened before in the event (broke, reopened)
 
     @property
     def count(self) -> int:
@@ -82,6 +83,12 @@ class Table:
 
     def open_seats(self) -> list[int]:
         return [s for s in range(1, self.seats + 1) if s not in self.seat_of]
+
+    def dealt_in(self, seat: int | None) -> bool:
+        """Whether the player in `seat` now was dealt in the table's last hand (seated
+        at the table then, not since, and not waiting for the big blind)."""
+        return self.positions is not None and seat in self.positions.dealt \
+            and seat not in self.new_seats
 
     def due_seat(self) -> int | None:
         """The seat due the big blind next, or None before the table's first hand."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import RuleError
-from kiosk.core.calc.places import Bust, group_places
+from kiosk.core.calc.places import Bust, group_key, group_places
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.component import Component, peer
@@ -79,7 +79,11 @@ class Busts(Component):
         assert p.table is not None
         tab = self.seating.tables[p.table]
         levels = self.levels
-        group = ("h4h", levels.h4h_round) if levels.h4h_on else ("hand", tab.id, tab.hand)
+        if tab.dealt_in(p.seat):   # out in the table's hand (or round of hand-for-hand)
+            group = group_key(tab.id, tab.hand, tab.life,
+                              levels.h4h_round if levels.h4h_on else None)
+        else:   # out without a hand at this table (the floor's word): a place of his own
+            group = ("out", p.id, p.entries)
         by = self.knockouts.bust_extras(p, t, eliminator, rebuy)
         self.t.emit("busted", t, player=p.id, table=tab.id, seat=p.seat, hand=tab.hand,
                     stack=stack, group=list(group), report=rid)

@@ -153,6 +153,8 @@ class Levels(Component):
                 or any(x.in_hand for x in self.seating.active_tables()):
             return
         tables = [x.id for x in self.seating.active_tables() if x.count >= 2]
+        if not tables:
+            return   # no table can deal a round; one will once players are seated
         runoff = self._runoff()
         if after_hand and runoff:
             self.tick(t)   # a break over before the director's tick: the level waits in full

@@ -40,6 +40,21 @@ if TYPE_CHECKING:
     )
 
 
+def dealing_problem(tab: Table, d: HandStartedData) -> str:
+    """Why a hand cannot be one of `tab`'s, or "": it must deal two players or more, each
+    in a seat somebody holds, the big blind among them (the button and the small blind
+    may be dead)."""
+    if len(d.dealt) < 2:
+        return "deals no one" if not d.dealt else "deals one player: a hand needs two"
+    empty = sorted(set(d.dealt) - tab.seat_of.keys())
+    if empty:
+        seats = ", ".join(map(str, empty))
+        return f"seat {seats} is empty" if len(empty) == 1 else f"seats {seats} are empty"
+    if d.bb not in d.dealt:
+        return f"the big blind (seat {d.bb}) is not dealt in"
+    return ""
+
+
 @dataclass(eq=False)
 class TableReports(Component):
     """Handlers for the table reports, one per report kind."""
@@ -97,6 +112,9 @@ class TableReports(Component):
         if self.balancing.holding(tab):
             why = self.balancing.hold_reason(tab)
             raise RuleError(f"table {tab.id} must not deal now: {why}")
+        wrong = dealing_problem(tab, d)
+        if wrong:
+            raise RuleError(f"table {tab.id} hand {d.hand} refused: {wrong}")
         self.t.add(ev_.HandStarted(t=t, table=tab.id, hand=d.hand, button=d.button, sb=d.sb,
                                    bb=d.bb, dealt=list(d.dealt), waiting=list(d.waiting),
                                    report=rid))

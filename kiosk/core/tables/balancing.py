@@ -230,11 +230,12 @@ class Balancing(Component):
         elif moving and tab.pending_out:
             for dst_id in list(tab.pending_out):
                 self._execute_order(tab, dst_id, t)
-        # a breaking table's hand may be the last one a H4H round or the final draw awaits
-        if self.levels.h4h_on:
-            self.levels.h4h_next(t, after_hand=True)
+        # a breaking table's hand may be the last one the final draw or a H4H round
+        # awaits; the draw first, so the next round deals at the final table
         if final.pending and moving:
             final.draw(t)
+        if self.levels.h4h_on:
+            self.levels.h4h_next(t, after_hand=True)
 
     def _execute_order(self, src: Table, dst_id: int, t: float) -> None:
         """Carry out one ordered move between hands at the source table.

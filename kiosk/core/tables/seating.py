@@ -123,8 +123,10 @@ class Seating(Component):
 
     # ------------------------------------------------------------ tables open, break
     def _on_table_opened(self, ev: ev_.TableOpened) -> None:
-        reopened = ev.table in self.tables   # a broken table opened again (pool mode)
-        tab = self.tables[ev.table] = Table(ev.table, ev.seats, ev.added)
+        old = self.tables.get(ev.table)   # a broken table opened again (pool mode)
+        tab = self.tables[ev.table] = Table(ev.table, ev.seats, ev.added,
+                                            life=0 if old is None else old.life + 1)
+        reopened = old is not None
         self.balancing.table_opened(tab, reopened)
 
     def _on_table_broken(self, ev: ev_.TableBroken) -> None:

@@ -128,4 +128,7 @@ class RoomService:
                 if name in self.repo.desks:
                     self.repo.desks[name].after_commit()
         for outbox in self.outboxes:
-            outbox.committed(batch)
+            try:
+                outbox.committed(batch)
+            except Exception as exc:   # written: the decision stands, the bug is counted
+                self.tx.after_write(f"{type(outbox).__name__} after the write", exc)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -48,7 +49,8 @@ class Transactions:
     def __init__(self, repo: Repository, event_streams: Callable[[], list[str]]) -> None:
         self.repo = repo
         self.event_streams = event_streams   # every event stream of the log (adoption)
-        self.internal_errors = 0             # bugs met while deciding (`internal`)
+        self.internal_errors = 0             # bugs met deciding, or after the write
+        self.bugs: deque[str] = deque(maxlen=100)   # the newest, "what: error", for tools
         # a desk registration into a full event may go elsewhere (the alternates list):
         # the events it decided, or None when the event takes it as usual
         self.divert: Callable[[Desk, cmd_.Register | cmd_.Reenter, Batch],
@@ -138,10 +140,21 @@ class Transactions:
     def internal(self, what: str, exc: BaseException) -> InternalError:
         """A bug: logged with its traceback and counted for /api/health; the error that
         refuses the command in its place."""
-        self.internal_errors += 1
+        self._count(what, exc)
         log.error("internal error in %s (refused; nothing of it written): %s: %s", what,
                   type(exc).__name__, exc, exc_info=exc)
         return InternalError()
+
+    def after_write(self, what: str, exc: BaseException) -> None:
+        """A bug met once the batch is written (publishing it, printing it): what was
+        decided stands, and the bug is counted and logged like any other."""
+        self._count(what, exc)
+        log.error("internal error in %s (after the write: what was decided stands): "
+                  "%s: %s", what, type(exc).__name__, exc, exc_info=exc)
+
+    def _count(self, what: str, exc: BaseException) -> None:
+        self.internal_errors += 1
+        self.bugs.append(f"{what}: {type(exc).__name__}: {exc}")
 
     def event(self, desk: Desk, cmd: cmd_.Command, batch: Batch) -> list[Event]:
         """One command of one event, with the tables it needs from the pool and whatever

@@ -8,15 +8,20 @@ carries: the log's position, the epoch and the time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
 from kiosk.director.centre.ports import Clock
-from kiosk.protocol.messages import MAX_MESSAGE, encode
+from kiosk.protocol.messages import MAX_MESSAGE, ProtocolError, encode, parse
 from kiosk.protocol.topics import Topics
 
 log = logging.getLogger("kiosk.director")
+
+
+def _unpublishable(what: str, exc: BaseException) -> None:
+    log.error("internal error in %s: not published: %s", what, exc)
 
 
 class Position(Protocol):
@@ -35,11 +40,23 @@ class Wire:
         self.clock = clock
         self.epoch = round(clock(), 3)   # this run: tables follow a restored director
         self.client: mqtt.Client | None = None
+        # a message its schema refuses: the director counts it as an internal error
+        self.bug: Callable[[str, BaseException], None] = _unpublishable
 
     def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
-        """Publish `body` at QoS 1; one above the broker's size limit is logged, not sent."""
+        """Publish `body` at QoS 1, checked first against the schema of its topic as
+        its receiver will check it: one that breaks it is not sent (the receiver would
+        refuse it, silently to us) and goes to `bug`, which counts it as an internal
+        error. One above the broker's size limit is logged, not sent."""
         if self.client is not None:
-            payload = encode(body)
+            kind = self.topics.kind(topic)
+            try:
+                payload = encode(body)
+                if kind is not None:
+                    parse(kind, payload)
+            except ProtocolError as exc:
+                self.bug(f"publishing {topic}", exc)
+                return
             if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
                 log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
                           len(payload), MAX_MESSAGE)
