@@ -128,7 +128,7 @@ def self_update(store: ReleaseStore, version: str, args: argparse.Namespace) -> 
     """Ask every director of the room for `version`, then follow them until each runs it
     (0), or one refuses or rolls back (1, with the reason)."""
     from kiosk.database import is_dsn
-    from kiosk.director.self_update import Releases, Wanted
+    from kiosk.director.self_update import CANNOT, Releases, Wanted
     from kiosk.roomconfig import load_director_config
 
     if not args.config:
@@ -154,10 +154,13 @@ def self_update(store: ReleaseStore, version: str, args: argparse.Namespace) -> 
         if line != seen:
             print(line or "no director reports yet", flush=True)
             seen = line
-        bad = [d for d in rows if d["state"] in ("refused", "rolled back")
+        bad = [d for d in rows if d["state"] in ("refused", "rolled back", CANNOT)
                and d["wanted"] == version]
         if bad:
-            print(f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
+            who = f"{bad[0]['role']} {bad[0]['holder']}"
+            print(f"self-update stopped: {who} cannot update itself: {bad[0]['reason']}"
+                  if bad[0]["state"] == CANNOT else
+                  f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
             return 1
         if len(rows) >= most and any(d["role"] == "leader" for d in rows) and all(
                 d["version"] == version and d["state"] == "current" for d in rows):
