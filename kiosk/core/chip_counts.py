@@ -41,6 +41,7 @@ class ChipCounts(Component):
     chip_race_mode: str = field(init=False)
     count_players: dict[int, dict[str, str]] = field(default_factory=dict)  # table -> seat -> pid
     chips_removed: int = 0
+    colour_at: int = -1                 # the break of the last colour-up opened
     day: int = 1
     day_over: bool = False
     bags: dict[int, dict[str, int]] = field(default_factory=dict)  # day -> player -> bagged stack
@@ -70,6 +71,8 @@ class ChipCounts(Component):
                     tables=[x.id for x in self.seating.active_tables()], by=by)
 
     def _on_count_opened(self, ev: ev_.CountOpened) -> None:
+        if ev.purpose == "colour_up":   # folded in order: the clock reads as it did
+            self.colour_at = self.levels.period(ev.t)
         self.n_rounds = ev["round"]
         self.count_round = ev   # reads like a dict (r["round"])
         self.counts = {}
@@ -141,6 +144,32 @@ class ChipCounts(Component):
 
     def _on_chip_race_set(self, ev: ev_.ChipRaceSet) -> None:
         self.chip_race_mode = ev.chip_race
+
+    def _do_set_chip_set(self, cmd: cmd_.SetChipSet, t: float) -> None:
+        """A house setting, changed between colour-ups: the chips on the tables stay what
+        they are, so the new set must agree on the smallest of them (a denomination
+        leaves play only by a race at a break, and none raced off comes back)."""
+        new = tuple(sorted(set(cmd.chip_set)))
+        if new == self.chip_set:
+            raise RuleError(f"the chip set is already {list(new)}")
+        owing = self.unraced()
+        if owing:
+            raise RuleError(
+                f"the {self.count_round['label']} still has races to run at "
+                f"table{'s' * (len(owing) > 1)} {', '.join(map(str, owing))}; change the "
+                "chips once those are in")
+        if self.chip_set and new:
+            now, then = (chipmath.smallest_in_play(c, self.t.structure, self.colour_at)
+                         for c in (self.chip_set, new))
+            if now != then:
+                raise RuleError(
+                    f"the smallest chip on the tables is {now:,}; with {list(new)} it would "
+                    f"be {then:,}, and chips change only in a colour-up at a break")
+        self.t.emit("chip_set_set", t, chip_set=list(new), before=list(self.chip_set),
+                    source=cmd.source)
+
+    def _on_chip_set_set(self, ev: ev_.ChipSetSet) -> None:
+        self.chip_set = tuple(ev.chip_set)
 
     def unraced(self) -> list[int]:
         """The tables in play whose race of the open colour-up has no outcome yet (counted
