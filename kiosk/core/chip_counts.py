@@ -35,6 +35,7 @@ class ChipCounts(Component):
     count_round: Any = None             # the open count_opened event
     n_rounds: int = 0
     counts: dict[int, dict[int, int]] = field(default_factory=dict)  # table -> seat -> stack
+    n_counted: dict[int, int] = field(default_factory=dict)   # table -> counts taken this round
     last_count: dict[str, int] = field(default_factory=dict)  # player -> last counted stack
     colour_ups: dict[int, Event] = field(default_factory=dict)  # table -> round's colour-up
     # chip races (kiosk/core/races.py): dealt by the dealer, or drawn here
@@ -76,6 +77,7 @@ class ChipCounts(Component):
         self.n_rounds = ev["round"]
         self.count_round = ev   # reads like a dict (r["round"])
         self.counts = {}
+        self.n_counted = {}
         self.colour_ups = {}
         self.changes.touch_all(ev["tables"])
 
@@ -114,6 +116,7 @@ class ChipCounts(Component):
 
     def _on_chips_counted(self, ev: ev_.ChipsCounted) -> None:
         self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
+        self.n_counted[ev.table] = self.n_counted.get(ev.table, 0) + 1
         self.count_players[ev["table"]] = dict(ev["players"])
         for s, pid in ev["players"].items():
             self.last_count[pid] = ev["stacks"][s]
