@@ -179,6 +179,10 @@ class Transactions:
             diverted = self.divert(desk, cmd, batch)
             if diverted is not None:     # a full event: behind the alternates waiting
                 return diverted
+        if isinstance(cmd, cmd_.Start) and desk.name in self.repo.room.events \
+                and self.repo.room.events[desk.name].state == "scheduled":
+            self.set_state(desk.name, "open", batch, cmd.get("by"))   # its held entries
+            self.redeem_held(desk.name, batch)                        # come to the draw
         for _ in range(3):
             try:
                 events, rows = desk.decide(cmd, batch.pending(desk.name))
