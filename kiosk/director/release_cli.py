@@ -23,6 +23,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from kiosk.errors import KioskError
 from kiosk.releases import manifest as mf
@@ -154,18 +155,28 @@ def self_update(store: ReleaseStore, version: str, args: argparse.Namespace) -> 
         if line != seen:
             print(line or "no director reports yet", flush=True)
             seen = line
-        bad = [d for d in rows if d["state"] in ("refused", "rolled back", CANNOT)
-               and d["wanted"] == version]
-        if bad:
-            who = f"{bad[0]['role']} {bad[0]['holder']}"
-            print(f"self-update stopped: {who} cannot update itself: {bad[0]['reason']}"
-                  if bad[0]["state"] == CANNOT else
-                  f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
-            return 1
-        if len(rows) >= most and any(d["role"] == "leader" for d in rows) and all(
-                d["version"] == version and d["state"] == "current" for d in rows):
-            print(f"every director runs {version}")
-            return 0
+        done = verdict(rows, version, most, CANNOT)
+        if done is not None:
+            print(done[1])
+            return done[0]
         time.sleep(0.5)
     print(f"self-update: not done after {args.timeout:.0f} s (the directors go on)")
     return 1
+
+
+def verdict(rows: list[dict[str, Any]], version: str, most: int,
+            cannot: str) -> tuple[int, str] | None:
+    """The command's exit code and last line once the directors' lines decide it: one
+    refused, rolled back or unable to update itself (1), or every one on `version` with
+    a leader among them (0); None while it is still under way."""
+    bad = [d for d in rows if d["state"] in ("refused", "rolled back", cannot)
+           and d["wanted"] == version]
+    if bad:
+        who = f"{bad[0]['role']} {bad[0]['holder']}"
+        return 1, (f"self-update stopped: {who} cannot update itself: {bad[0]['reason']}"
+                   if bad[0]["state"] == cannot else
+                   f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
+    if len(rows) >= most and any(d["role"] == "leader" for d in rows) and all(
+            d["version"] == version and d["state"] == "current" for d in rows):
+        return 0, f"every director runs {version}"
+    return None
