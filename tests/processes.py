@@ -133,25 +133,22 @@ def left_running(grace: float = GRACE_S) -> list[str]:
         if not running or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    out = []
-    for pid in running:
-        out.append(f"pid {pid}: {command_line(pid)}")
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, 0)
-    return out
+    return kill(running)
 
 
 def stop_children() -> list[str]:
     """Every child of this process still running, killed and reaped, as left_running
     names them (the end of the suite: nothing of it may run on)."""
+    return kill([pid for pid in children(os.getpid()) if alive(pid)])
+
+
+def kill(pids: list[int]) -> list[str]:
+    """Each process killed and reaped: 'pid N: its command line' for each."""
     out = []
-    for pid in children(os.getpid()):
-        if alive(pid):
-            out.append(f"pid {pid}: {command_line(pid)}")
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+    for pid in pids:
+        out.append(f"pid {pid}: {command_line(pid)}")
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError, OSError):
             os.waitpid(pid, 0)
     return out

@@ -39,6 +39,17 @@ def desk_login(context, url: str) -> None:
     assert r.ok, r.text()
 
 
+def reserve(phone, name: str) -> str:
+    """The public form sent with `name`: the code it shows, then its own page opened."""
+    phone.fill("#reserve-name", name)
+    phone.click("#reserve-form button")
+    code = phone.locator("#reserve-code")
+    expect(code).to_have_text(re.compile(r"^[A-Z2-9]{8}$"))
+    text = code.inner_text()
+    phone.click("#reserve-link")
+    return text
+
+
 def test_reserve_show_the_code_be_confirmed_at_the_desk_and_see_the_seat(
         tmp_path: Path) -> None:
     d = room(tmp_path)
@@ -53,12 +64,7 @@ def test_reserve_show_the_code_be_confirmed_at_the_desk_and_see_the_seat(
             phone.fill("#reserve-name", "Zoë <b>O'Hara</b>")
             phone.click("#reserve-form button")
             expect(phone.locator("#reserve-result")).to_contain_text("plain text")
-            phone.fill("#reserve-name", "Zoë O'Hara")
-            phone.click("#reserve-form button")
-            code = phone.locator("#reserve-code")
-            expect(code).to_have_text(re.compile(r"^[A-Z2-9]{8}$"))
-            text = code.inner_text()
-            phone.click("#reserve-link")
+            text = reserve(phone, "Zoë O'Hara")
             expect(phone.locator("#res-code")).to_have_text(text)
             expect(phone.locator("#res-state")).to_have_text("Reserved: pay at the desk")
             assert phone.locator("#res-qr").evaluate("i => i.complete && i.naturalWidth > 0")
@@ -174,12 +180,7 @@ def test_paid_on_friday_for_sunday_reads_so_at_the_desk_and_on_the_phone(
             browser = chromium(pw)
             phone = browser.new_page(viewport=PHONE)
             phone.goto(served.url + "/p/sunday")
-            phone.fill("#reserve-name", "Ann Friday")
-            phone.click("#reserve-form button")
-            code = phone.locator("#reserve-code")
-            expect(code).to_have_text(re.compile(r"^[A-Z2-9]{8}$"))
-            text = code.inner_text()
-            phone.click("#reserve-link")
+            text = reserve(phone, "Ann Friday")
             expect(phone.locator("#res-state")).to_have_text("Reserved: pay at the desk")
             for n, size in enumerate(({"width": 1920, "height": 1080}, TV)):
                 desk = browser.new_context(viewport=size)
