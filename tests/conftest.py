@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import processes
 import pytest
 from director_process import DirectorProcess
 
@@ -13,6 +14,29 @@ from kiosk.mqtt.broker import Mosquitto
 
 pytest_plugins = ["pytester"]   # tests/director/test_internal_errors.py runs a pytest
 os.environ.setdefault("KIVY_NO_ARGS", "1")
+ADOPTING = processes.adopt_orphans()    # orphans of the tests' processes come to us
+
+
+@pytest.fixture(autouse=True)
+def stops_what_it_starts() -> Iterator[None]:
+    """A test leaves nothing running: after its fixtures are torn down, a process whose
+    parent the test ended (an orphan, adopted by this process) must stop within a few
+    seconds; one that does not is killed and fails the test (tests/processes.py)."""
+    yield
+    if ADOPTING:
+        left = processes.left_running()
+        assert not left, f"the test left processes running (killed now): {left}"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Whatever still runs when the suite ends (a module's or the session's fixture
+    that never stopped its process) is killed and named."""
+    if not ADOPTING:
+        return
+    left = processes.left_running(grace=2.0)
+    left += processes.stop_children()
+    if left:
+        print(f"\nprocesses left running by the suite: {left}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

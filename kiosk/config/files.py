@@ -122,12 +122,19 @@ class MoneySection(_Section):
     satellite_leftover: Annotated[Literal["next", "split"],
                                   _doc("satellites: the cash left over after the seats goes "
                                        "to the next finisher, or is split among the seat "
-                                       "winners")] = "next"
+                                       "winners; a change applies at the director's next "
+                                       "start, logged, until the payouts are locked "
+                                       "(refused after)")] = "next"
     chip_set: Annotated[list[Annotated[int, Meta(ge=1)]],
                         _doc("denominations in play; with them a break where one leaves "
-                             "play races it off at every table")] = []
-    h4h_at_bubble: Annotated[bool, _doc("hand-for-hand from the bubble until the money")] \
-        = False
+                             "play races it off at every table; a change applies at the "
+                             "director's next start, logged, when no colour-up race is owed "
+                             "and the smallest chip on the tables stays the same (refused "
+                             "otherwise)")] = []
+    h4h_at_bubble: Annotated[bool, _doc("hand-for-hand from the bubble until the money; a "
+                                        "change applies at the director's next start, "
+                                        "logged, while hand-for-hand is off (refused while "
+                                        "it runs)")] = False
     chip_race: Annotated[Literal["dealer", "draw"],
                          _doc("colour-up races: the dealer deals real cards and enters the "
                               "winners, or the director draws them (demo, simulator); a "

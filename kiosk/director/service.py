@@ -180,11 +180,12 @@ class Director:
 
     def _self_update(self, root: str | None, key: str | None) -> SelfUpdate | None:
         """With the log on PostgreSQL and an A/B install folder (the supervisor's), this
-        director updates itself when `pokerkiosk release self-update` asks."""
-        if root is None or self.ha is None:
+        director updates itself when `pokerkiosk release self-update` asks; without the
+        folder it answers that it cannot, so the command does not wait for it."""
+        if self.ha is None:
             return None
         source = Path(self.config.source or ".")
-        return SelfUpdate(self.ha, Path(root), Path(key) if key else
+        return SelfUpdate(self.ha, Path(root) if root else None, Path(key) if key else
                           source.parent / "release.pub", self.restart_for_update)
 
     def restart_for_update(self) -> None:

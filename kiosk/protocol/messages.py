@@ -226,6 +226,8 @@ class ChipCountPlan(Part, kw_only=True):
     done: bool = False
     removed: Annotated[list[Chips], Meta(max_length=20)] = []
     new_chip: Chips = 0
+    counted: Count = 0                 # this table's counts the director took this round
+    recount: Text = ""                 # why it must count again (the bag refuses its count)
 
 
 class ColourUpPlan(Part, kw_only=True):

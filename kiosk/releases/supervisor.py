@@ -14,6 +14,11 @@ STATUS= passed on, and while a (re)started kiosk is still coming up, WATCHDOG=1 
 own for at most `--ready` seconds (a restart for an update is not a freeze). A kiosk that
 froze stops its pings and systemd restarts the whole unit, as before.
 
+A kiosk never outlives its supervisor: on a Pi systemd's cgroup ends both, but a
+supervisor killed anywhere else (kill -9, a test) would leave the kiosk running beside the
+next one, both driving the same buttons and state folder. So the kiosk is started with
+PR_SET_PDEATHSIG: the kernel sends it SIGTERM (it stops cleanly) when the supervisor dies.
+
 Standard library only (and `kiosk.releases.ab`), so a broken release cannot break it: the
 image keeps its own copy of the two files outside every release (docs/updates.md).
 """
@@ -21,6 +26,7 @@ image keeps its own copy of the two files outside every release (docs/updates.md
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import secrets
 import signal
@@ -28,11 +34,29 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.releases.ab import CURRENT, RESTART, Install
 
 PING_S = 5.0     # WATCHDOG=1 at most this often (the units' WatchdogSec is 30)
+PR_SET_PDEATHSIG = 1
+
+
+def dies_with(parent: int) -> Callable[[], None]:
+    """What the child runs before exec: SIGTERM from the kernel when `parent` dies (even
+    by kill -9), or at once when it is already gone (it died between fork and here).
+    libc is looked up now, in the parent: the child only calls it."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):   # not Linux: systemd's cgroup is all there is
+        return lambda: None
+
+    def child() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
+    return child
 
 
 class Supervisor:
@@ -74,7 +98,8 @@ class Supervisor:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env["NOTIFY_SOCKET"] = self.address
         born = time.time()
-        self.child = child = subprocess.Popen([str(exe), *self.args], env=env)
+        self.child = child = subprocess.Popen([str(exe), *self.args], env=env,
+                                              preexec_fn=dies_with(os.getpid()))
         started, ready = time.monotonic(), False
         while True:
             age = time.monotonic() - started

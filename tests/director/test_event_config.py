@@ -207,3 +207,119 @@ def test_an_event_that_is_over_keeps_its_chip_race_method(tmp_path: Path) -> Non
     d = Director(load_event_config(path), clock=lambda: 1000.0)
     assert d.store.last_seq == rows and d.tour.chipcount.chip_race_mode == "dealer"
     d.log.close()
+
+
+def money_toml(folder: Path, money: str) -> Path:
+    return event_toml(folder, 'structure = "turbo"\nseed = 4', f"[money]\n{money}\n")
+
+
+def restarted(path: Path) -> Director:
+    return Director(load_event_config(path), clock=lambda: 1000.0)
+
+
+def refused(path: Path, key: str) -> str:
+    """The director does not start on `path`, says why in one line, and writes nothing."""
+    db = path.parent / "event.db"
+    rows = EventLog(db).last_seq
+    with pytest.raises(ConfigError) as err:
+        restarted(path)
+    assert str(err.value).startswith(f"{path}: money.{key}: event cfg-test: ")
+    assert "\n" not in str(err.value) and EventLog(db).last_seq == rows
+    return str(err.value)
+
+
+def last_event(path: Path) -> dict:
+    return list(EventLog(path.parent / "event.db").read())[-1]
+
+
+def test_a_new_chip_set_applies_when_the_chips_on_the_tables_stay_valid(
+        tmp_path: Path) -> None:
+    """A bigger denomination added: applied, logged, and the next colour-up reads it. A
+    set that would change the smallest chip on the tables (a chip that never left by a
+    race, or one raced off coming back) is refused with the reason, as during a race."""
+    path = race_toml(tmp_path, "dealer")
+    d = restarted(path)
+    register(d, "cfg-test", 18)
+    d.act(commands.Start())
+    d.log.close()
+    five = "[25, 100, 500, 1000, 5000]"
+    money_toml(tmp_path, 'chip_set = [100, 500, 1000, 5000]\nchip_race = "dealer"')
+    said = refused(path, "chip_set")
+    assert f"[100, 500, 1000, 5000] differs from {five} in its log and cannot apply now: " \
+           "the smallest chip on the tables is 25; with [100, 500, 1000, 5000] it would be " \
+           "100, and chips change only in a colour-up at a break" in said
+
+    money_toml(tmp_path, 'chip_set = [5000, 25, 100, 500, 1000, 25000]\nchip_race = "dealer"')
+    d = restarted(path)
+    assert d.tour.chipcount.chip_set == (25, 100, 500, 1000, 5000, 25000)
+    last = last_event(path)
+    assert (last["kind"], last["chip_set"], last["before"], last["source"]) == \
+        ("chip_set_set", [25, 100, 500, 1000, 5000, 25000], [25, 100, 500, 1000, 5000],
+         "event.toml")
+    dealer = Dealer(d, "cfg-test")
+    colour_up(d, dealer, (1,))                      # the 25s leave: table 1 owes its race
+    assert d.tour.count_round["removed"] == [25]
+    d.log.close()
+
+    money_toml(tmp_path, 'chip_set = [25, 100, 500, 1000, 5000]\nchip_race = "dealer"')
+    assert "still has races to run at tables 1, 2" in refused(path, "chip_set")
+    money_toml(tmp_path, 'chip_set = [25, 100, 500, 1000, 5000, 25000]\n'
+                         'chip_race = "dealer"')
+    d = restarted(path)
+    dealer = Dealer(d, "cfg-test")
+    rnd = d.tour.count_round["round"]
+    dealer.send(1, "chip_race", round=rnd, winners=[min(d.tour.tables[1].seat_of)])
+    colour_up(d, dealer, (2,))
+    dealer.send(2, "chip_race", round=rnd, winners=[min(d.tour.tables[2].seat_of)])
+    d.log.close()
+    # the 25s are gone: bringing them back, or dropping the 100s, is refused
+    money_toml(tmp_path, 'chip_set = [5, 25, 500, 1000, 5000, 25000]\nchip_race = "dealer"')
+    assert "the smallest chip on the tables is 100; with [5, 25, 500, 1000, 5000, 25000] " \
+           "it would be 25" in refused(path, "chip_set")
+    money_toml(tmp_path, 'chip_set = [100, 500, 1000, 5000]\nchip_race = "dealer"')
+    d = restarted(path)                             # the 25000 taken out again: fine
+    assert d.tour.chipcount.chip_set == (100, 500, 1000, 5000)
+    d.log.close()
+
+
+def test_hand_for_hand_at_the_bubble_changes_while_hand_for_hand_is_off(
+        tmp_path: Path) -> None:
+    path = money_toml(tmp_path, "h4h_at_bubble = false")
+    d = restarted(path)
+    register(d, "cfg-test", 18)
+    d.act(commands.Start())
+    d.act(commands.HandForHand(on=True))            # the floor's own hand-for-hand
+    d.log.close()
+    money_toml(tmp_path, "h4h_at_bubble = true")
+    said = refused(path, "h4h_at_bubble")
+    assert "true differs from false in its log and cannot apply now: hand-for-hand is " \
+           "running; change it once hand-for-hand is over" in said
+    money_toml(tmp_path, "h4h_at_bubble = false")
+    d = restarted(path)
+    d.act(commands.HandForHand(on=False))
+    d.log.close()
+    money_toml(tmp_path, "h4h_at_bubble = true")
+    d = restarted(path)
+    assert d.tour.money.h4h_at_bubble
+    last = last_event(path)
+    assert (last["kind"], last["on"], last["source"]) == ("h4h_at_bubble_set", True,
+                                                          "event.toml")
+    d.log.close()
+
+
+def test_a_satellites_leftover_changes_until_its_payouts_are_locked(tmp_path: Path) -> None:
+    path = money_toml(tmp_path, "seat_value = 500")
+    d = restarted(path)
+    register(d, "cfg-test", 18)
+    d.log.close()
+    money_toml(tmp_path, 'seat_value = 500\nsatellite_leftover = "split"')
+    d = restarted(path)
+    assert d.tour.satellites.leftover == "split"
+    last = last_event(path)
+    assert (last["kind"], last["leftover"], last["before"]) == \
+        ("satellite_leftover_set", "split", "next")
+    d.act(commands.LockPayouts())
+    d.log.close()
+    money_toml(tmp_path, 'seat_value = 500\nsatellite_leftover = "next"')
+    assert "'next' differs from 'split' in its log and cannot apply now: the payouts are " \
+           "locked" in refused(path, "satellite_leftover")

@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk.config import floor_users
 from kiosk.config.room import load_director_config
+from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.director.web.app import make_app
 from kiosk.director.web.reservations import FORMS
@@ -358,3 +359,94 @@ def test_a_reentry_into_a_full_event_waits_behind_the_alternates(tmp_path: Path)
         assert tour.players[p0.id].table is not None and body["seat"] is not None
 
     served(d, go)
+
+
+SCHEDULED = ROOM.replace('reservation_hold = "start"', "scheduled = true\nbuy_in = 300")
+DAY = 86400.0
+
+
+def ticket_of(d: Director, code: str) -> Any:
+    res = d.room.bookings.codes[code]
+    assert res.ticket is not None
+    return d.room.tickets[res.ticket]
+
+
+async def room_act(client: TestClient, headers: dict[str, str], **cmd: Any) -> None:
+    r = await client.post("/api/room/act", headers=headers, json=cmd)
+    assert r.status == 200, await r.text()
+
+
+def test_paid_on_friday_for_a_scheduled_sunday_entered_once_when_it_opens(
+        tmp_path: Path) -> None:
+    """Sunday is only announced. On Friday the desk confirms a reservation and takes the
+    buy-in: the player leaves confirmed, holding a ticket worth the entry (his seat kept
+    among the few the event has), nobody is registered in an event that is not open. On
+    Sunday the floor opens it: he is entered, the pool counts his buy-in once, and the
+    draw seats him. One who cannot come gets his money back before; he is never entered."""
+    d = room(tmp_path, SCHEDULED)
+    price = d.desks["sunday"].tour.prize.entry_price
+
+    async def go(client: TestClient) -> None:
+        cash = await login(client, "cash")
+        _, ann = await reserve(client, "Ann Friday")
+        _, bob = await reserve(client, "Bob Friday")
+        free = d.bookings.free("sunday")
+        ok, body = await confirm(client, cash, ann["code"])
+        assert ok == 200 and body["state"] == "confirmed" and not body["already"]
+        assert body["note"] == ("Paid, entered when Sunday Main opens; the seat is drawn "
+                                "when play starts")
+        assert names(d) == [] and d.desks["sunday"].tour.money_pool().collected == 0
+        tk = ticket_of(d, ann["code"])
+        assert (tk.target, tk.value, tk.state) == ("sunday", price, "issued")
+        assert d.room.players[tk.player].name == "Ann Friday"
+        assert d.bookings.free("sunday") == free              # her seat stays kept
+        _, seen = await status(client, ann["code"])          # her phone says so
+        assert seen["state"] == "confirmed" and seen["note"] == body["note"]
+        ok, again = await confirm(client, cash, ann["code"])  # twice: nothing more
+        assert ok == 200 and again["already"] and len(d.room.tickets) == 1
+        # the desk still takes no plain entry into an event that is not open
+        r = await client.post("/api/act?event=sunday", headers=cash,
+                              json={"kind": "register", "name": "Walk In"})
+        assert r.status == 400 and "takes entries once the floor opens it" in \
+            (await r.json())["error"]
+        ok, _ = await confirm(client, cash, bob["code"])
+        assert ok == 200
+        await room_act(client, cash, kind="refund_ticket",
+                       ticket=ticket_of(d, bob["code"]).id, note="cannot come on Sunday")
+        assert ticket_of(d, bob["code"]).amount == price
+        # Sunday: the floor opens the event; Ann is entered by her ticket, Bob is not
+        d.clock.t += 2 * DAY  # type: ignore[attr-defined]
+        td = await login(client, "td")
+        await room_act(client, td, kind="set_event_state", event="sunday", state="open")
+        assert names(d) == ["Ann Friday"]
+        assert ticket_of(d, ann["code"]).state == "used"
+        _, seen = await status(client, ann["code"])
+        assert seen["note"] == "" and seen["seat"] is None
+        await register(client, td, 2)
+        r = await client.post("/api/act?event=sunday", headers=td, json={"kind": "start"})
+        assert r.status == 200, await r.text()
+        _, seen = await status(client, ann["code"])
+        assert seen["table"] is not None and seen["seat"] is not None
+        tour = d.desks["sunday"].tour
+        assert tour.entries == 3 and tour.money_pool().collected == 3 * price
+
+    served(d, go)
+
+
+def test_a_scheduled_event_started_at_once_seats_the_entries_paid_ahead(
+        tmp_path: Path) -> None:
+    """The floor may start a scheduled event without opening it first: the entries paid
+    ahead are entered before the draw, not left holding their tickets."""
+    d = room(tmp_path, SCHEDULED)
+    paid = [d.bookings.reserve("sunday", name, "", "10.0.0.9") for name in ("Ann", "Bo")]
+    for res in paid:
+        d.bookings.confirm(res.code, None, "cash")
+    assert d.room.events["sunday"].state == "scheduled" and names(d) == []
+    try:
+        d.act(commands.Start(), event="sunday")
+        assert all(p.seat is not None for p in d.desks["sunday"].tour.players.values())
+        assert sorted(names(d)) == ["Ann", "Bo"]
+        assert all(ticket_of(d, res.code).state == "used" for res in paid)
+        assert d.room.events["sunday"].state == "running"
+    finally:
+        d.store.close()

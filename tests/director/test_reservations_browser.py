@@ -1,8 +1,9 @@
 """Reservations and leagues in Debian's Chromium at a phone's 390 px, against a real room
 director served over HTTP: a player reserves, sees his code (text and QR), is confirmed
 at the desk's dashboard and sees his seat; a full event's alternate is called when a
-player busts, on his phone (which vibrates) and on the TV; a league's standings read on a
-phone and on the TV. The screenshots are the docs' (docs/screens)."""
+player busts, on his phone (which vibrates) and on the TV; an entry paid ahead for a
+scheduled event, at the desk and on the phone; a league's standings read on a phone and
+on the TV. The screenshots are the docs' (docs/screens)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from browser_kit import SCREENS, chromium
 from money_helpers import Served
 from playwright.sync_api import expect, sync_playwright
 from test_leagues import played
-from test_reservations import PASSWORD, room
+from test_reservations import PASSWORD, SCHEDULED, room
 
 from kiosk.core.model import commands
 
@@ -38,6 +39,17 @@ def desk_login(context, url: str) -> None:
     assert r.ok, r.text()
 
 
+def reserve(phone, name: str) -> str:
+    """The public form sent with `name`: the code it shows, then its own page opened."""
+    phone.fill("#reserve-name", name)
+    phone.click("#reserve-form button")
+    code = phone.locator("#reserve-code")
+    expect(code).to_have_text(re.compile(r"^[A-Z2-9]{8}$"))
+    text = code.inner_text()
+    phone.click("#reserve-link")
+    return text
+
+
 def test_reserve_show_the_code_be_confirmed_at_the_desk_and_see_the_seat(
         tmp_path: Path) -> None:
     d = room(tmp_path)
@@ -52,12 +64,7 @@ def test_reserve_show_the_code_be_confirmed_at_the_desk_and_see_the_seat(
             phone.fill("#reserve-name", "Zoë <b>O'Hara</b>")
             phone.click("#reserve-form button")
             expect(phone.locator("#reserve-result")).to_contain_text("plain text")
-            phone.fill("#reserve-name", "Zoë O'Hara")
-            phone.click("#reserve-form button")
-            code = phone.locator("#reserve-code")
-            expect(code).to_have_text(re.compile(r"^[A-Z2-9]{8}$"))
-            text = code.inner_text()
-            phone.click("#reserve-link")
+            text = reserve(phone, "Zoë O'Hara")
             expect(phone.locator("#res-code")).to_have_text(text)
             expect(phone.locator("#res-state")).to_have_text("Reserved: pay at the desk")
             assert phone.locator("#res-qr").evaluate("i => i.complete && i.naturalWidth > 0")
@@ -155,6 +162,45 @@ def test_a_league_table_on_a_phone_and_on_the_tv(tmp_path: Path) -> None:
             expect(tv.locator("#league-tv h1")).to_have_text("Season points")
             expect(tv.locator("#league-tv tr")).to_have_count(6)
             tv.screenshot(path=str(SCREENS / "league-tv.png"))
+            browser.close()
+    finally:
+        served.close()
+        d.store.close()
+
+
+def test_paid_on_friday_for_sunday_reads_so_at_the_desk_and_on_the_phone(
+        tmp_path: Path) -> None:
+    """A scheduled event: the desk confirms the code and takes the buy-in; the desk's box
+    and the player's phone both say it is paid and entered when the event opens."""
+    d = room(tmp_path, SCHEDULED)
+    served = serve(d)
+    note = "Paid, entered when Sunday Main opens; the seat is drawn when play starts"
+    try:
+        with sync_playwright() as pw:
+            browser = chromium(pw)
+            phone = browser.new_page(viewport=PHONE)
+            phone.goto(served.url + "/p/sunday")
+            text = reserve(phone, "Ann Friday")
+            expect(phone.locator("#res-state")).to_have_text("Reserved: pay at the desk")
+            for n, size in enumerate(({"width": 1920, "height": 1080}, TV)):
+                desk = browser.new_context(viewport=size)
+                desk_login(desk, served.url)
+                dash = desk.new_page()
+                dash.goto(served.url + "/event/sunday")
+                dash.fill("#confirm-code", text)
+                dash.click("#confirm-form button")
+                result = dash.locator("#confirm-result")
+                expect(result).to_have_text(f"Ann Friday: {note}")
+                box = result.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+                assert float(result.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) \
+                    >= 14
+                assert n == 0 or served.call(lambda: len(d.room.tickets)) == 1   # once
+                desk.close()
+            expect(phone.locator("#res-state")).to_have_text("Confirmed", timeout=8000)
+            expect(phone.locator("#res-note")).to_have_text(note)
+            assert phone.evaluate(FITS)
+            phone.screenshot(path=str(SCREENS / "reservation-paid-ahead-390x844.png"))
             browser.close()
     finally:
         served.close()

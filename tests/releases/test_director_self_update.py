@@ -2,16 +2,21 @@
 while four table kiosks deal: a tampered release is refused by both, a broken one rolls
 back on the standby and the leader never hands over to it, a good one goes to the
 standby first, then the leader hands over, with no report lost; alone, the leader
-switches at once (bench/director_update_bench.py)."""
+switches at once (bench/director_update_bench.py). A director that cannot update itself
+(no --update-root) says so, and the command stops on it instead of waiting."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from release_helpers import fake_wheel, keys
+
+from kiosk.releases.store import ReleaseStore
 
 BENCH = Path(__file__).parents[2] / "bench" / "director_update_bench.py"
 
@@ -38,3 +43,25 @@ def test_directors_update_standby_first_and_hand_over_losing_nothing(tmp_path: P
     assert got["reports"] > 8 and got["reports_lost"] == 0
     # alone: the leader switched at once, a short stop
     assert got["alone_exit"] == 0 and 0 < got["alone_leaderless_s"] < 60
+
+
+def test_a_director_without_an_update_root_says_it_cannot_and_the_command_stops(
+        tmp_path: Path, pg_dsn: str, director_factory) -> None:
+    """Run by hand (no supervisor, no A/B folder), the leader answers the command with
+    why it cannot switch; the command names it and stops at once rather than printing
+    "no director reports yet" until its timeout."""
+    d = director_factory(db=pg_dsn).start(start_event=False)
+    private, _public = keys(tmp_path)
+    store = tmp_path / "releases"
+    ReleaseStore(store).add(fake_wheel(tmp_path / "wheels", "9.9.1"), private)
+    started = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "kiosk", "release", "self-update", "9.9.1",
+                        "--config", str(d.config), "--dir", str(store), "--key", str(private),
+                        "--timeout", "60"], capture_output=True, text=True, timeout=90)
+    said = r.stdout + r.stderr
+    assert r.returncode == 1, said
+    assert "self-update stopped: leader " in said and "cannot update itself" in said, said
+    assert "started without --update-root" in said and "install 9.9.1 on it by hand" in said
+    assert time.monotonic() - started < 30, said            # not the command's timeout
+    assert "Traceback" not in said
+    assert "self-update: cannot update" in d.log_text()     # its own log says it too

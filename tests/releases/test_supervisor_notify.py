@@ -1,6 +1,7 @@
 """The supervisor as the unit's main process: systemd hears READY=1 and the watchdog
-through it, a restart for an update is not taken for a freeze, a frozen kiosk is, and
-the unit's PYTHONPATH (the supervisor's own copy) never reaches the kiosk it runs."""
+through it, a restart for an update is not taken for a freeze, a frozen kiosk is, the
+unit's PYTHONPATH (the supervisor's own copy) never reaches the kiosk it runs, and the
+kiosk never outlives its supervisor."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import processes
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import itertools
 
 from update_bench import first_env
+from waiting import wait_for
 
 
 class Systemd:
@@ -73,13 +76,29 @@ def unit(tmp_path: Path) -> Iterator[tuple[Systemd, subprocess.Popen[bytes], Pat
         cwd=repo, env={**os.environ, "NOTIFY_SOCKET": str(systemd.path),
                        "PYTHONPATH": f"{repo}:{shadow.parent}"})
     yield systemd, proc, root
-    proc.kill()
-    proc.wait()
+    stop(proc)
+
+
+def stop(supervisor: subprocess.Popen[bytes]) -> None:
+    """As systemd stops the unit: SIGTERM to the supervisor, which stops its kiosk (woken
+    first, if a test froze it) and exits; both are gone before the next test."""
+    kiosks = processes.children(supervisor.pid)
+    for pid in kiosks:
+        os.kill(pid, signal.SIGCONT)
+    supervisor.terminate()
+    try:
+        supervisor.wait(30)
+    finally:
+        supervisor.kill()
+        supervisor.wait()
+    assert not [pid for pid in kiosks if processes.alive(pid)]
 
 
 def kiosk_pid(supervisor: int) -> int:
-    out = subprocess.run(["pgrep", "-P", str(supervisor)], capture_output=True, text=True)
-    return int(out.stdout.split()[0])
+    def found() -> list[int]:
+        return [pid for pid in processes.children(supervisor) if processes.alive(pid)]
+    wait_for(found, timeout=30)
+    return found()[0]
 
 
 def test_systemd_hears_ready_and_the_kiosks_watchdog(unit: tuple) -> None:
@@ -110,3 +129,15 @@ def test_a_frozen_kiosk_stops_the_pings_a_restarted_one_does_not(unit: tuple) ->
     systemd.listen(12)
     assert not [t for t, line in systemd.heard if line == "WATCHDOG=1" and t > frozen_at]
     os.kill(child, signal.SIGCONT)
+
+
+def test_a_kiosk_does_not_outlive_its_supervisor(unit: tuple) -> None:
+    """Killed with SIGKILL (no chance to stop its kiosk), the supervisor still takes the
+    kiosk along: the kernel tells it (PR_SET_PDEATHSIG), it stops, and nothing runs on
+    beside the kiosk the next supervisor starts."""
+    systemd, proc, _root = unit
+    systemd.until("READY=1", 60)
+    child = kiosk_pid(proc.pid)
+    proc.kill()
+    proc.wait()
+    wait_for(lambda: not processes.alive(child), timeout=15)

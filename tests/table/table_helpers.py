@@ -115,6 +115,30 @@ class Event18:
                                                     "sb": pos.sb, "bb": pos.bb,
                                                     "dealt": list(pos.dealt)}})
 
+    def bag_count(self) -> None:
+        """A bust at table 1 (a seat free there), then the end of the day: every table
+        asked to count for the bags."""
+        tab = self.tour.tables[1]
+        self.deal(1)
+        seat = min(tab.seat_of)
+        self.n += 1
+        self.send({"v": 2, "table": 1, "id": f"b{self.n}", "seq": self.n, "ts": T0,
+                   "kind": "bust", "data": {"seat": seat, "player": tab.seat_of[seat]}})
+        self.n += 1
+        self.send({"v": 2, "table": 1, "id": f"e{self.n}", "seq": self.n, "ts": T0,
+                   "kind": "hand_ended", "data": {"hand": tab.hand}})
+        self.tour.execute({"kind": "end_day", "by": "td"}, T0)
+
+    def move_after_the_count(self) -> tuple[int, int]:
+        """The floor moves table 2's first player to table 1's free seat after both
+        counted, and he sits down there with his chips: neither count says who bags what
+        any more. (from seat, to seat)"""
+        src = min(self.tour.tables[2].seat_of)
+        pid = self.tour.tables[2].seat_of[src]
+        self.tour.execute({"kind": "move", "player": pid, "table": 1, "by": "fl"}, T0)
+        self.tour.execute({"kind": "arrived", "player": pid, "by": "fl"}, T0)
+        return src, self.tour.players[pid].seat
+
     def colour_up_break(self, table: int = 1) -> dict[int, int]:
         """Jump to the break where the 25s leave (the director opens a colour-up count)
         and return stacks for `table` with odd 25s to race: 20,025 and 20,075 in turn."""

@@ -1,10 +1,14 @@
-"""The chip-count flow: typed between hands, checked before it is sent, through a real
-tournament."""
+"""The chip-count flow: typed between hands, checked before it is sent, asked again when
+the bag refuses a count it took, through a real tournament."""
 
 from __future__ import annotations
 
+import pytest
 from flow_helpers import table_for
 from table_helpers import T0, Event18, schedule
+
+from kiosk.base.errors import RuleError
+from kiosk.table.controller import TableController
 
 
 def test_the_chip_count_is_typed_between_hands_and_checked_before_it_is_sent() -> None:
@@ -50,3 +54,57 @@ def test_the_chip_count_is_typed_between_hands_and_checked_before_it_is_sent() -
     event.send(sent.report)
     assert event.tour.counts[2][seats[0]] == 21000
     assert c.apply_plan(event.plan(2, rev=2), T0 + 8) and c.plan["chip_count"]["done"]
+
+
+def typed(c: TableController, t: float, stacks: dict[int, int]) -> dict:
+    """Every stack typed on the keypad and SEND: the report it sends."""
+    for seat, stack in stacks.items():
+        c.choose_seat(t, seat)
+        for key in str(stack):
+            c.count_key(t, key)
+    sent = c.count_send(t)
+    assert not sent.refused, sent.message
+    return sent.report
+
+
+def stacks(event: Event18, table: int) -> dict[int, int]:
+    """Every chip in play: table 1's seat 2 won the pot of the bust at seat 1."""
+    return {s: 40000 if (table, s) == (1, 2) else 20000
+            for s in sorted(event.tour.tables[table].seat_of)}
+
+
+def test_the_bag_asks_a_table_that_already_counted_to_count_again() -> None:
+    """Both tables counted for the bags; the floor moves a player after: the bag names
+    both tables to recount, and each kiosk offers its keypad again for the round it
+    already sent, says why, and sends the new count once."""
+    event = Event18()
+    event.bag_count()
+    kiosks = {n: table_for(event, n) for n in (1, 2)}
+    for n, c in kiosks.items():
+        panel = c.view(T0).bust_panel
+        assert panel.mode == "count" and panel.prompt.startswith("CHIP COUNT (bags day 1)")
+        event.send(typed(c, T0, stacks(event, n)))
+        assert c.apply_plan(event.plan(n, 2), T0) and c.view(T0).bust_panel is None
+    src, dst = event.move_after_the_count()
+    with pytest.raises(RuleError, match=rf"recount table 1 \(seats {dst}\); table 2 "
+                                        rf"\(seats {src}\)"):
+        event.tour.execute({"kind": "bag", "by": "td"}, T0)
+    for n, seat in ((1, dst), (2, src)):
+        c = kiosks[n]
+        assert c.apply_plan(event.plan(n, 3), T0)
+        panel = c.view(T0).bust_panel
+        assert panel is not None and panel.mode == "count", f"table {n} is not asked again"
+        assert panel.prompt == f"RECOUNT: seat {seat} changed since the count"
+        assert [s for s, _ in panel.seats] == sorted(event.tour.tables[n].seat_of)
+        report = typed(c, T0 + 1, stacks(event, n))
+        assert report["data"]["round"] == 1
+        assert c.view(T0 + 1).bust_panel is None           # sent: back to the table
+        assert c.apply_plan(event.plan(n, 4), T0 + 1)      # a plan from before it arrived
+        assert c.view(T0 + 1).bust_panel is None           # does not ask a third time
+        again = table_for(event, n, 4)
+        again.import_state(c.export_state())               # nor does a restart
+        assert again.view(T0 + 1).bust_panel is None
+        event.send(report)
+        assert c.apply_plan(event.plan(n, 5), T0 + 2) and c.plan["chip_count"]["done"]
+    bagged = event.tour.execute({"kind": "bag", "by": "td"}, T0 + 3)
+    assert [e.kind for e in bagged] == ["bagged"]

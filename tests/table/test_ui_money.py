@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flow_helpers import ORDER, answered, as_dealer
 from table_helpers import T0, Event18, plan, schedule
+from test_count_flow import stacks
 from test_ui import SIZES, Harness, nine
 
 from kiosk.table.controller import TableController
@@ -112,6 +113,54 @@ def test_the_chip_count_keypad_shows_what_is_wrong_and_sends_a_count(
         assert not ids.bust_panel.shown and not ids.btn_new.disabled   # back to play
         event.send(counts[-1])
         assert ui.ctl.apply_plan(event.plan(2, 2), ui.t)
+        assert not ui.draw(size).bust_panel.shown
+    finally:
+        ui.ctl = saved
+
+
+def type_count(ui: Harness, stacks: dict[int, int]) -> dict[str, Any]:
+    """Each stack typed through the panel's seat buttons and keypad, then SEND: the
+    report the kiosk sent."""
+    pad, before = keys(ui), len(ui.sent)
+    for seat, stack in stacks.items():
+        ui.press(ui.screen.bust_buttons[seat])
+        for k in (*str(stack // 1000), "000"):        # 40,000: 4, 0, 000
+            ui.press(pad[k])
+    ui.press(ui.screen.keypad_ok)
+    sent = [r for r in ui.sent[before:] if r["kind"] == "chip_count"]
+    assert len(sent) == 1, ui.screen.ids.bust_prompt.text
+    return sent[0]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_recount_the_bag_asks_for_comes_back_on_the_keypad(
+        ui: Harness, size: tuple[int, int]) -> None:
+    """Table 1 counted for the bags through its screen; a player moved in after, so the
+    bag names it to recount: the same keypad comes back, says why, fits both screens."""
+    event = Event18()
+    event.bag_count()
+    saved = ui.ctl
+    on_table(ui, event, 1, 1)
+    try:
+        ids = ui.draw(size)
+        assert ids.bust_panel.shown and ids.bust_prompt.text.startswith("CHIP COUNT (bags")
+        event.send(type_count(ui, stacks(event, 1)))
+        other = TableController(2, rng=random.Random(2), boot="t2", debounce_s=0)
+        other.apply_plan(event.plan(2, 1), ui.t)
+        event.send(other.chip_count(ui.t, stacks(event, 2), 1).report)
+        assert ui.ctl.apply_plan(event.plan(1, 2), ui.t)
+        assert not ui.draw(size).bust_panel.shown                  # counted: the bag waits
+        _src, dst = event.move_after_the_count()
+        assert ui.ctl.apply_plan(event.plan(1, 3), ui.t)
+        ids = ui.draw(size)
+        assert ids.bust_panel.shown, "the recount is not offered"
+        assert ids.bust_prompt.text == f"RECOUNT: seat {dst} changed since the count"
+        assert list(ui.screen.bust_buttons) == sorted(event.tour.tables[1].seat_of)
+        got = ui.check(size)
+        assert got["targets"] == len(ui.screen.bust_buttons) + 13     # seats, 12 keys, SEND
+        ui.shot("recount_keypad", size)
+        report = type_count(ui, stacks(event, 1))
+        assert report["data"]["round"] == 1 and str(dst) in report["data"]["stacks"]
         assert not ui.draw(size).bust_panel.shown
     finally:
         ui.ctl = saved

@@ -41,12 +41,14 @@ class ChipCounts(Component):
     count_round: Any = None             # the open count_opened event
     n_rounds: int = 0
     counts: dict[int, dict[int, int]] = field(default_factory=dict)  # table -> seat -> stack
+    n_counted: dict[int, int] = field(default_factory=dict)   # table -> counts taken this round
     last_count: dict[str, int] = field(default_factory=dict)  # player -> last counted stack
     colour_ups: dict[int, Event] = field(default_factory=dict)  # table -> round's colour-up
     # chip races (kiosk/core/chips/races.py): dealt by the dealer, or drawn here
     chip_race_mode: str = field(init=False)
     count_players: dict[int, dict[str, str]] = field(default_factory=dict)  # table -> seat -> pid
     chips_removed: int = 0
+    colour_at: int = -1                 # the break of the last colour-up opened
     day: int = 1
     day_over: bool = False
     bags: dict[int, dict[str, int]] = field(default_factory=dict)  # day -> player -> bagged stack
@@ -76,9 +78,12 @@ class ChipCounts(Component):
                     tables=[x.id for x in self.seating.active_tables()], by=by)
 
     def _on_count_opened(self, ev: ev_.CountOpened) -> None:
+        if ev.purpose == "colour_up":   # folded in order: the clock reads as it did
+            self.colour_at = self.levels.period(ev.t)
         self.n_rounds = ev["round"]
         self.count_round = ev   # reads like a dict (r["round"])
         self.counts = {}
+        self.n_counted = {}
         self.colour_ups = {}
         self.changes.touch_all(ev["tables"])
 
@@ -121,6 +126,7 @@ class ChipCounts(Component):
 
     def _on_chips_counted(self, ev: ev_.ChipsCounted) -> None:
         self.counts[ev["table"]] = {int(s): v for s, v in ev["stacks"].items()}
+        self.n_counted[ev.table] = self.n_counted.get(ev.table, 0) + 1
         self.count_players[ev["table"]] = dict(ev["players"])
         for s, pid in ev["players"].items():
             self.last_count[pid] = ev["stacks"][s]
@@ -151,6 +157,32 @@ class ChipCounts(Component):
 
     def _on_chip_race_set(self, ev: ev_.ChipRaceSet) -> None:
         self.chip_race_mode = ev.chip_race
+
+    def _do_set_chip_set(self, cmd: cmd_.SetChipSet, t: float) -> None:
+        """A house setting, changed between colour-ups: the chips on the tables stay what
+        they are, so the new set must agree on the smallest of them (a denomination
+        leaves play only by a race at a break, and none raced off comes back)."""
+        new = tuple(sorted(set(cmd.chip_set)))
+        if new == self.chip_set:
+            raise RuleError(f"the chip set is already {list(new)}")
+        owing = self.unraced()
+        if owing:
+            raise RuleError(
+                f"the {self.count_round['label']} still has races to run at "
+                f"table{'s' * (len(owing) > 1)} {', '.join(map(str, owing))}; change the "
+                "chips once those are in")
+        if self.chip_set and new:
+            now, then = (chipmath.smallest_in_play(c, self.t.structure, self.colour_at)
+                         for c in (self.chip_set, new))
+            if now != then:
+                raise RuleError(
+                    f"the smallest chip on the tables is {now:,}; with {list(new)} it would "
+                    f"be {then:,}, and chips change only in a colour-up at a break")
+        self.t.emit("chip_set_set", t, chip_set=list(new), before=list(self.chip_set),
+                    source=cmd.source)
+
+    def _on_chip_set_set(self, ev: ev_.ChipSetSet) -> None:
+        self.chip_set = tuple(ev.chip_set)
 
     def unraced(self) -> list[int]:
         """The tables in play whose race of the open colour-up has no outcome yet (counted

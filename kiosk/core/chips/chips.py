@@ -37,7 +37,8 @@ def card_name(card: int) -> str:
     return RANKS[card // 4 % 13] + SUITS[card % 4]
 
 
-def _amounts(structure: Structure, start: int) -> list[int]:
+def blinds_from(structure: Structure, start: int) -> list[int]:
+    """Every blind and ante of the levels from period `start` on."""
     return [a for p in structure.periods[start:] if not p.is_break
             for a in (p.sb, p.bb, p.ante, p.bb_ante) if a]
 
@@ -49,13 +50,19 @@ def smallest_needed(chips: Sequence[int], amounts: Iterable[int]) -> int:
     return fits[-1] if fits else min(chips)
 
 
+def smallest_in_play(chips: Sequence[int], structure: Structure, colour_at: int) -> int:
+    """The smallest chip of `chips` on the tables after the colour-up at break
+    `colour_at` (-1: before any): the one the blinds from there on still need."""
+    return smallest_needed(chips, blinds_from(structure, colour_at + 1))
+
+
 def leaving_at(chips: Sequence[int], structure: Structure, period: int) -> tuple[list[int], int]:
     """Denominations that leave play at the break `period`, and the smallest one left."""
     if not chips or not structure.periods[period].is_break:
         return [], min(chips) if chips else 0
     prev_break = max((i for i in range(period) if structure.periods[i].is_break), default=-1)
-    before = smallest_needed(chips, _amounts(structure, prev_break + 1))
-    after = smallest_needed(chips, _amounts(structure, period + 1))
+    before = smallest_needed(chips, blinds_from(structure, prev_break + 1))
+    after = smallest_needed(chips, blinds_from(structure, period + 1))
     return [d for d in sorted(chips) if before <= d < after], after
 
 

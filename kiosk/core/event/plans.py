@@ -102,13 +102,30 @@ def money_plan(tour: Tournament, tab: Table) -> dict[str, Any]:
     out: dict[str, Any] = {"money": money_line(tour), "day_over": tour.day_over}
     r = tour.count_round
     if r is not None and tab.id in r["tables"]:
+        recount = recount_why(tour, tab)
         out["chip_count"] = {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
-                             "done": tab.id in tour.counts, "removed": r["removed"],
-                             "new_chip": r["new_chip"]}
+                             "done": tab.id in tour.counts and not recount,
+                             "removed": r["removed"], "new_chip": r["new_chip"],
+                             "counted": tour.chipcount.n_counted.get(tab.id, 0),
+                             "recount": recount}
         cu = races.plan_view(tour.chipcount, tab.id)
         if cu is not None:
             out["colour_up"] = cu
     return out
+
+
+def recount_why(tour: Tournament, tab: Table) -> str:
+    """Why a table that counted for the bags must count again ("" when it need not): the
+    bag is refused for it (a floor move or an undone bust since its count, or a count the
+    reconciliation flags), so its dealer is asked again, however many times it sent."""
+    r = tour.count_round
+    if r is None or r["purpose"] != "bag" or tab.id not in tour.counts:
+        return ""
+    seats = tour.chipcount.changed_seats(tab)
+    if seats:
+        return (f"seat{'s' * (len(seats) > 1)} {', '.join(map(str, seats))} changed since "
+                "the count")
+    return "; ".join(tour.reconciliation().flags.get(tab.id, ()))
 
 
 def _movers_from(tour: Tournament, tab: Table) -> list[Any]:

@@ -266,6 +266,31 @@ class SetChipRace(Command, tag="set_chip_race", kw_only=True):
     source: Text = ""
 
 
+class SetChipSet(Command, tag="set_chip_set", kw_only=True):
+    """The denominations in play from now on (the director sends it when the event's
+    config changed them); refused while a colour-up still has races to run, or when the
+    new set would change the smallest chip on the tables without a colour-up."""
+
+    chip_set: Annotated[list[Annotated[int, Meta(ge=1, le=10**13)]], Meta(max_length=20)]
+    source: Text = ""
+
+
+class SetH4hAtBubble(Command, tag="set_h4h_at_bubble", kw_only=True):
+    """Whether hand-for-hand starts by itself at the bubble, from now on (from the
+    event's config); refused while hand-for-hand runs."""
+
+    on: bool
+    source: Text = ""
+
+
+class SetSatelliteLeftover(Command, tag="set_satellite_leftover", kw_only=True):
+    """Who gets a satellite's cash after the last seat (from the event's config);
+    refused once the payouts are locked."""
+
+    leftover: Literal["next", "split"]
+    source: Text = ""
+
+
 class Bag(Command, tag="bag", kw_only=True):
     accept_difference: bool = False
 

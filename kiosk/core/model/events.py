@@ -411,6 +411,36 @@ class ChipRaceSet(Event, tag="chip_race_set", kw_only=True):
     source: Text = ""          # the config file it came from
 
 
+ChipSet = Annotated[list[Annotated[int, Meta(ge=1, le=10**13)]], Meta(max_length=20)]
+
+
+class ChipSetSet(Event, tag="chip_set_set", kw_only=True):
+    """The house changed the denominations in play (the event's config), between
+    colour-ups, keeping the smallest chip on the tables: the next breaks colour up by
+    this set (empty: the floor colours up by hand)."""
+
+    chip_set: ChipSet
+    before: ChipSet
+    source: Text = ""          # the config file it came from
+
+
+class H4hAtBubbleSet(Event, tag="h4h_at_bubble_set", kw_only=True):
+    """The house changed whether hand-for-hand starts by itself at the bubble (the
+    event's config), while hand-for-hand was off."""
+
+    on: bool
+    source: Text = ""
+
+
+class SatelliteLeftoverSet(Event, tag="satellite_leftover_set", kw_only=True):
+    """The house changed who gets a satellite's cash after the last seat (the event's
+    config), before the payouts were locked."""
+
+    leftover: Literal["next", "split"]
+    before: Literal["next", "split"]
+    source: Text = ""
+
+
 class DayEnded(Event, tag="day_ended", kw_only=True):
     day: Day
     by: Name | None = None

@@ -49,10 +49,12 @@ class ReservationMade(Event, tag="reservation_made", kw_only=True):
 
 
 class ReservationConfirmed(Event, tag="reservation_confirmed", kw_only=True):
-    """The cashier took the buy-in: `player` (the room's record) is registered."""
+    """The cashier took the buy-in: `player` (the room's record) is registered, or, for
+    an event still scheduled, holds `ticket`, used (registered) when the floor opens it."""
 
     code: Code
     player: Ident
+    ticket: Ident | None = None
     by: Name | None = None
 
 

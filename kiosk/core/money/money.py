@@ -219,6 +219,20 @@ class Money(Component):
         self.prize = PrizeRules.from_dict(ev["rules"])
         self.changes.schedule_changed()
 
+    def _do_set_h4h_at_bubble(self, cmd: cmd_.SetH4hAtBubble, t: float) -> None:
+        """A house setting, changed while hand-for-hand is off (turned off during it, it
+        would never end by itself; turned on, it would end one the floor started)."""
+        if cmd.on == self.h4h_at_bubble:
+            raise RuleError(f"hand-for-hand at the bubble is already {'on' if cmd.on else 'off'}")
+        if self.levels.h4h_on:
+            raise RuleError("hand-for-hand is running; change it once hand-for-hand is over")
+        self.t.emit("h4h_at_bubble_set", t, on=cmd.on, source=cmd.source)
+        self.bubble_check(t)       # on the bubble already: it starts now
+
+    def _on_h4h_at_bubble_set(self, ev: ev_.H4hAtBubbleSet) -> None:
+        self.h4h_at_bubble = ev.on
+        self.changes.schedule_changed()
+
     def bubble_check(self, t: float) -> None:
         """Hand-for-hand from the bubble until the money (TDA RP-8), when the event asks."""
         if not self.h4h_at_bubble or self.t.profile.hand_for_hand is None \

@@ -72,11 +72,13 @@ class Reserve(rc.RoomCommand, tag="reserve", kw_only=True):
 
 class ConfirmReservation(rc.RoomCommand, tag="confirm_reservation", kw_only=True):
     """The cashier took the buy-in; `player` is the room's record the director registered
-    (from the dashboard only the code is sent)."""
+    (from the dashboard only the code is sent), or, for a scheduled event, the holder of
+    `ticket`, the paid entry used when the event opens."""
 
     code: Name
     card: Ident | None = None
     player: Ident | None = None
+    ticket: Ident | None = None
 
 
 class CancelReservation(rc.RoomCommand, tag="cancel_reservation", kw_only=True):
@@ -130,6 +132,7 @@ class Reservation:
     player: str | None = None
     why: str = ""
     reenter: str | None = None      # confirmed as this player's re-entry, not an entry
+    ticket: str | None = None       # paid before the event opened: the entry it holds
 
 
 def clean_name(text: str) -> str:
@@ -225,9 +228,17 @@ class Reservations:
         return next(i for i, r in enumerate(self.alternates(res.event), 1) if r is res)
 
     def held(self, event: str) -> int:
-        """Seats promised and not yet taken: reservations, and alternates called."""
+        """Seats promised and not yet taken: reservations, alternates called, and entries
+        paid for before the event opened (their tickets not used yet)."""
         return sum(1 for r in self.codes.values() if r.event == event and
-                   (r.state == "reserved" or (r.state == "alternate" and r.called)))
+                   (r.state == "reserved" or (r.state == "alternate" and r.called)
+                    or self.paid_ahead(r)))
+
+    def paid_ahead(self, res: Reservation) -> bool:
+        """Confirmed and paid before its event opened, and not registered there yet."""
+        tickets = self.room.people.tickets
+        return res.state == "confirmed" and res.ticket is not None \
+            and res.ticket in tickets and tickets[res.ticket].state == "issued"
 
     def open_count(self, event: str) -> int:
         return sum(1 for r in self.codes.values() if r.event == event and r.state in OPEN)
@@ -244,7 +255,7 @@ class Reservations:
 
     def _on_reservation_confirmed(self, ev: rv.ReservationConfirmed) -> None:
         res = self.codes[ev.code]
-        res.state, res.player = "confirmed", ev.player
+        res.state, res.player, res.ticket = "confirmed", ev.player, ev.ticket
 
     def _on_reservation_ended(self, ev: rv.ReservationEnded) -> None:
         res = self.codes[ev.code]
@@ -316,8 +327,12 @@ class Reservations:
         if cmd.player is None:
             raise RuleError("a confirmation names the player registered")
         self.room.people.player(cmd.player)
+        if cmd.ticket is not None:
+            tk = self.room.people.ticket(cmd.ticket)
+            if (tk.player, tk.target) != (cmd.player, res.event):
+                raise RuleError(f"ticket {tk.id} is not {res.name}'s entry into {res.event}")
         self.room.emit(rv.ReservationConfirmed(t=t, code=res.code, player=cmd.player,
-                                                by=cmd.by))
+                                                ticket=cmd.ticket, by=cmd.by))
 
     def _do_cancel_reservation(self, cmd: CancelReservation, t: float) -> None:
         res = self.get(cmd.code)

@@ -26,7 +26,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from kiosk.base.errors import RuleError
 from kiosk.core.calc.payouts import pid_key, seats_won, split_ties
+from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.component import Component, peer
 from kiosk.core.model.state import IN_PLAY
@@ -35,17 +37,39 @@ if TYPE_CHECKING:
     from kiosk.core.model.host import BustsView, LevelsView, MoneyView, RegistryView, SeatingView
 
 
+LEFTOVER = {"next": "to the next finisher", "split": "to the seat winners, shared"}
+
+
 @dataclass(eq=False)
 class Satellites(Component):
     """The seats of a satellite and who won them."""
 
     winners: list[str] = field(default_factory=list)
+    leftover: str = field(init=False)     # "next" | "split": the cash after the last seat
 
     registry: RegistryView = peer()
     seating: SeatingView = peer()
     levels: LevelsView = peer()
     busts: BustsView = peer()
     money: MoneyView = peer()
+
+    def __post_init__(self) -> None:
+        self.leftover = self.t.config.satellite_leftover
+
+    def _do_set_satellite_leftover(self, cmd: cmd_.SetSatelliteLeftover, t: float) -> None:
+        """A house setting, changed until the payouts are locked: once the players were
+        told what each place pays, who gets the cash after the seats is part of it."""
+        if cmd.leftover == self.leftover:
+            raise RuleError(f"the cash after the seats already goes {LEFTOVER[cmd.leftover]}")
+        if self.money.locked is not None:
+            raise RuleError("the payouts are locked: who gets the cash after the seats was "
+                            "announced with them")
+        self.t.emit("satellite_leftover_set", t, leftover=cmd.leftover, before=self.leftover,
+                    source=cmd.source)
+
+    def _on_satellite_leftover_set(self, ev: ev_.SatelliteLeftoverSet) -> None:
+        self.leftover = ev.leftover
+        self.changes.schedule_changed()
 
     def seats(self) -> int:
         """Seats the payouts give now (0 for an event that is not a satellite)."""
@@ -101,7 +125,7 @@ class Satellites(Component):
     def prizes(self, payouts: list[int], places: dict[str, int]) -> dict[str, int]:
         """Each player's prize: seats at their value, the cash left over per the rule."""
         seats = self.seats()
-        if not (seats and self.winners and self.t.config.satellite_leftover == "split"):
+        if not (seats and self.winners and self.leftover == "split"):
             return split_ties(payouts, places)
         out = split_ties(payouts[:seats], places)
         rest = sum(payouts[seats:])

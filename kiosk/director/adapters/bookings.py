@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.base.errors import RuleError
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import room_commands as rc
+from kiosk.core.model import room_events as rev
 from kiosk.core.model.events import Event
 from kiosk.core.room import reservations as rs
 from kiosk.director.centre.batch import Batch
@@ -134,14 +135,18 @@ class Bookings:
     def confirm(self, code: str, card: str | None, user: str | None,
                 event: str | None = None) -> tuple[rs.Reservation, list[Event]]:
         """The cashier took the buy-in: the player registered (seated once play runs,
-        his seat card printed) and the reservation confirmed, or nothing. A code
-        confirmed already changes nothing."""
+        his seat card printed) and the reservation confirmed, or nothing. For an event
+        still scheduled (paid on Friday for Sunday) the buy-in becomes a ticket into it,
+        used when the floor opens it: registered then, once, like a satellite's seat. A
+        code confirmed already changes nothing."""
         res = self.book.confirmable(code, event)
         if res.state == "confirmed":
             return res, []
 
         def step(batch: Batch) -> list[Event]:
             desk = self.repo.desk(res.event)
+            if self.repo.room.events[res.event].state == "scheduled" and res.reenter is None:
+                return self._paid_ahead(res, desk, card, user, batch)
             if res.reenter is not None:       # a busted player's re-entry, its turn come
                 rid = self.confirming = res.reenter
                 try:
@@ -156,6 +161,20 @@ class Bookings:
                 rs.ConfirmReservation(code=res.code, player=rid, by=user), batch)
 
         return res, self._run(step)
+
+    def _paid_ahead(self, res: rs.Reservation, desk: Desk, card: str | None,
+                    user: str | None, batch: Batch) -> list[Event]:
+        """The entry's price taken before the event opens: a ticket worth it, held for
+        the event (refundable at the room page until used), and the reservation
+        confirmed with it. Nothing is registered yet, so the pool counts it once: when
+        the ticket is used."""
+        rid = self.tx.room_player(res.name, card, "", batch)
+        issued = self.tx.room_only(rc.IssueTicket(player=rid, target=res.event,
+                                                  value=desk.tour.prize.entry_price,
+                                                  by=user), batch)
+        ticket = next(e.ticket for e in issued if isinstance(e, rev.TicketIssued))
+        return issued + self.tx.room_only(
+            rs.ConfirmReservation(code=res.code, player=rid, ticket=ticket, by=user), batch)
 
     def cancel(self, code: str, event: str | None, by: str | None, why: str) -> rs.Reservation:
         res = self.book.get(code, event)
@@ -224,8 +243,16 @@ class Bookings:
                 table, seat = p.table, p.seat
         return {"code": res.code, "event": res.event, "name": res.name, "state": res.state,
                 "position": self.book.position(res), "called": res.called,
-                "table": table, "seat": seat,
+                "table": table, "seat": seat, "note": self.note(res),
                 "url": f"/p/{res.event}/reservation/{res.code}"}
+
+    def note(self, res: rs.Reservation) -> str:
+        """An entry paid before its event opened: what it waits for, in a line for the
+        desk and the phone ("" otherwise)."""
+        if not self.book.paid_ahead(res):
+            return ""
+        title = self.repo.room.events[res.event].title
+        return f"Paid, entered when {title} opens; the seat is drawn when play starts"
 
     def desk_view(self, event: str) -> dict[str, Any]:
         """The desk's list: every reservation still open, with its code."""

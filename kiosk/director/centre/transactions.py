@@ -43,6 +43,30 @@ T = TypeVar("T")
 REGISTERING = ("open", "running")      # room states in which an event takes entries
 
 
+# the house settings of [money] that may change while an event runs: how the event's
+# state reads each now, and the command that changes it (the part says when it may)
+HOUSE: dict[str, tuple[Callable[[Any], Any], Callable[[Any], dict[str, Any]]]] = {
+    "chip_race": (lambda tour: tour.chipcount.chip_race_mode,
+                  lambda v: {"kind": "set_chip_race", "chip_race": v}),
+    "chip_set": (lambda tour: tour.chipcount.chip_set,
+                 lambda v: {"kind": "set_chip_set", "chip_set": v}),
+    "h4h_at_bubble": (lambda tour: tour.money.h4h_at_bubble,
+                      lambda v: {"kind": "set_h4h_at_bubble", "on": v}),
+    "satellite_leftover": (lambda tour: tour.satellites.leftover,
+                           lambda v: {"kind": "set_satellite_leftover", "leftover": v}),
+}
+
+
+def _setting(value: Any) -> Any:
+    """A setting as compared: a chip set as its sorted denominations."""
+    return sorted(set(value)) if isinstance(value, list | tuple) else value
+
+
+def _shown(value: Any) -> str:
+    """A setting as the config file spells it."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
 class Transactions:
     """The steps of cross-stream commands; the service owns the batch and the write."""
 
@@ -90,26 +114,27 @@ class Transactions:
             self.set_state(desk.name, "running", batch)
 
     def sync_settings(self, desk: Desk, spec: RoomEvent | None, batch: Batch) -> None:
-        """A house setting the config changed since the event began, applied as a logged
-        event when the event can take it now, else refused like a fixed setting (the
-        director does not start, and says why): who runs the colour-up races. An event
-        that is over keeps what it ran with."""
-        if spec is None or spec.config.chip_race == desk.tour.chipcount.chip_race_mode \
-                or desk.tour.finished_at is not None \
+        """The house settings the config changed since the event began (who runs the
+        colour-up races, the chips in play, hand-for-hand at the bubble, a satellite's
+        leftover cash), each applied as a logged event when the event can take it now,
+        else refused like a fixed setting (the director does not start, and says why).
+        An event that is over keeps what it ran with."""
+        if spec is None or desk.tour.finished_at is not None \
                 or self.repo.room.events[desk.name].state in OVER:
             return
         source = spec.config.source or "the room's config"
-        cmd = cmd_.decode({"kind": "set_chip_race", "chip_race": spec.config.chip_race,
-                           "source": Path(source).name})
-        try:
-            self.atomic(batch, lambda: self.event(desk, cmd, batch))
-        except RuleError as exc:
-            raise ConfigError(source, "money.chip_race", (
-                f"event {desk.name}: {spec.config.chip_race!r} differs from "
-                f"{desk.tour.chipcount.chip_race_mode!r} in its log and cannot apply now: "
-                f"{exc}. Put it back for now")) from None
-        log.info("%s: the chip races are run by the %s from now on (%s)", desk.name,
-                 spec.config.chip_race, source)
+        for key, (now_of, command) in HOUSE.items():
+            wanted, now = _setting(getattr(spec.config, key)), _setting(now_of(desk.tour))
+            if wanted == now:
+                continue
+            cmd = cmd_.decode({**command(wanted), "source": Path(source).name})
+            try:
+                self.atomic(batch, functools.partial(self.event, desk, cmd, batch))
+            except RuleError as exc:
+                raise ConfigError(source, f"money.{key}", (
+                    f"event {desk.name}: {_shown(wanted)} differs from {_shown(now)} in its "
+                    f"log and cannot apply now: {exc}. Put it back for now")) from None
+            log.info("%s: %s is %s from now on (%s)", desk.name, key, _shown(wanted), source)
 
     def adopt(self, name: str, batch: Batch) -> None:
         """A stream the room does not list (a single-event log from before rooms)."""
@@ -167,6 +192,10 @@ class Transactions:
             diverted = self.divert(desk, cmd, batch)
             if diverted is not None:     # a full event: behind the alternates waiting
                 return diverted
+        if isinstance(cmd, cmd_.Start) and desk.name in self.repo.room.events \
+                and self.repo.room.events[desk.name].state == "scheduled":
+            self.set_state(desk.name, "open", batch, cmd.get("by"))   # its held entries
+            self.redeem_held(desk.name, batch)                        # come to the draw
         for _ in range(3):
             try:
                 events, rows = desk.decide(cmd, batch.pending(desk.name))

@@ -166,12 +166,21 @@ class Lease:
         self._stop.clear()
 
         def run() -> None:
+            told = False
             while not self._stop.wait(RENEW_EVERY):
                 if not alive():   # let it run out: a standby takes over
-                    if time.monotonic() - self.renewed > TTL:
+                    if time.monotonic() - self.renewed <= TTL:
+                        continue
+                    taken = self._taken()   # woken after a freeze: deposed, not stuck
+                    if taken:
+                        lost(taken)
+                        return
+                    if not told:
                         log.error("the director's loop is stuck: the lease of room %s is "
                                   "left to run out", self.room)
+                        told = True
                     continue
+                told = False
                 why = self._renew_once()
                 if why:
                     lost(why)
@@ -179,6 +188,17 @@ class Lease:
 
         self._thread = threading.Thread(target=run, name="lease", daemon=True)
         self._thread.start()
+
+    def _taken(self) -> str:
+        """'' unless another director holds the lease now (then why this one is out)."""
+        try:
+            now = self.current()
+        except Exception:   # the database is away: nothing is known
+            self._drop()
+            return ""
+        if now is None or (now.term == self.term and now.holder == self.me):
+            return ""
+        return f"deposed: {now.holder} took term {now.term}"
 
     def _renew_once(self) -> str:
         """'' while the lease holds; otherwise why this director no longer leads."""

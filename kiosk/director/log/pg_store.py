@@ -138,7 +138,10 @@ class PgStore(LogStore):
     def _insert(self, batches: list[tuple[str, list[Row]]]) -> int:
         """One transaction; when the connection breaks, reconnect and find out whether
         the commit landed (our rows, under our term, right after our end) before trying
-        again, so a restart of the server neither loses nor doubles a batch."""
+        again, so a restart of the server neither loses nor doubles a batch. Once the
+        database answers again, a lease another director took meanwhile is a refusal
+        (Fenced), however long this one was away: a leader frozen past the retries (the
+        clock ran on while it was stopped) wakes deposed, not unable to write."""
         total = sum(len(rs) for _s, rs in batches)
         deadline = time.monotonic() + WRITE_RETRY_S
         while True:
@@ -147,17 +150,24 @@ class PgStore(LogStore):
             except psycopg.Error as exc:
                 lost = isinstance(exc, psycopg.OperationalError) or self.db.broken \
                     or self.db.closed   # e.g. ended by the server while we were frozen
-                if not lost or time.monotonic() > deadline:
+                if not lost:
                     raise
                 log.warning("event log %s: %s; reconnecting", self.path, one_line(exc))
+                failed = exc
             time.sleep(0.2)
+            fenced: Fenced | None = None
             with contextlib.suppress(KioskError, psycopg.Error):
                 self.reconnect()
-                landed = self._scalar(
-                    "SELECT COUNT(*) FROM events WHERE seq > %s AND term = %s",
-                    (self.last_seq, self.fence[1] if self.fence else 0))
-                if landed == total and self.end() == self.last_seq + total:
-                    return self.last_seq + total
+                landed = self.db.execute(
+                    "SELECT COUNT(*), MAX(seq) FROM events WHERE seq > %s AND term = %s",
+                    (self.last_seq, self.fence[1] if self.fence else 0)).fetchone()
+                if landed is not None and landed[0] == total:
+                    return int(landed[1])   # whatever another leader wrote after it
+                fenced = self._fenced()
+            if fenced is not None:
+                raise fenced
+            if time.monotonic() > deadline:
+                raise failed
 
     def _insert_once(self, batches: list[tuple[str, list[Row]]]) -> int:
         term = self.fence[1] if self.fence else 0
@@ -181,14 +191,22 @@ class PgStore(LogStore):
     def _lock_for_write(self) -> int:
         """Inside a write transaction: the log's write lock, the fence, the current end."""
         self.db.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-        if self.fence is not None:
-            room, term = self.fence
-            now = self._scalar("SELECT term FROM lease WHERE room = %s", (room,))
-            if now != term:
-                raise Fenced(f"event log {self.path}: room {room}'s lease is at term {now}, "
-                             f"this director led term {self.fence[1] if term > 0 else '-'}: "
-                             "it no longer leads; nothing written")
+        fenced = self._fenced()
+        if fenced is not None:
+            raise fenced
         return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events"))
+
+    def _fenced(self) -> Fenced | None:
+        """The refusal of a write when the room's lease is no longer at our term."""
+        if self.fence is None:
+            return None
+        room, term = self.fence
+        now = self._scalar("SELECT term FROM lease WHERE room = %s", (room,))
+        if now == term:
+            return None
+        return Fenced(f"event log {self.path}: room {room}'s lease is at term {now}, this "
+                      f"director led term {term if term > 0 else '-'}: it no longer leads; "
+                      "nothing written")
 
     def _rows(self, stream: str, after: int, batch: int) -> Iterator[list[tuple[bytes, int]]]:
         cur = self.db.cursor(binary=True)

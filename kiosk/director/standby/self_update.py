@@ -16,7 +16,9 @@ acts on it in its own time and a director that restarts reads it again:
 
 With `--alone` (no standby) the leader switches without waiting: the room has no leader
 for the length of one restart (docs/ha.md). Each director writes its version, role and
-update state into `director_versions`, which the command prints as it goes. The
+update state into `director_versions`, which the command prints as it goes. A director
+started without `--update-root` (not under the supervisor) answers too, "cannot update",
+so the command stops and says which one to update by hand instead of waiting for it. The
 tables are made here, outside the log's versioned schema, so directors of both versions
 share one database during the hand-over.
 """
@@ -51,6 +53,10 @@ POLL_S = 0.5          # seconds between looks at the wanted release
 RETRY_S = 300.0       # a refused release is tried again after this long
 FRESH_S = 5.0         # a director's row older than this is not counted
 BEHIND = 50           # events a successor may still have to fold (it reads them on taking over)
+CANNOT = "cannot update"
+NO_ROOT = ("it was started without --update-root (not from an A/B install under the "
+           "supervisor): install {version} on it by hand, or run it under the supervisor "
+           "with --update-root (docs/updates.md)")
 TABLES = (
     "CREATE TABLE IF NOT EXISTS director_release (room TEXT PRIMARY KEY, version TEXT NOT "
     "NULL, manifest TEXT NOT NULL, signature TEXT NOT NULL, alone BOOLEAN NOT NULL, "
@@ -144,13 +150,15 @@ class Releases:
 
 
 class SelfUpdate:
-    """This director's side: install the wanted release, switch when its role allows."""
+    """This director's side: install the wanted release, switch when its role allows.
+    Without an install folder (`root` None) it only answers that it cannot."""
 
-    def __init__(self, ha: Leadership, root: Path, public_key: Path,
+    def __init__(self, ha: Leadership, root: Path | None, public_key: Path,
                  restart: Callable[[], None], *, version: str = __version__) -> None:
         self.ha, self.version, self.restart = ha, version, restart
-        self.install = Install(root)
-        self.installer = Installer(self.install, load_public(public_key), on_state=self._set)
+        self.install = Install(root) if root is not None else None
+        self.installer = Installer(self.install, load_public(public_key), on_state=self._set) \
+            if self.install is not None else None
         self.db = Releases(ha.store.dsn, ha.room)
         self.state, self.reason = "current", ""
         self._ready: str | None = None        # the version installed and waiting
@@ -187,6 +195,9 @@ class SelfUpdate:
         if w is None or w.version == self.version:
             self._set("current")
             return
+        if self.install is None:
+            self._set(CANNOT, NO_ROOT.format(version=w.version))
+            return
         back = self.install.rolled_back()
         if back is not None and back.get("version") == w.version:
             self._set("rolled back", f"{w.version}: {back.get('reason')}")
@@ -207,6 +218,7 @@ class SelfUpdate:
             return True
         if self._refused.get(key, 0.0) > time.monotonic():
             return False
+        assert self.installer is not None, "an install folder is checked first"
         try:
             self.installer.prepare(w.version, w.manifest, w.signature, self.db.fetch)
         except (Refused, OSError) as exc:
@@ -228,6 +240,7 @@ class SelfUpdate:
 
     def _switch(self, version: str) -> None:
         """current -> the new environment; the director stops, the supervisor starts it."""
+        assert self.install is not None, "an install folder is checked first"
         old = self.install.target() or self.version
         self.install.begin_trial(old, version, {"role": self.ha.role})
         self._set("switching", f"from {old} to {version} as the {self.ha.role}")
@@ -267,15 +280,28 @@ def ask_and_follow(store: ReleaseStore, version: str, config: str | None, *, alo
         if line != seen:
             print(line or "no director reports yet", flush=True)
             seen = line
-        bad = [d for d in rows if d["state"] in ("refused", "rolled back")
-               and d["wanted"] == version]
-        if bad:
-            print(f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
-            return 1
-        if len(rows) >= most and any(d["role"] == "leader" for d in rows) and all(
-                d["version"] == version and d["state"] == "current" for d in rows):
-            print(f"every director runs {version}")
-            return 0
+        done = verdict(rows, version, most, CANNOT)
+        if done is not None:
+            print(done[1])
+            return done[0]
         time.sleep(0.5)
     print(f"self-update: not done after {timeout:.0f} s (the directors go on)")
     return 1
+
+
+def verdict(rows: list[dict[str, Any]], version: str, most: int,
+            cannot: str) -> tuple[int, str] | None:
+    """The command's exit code and last line once the directors' lines decide it: one
+    refused, rolled back or unable to update itself (1), or every one on `version` with
+    a leader among them (0); None while it is still under way."""
+    bad = [d for d in rows if d["state"] in ("refused", "rolled back", cannot)
+           and d["wanted"] == version]
+    if bad:
+        who = f"{bad[0]['role']} {bad[0]['holder']}"
+        return 1, (f"self-update stopped: {who} cannot update itself: {bad[0]['reason']}"
+                   if bad[0]["state"] == cannot else
+                   f"self-update stopped: {bad[0]['state']}: {bad[0]['reason']}")
+    if len(rows) >= most and any(d["role"] == "leader" for d in rows) and all(
+            d["version"] == version and d["state"] == "current" for d in rows):
+        return 0, f"every director runs {version}"
+    return None

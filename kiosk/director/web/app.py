@@ -59,8 +59,9 @@ CSRF_HEADER = "X-CSRF-Token"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
        "base-uri 'none'; form-action 'self'")
-# commands only tables and the director itself send (set_chip_race: from the config)
-INTERNAL = {"report", "tick", "set_chip_race"}
+# commands only tables and the director itself send (the house settings: from the config)
+INTERNAL = {"report", "tick", "set_chip_race", "set_chip_set", "set_h4h_at_bubble",
+            "set_satellite_leftover"}
 SUMMARY_EVERY = 0.25            # the header's clock is local; summaries need not flood
 
 

@@ -1,5 +1,7 @@
 """A chip count: when the plan opens one, the dealer types every seated stack on the
-panel's keypad between hands and sends them only when each is plausible."""
+panel's keypad between hands and sends them only when each is plausible. When the bag
+refuses a count it took (a player moved since, a stack it flags), the plan asks again and
+the keypad comes back, saying why."""
 
 from __future__ import annotations
 
@@ -11,22 +13,30 @@ from kiosk.table.result import Result
 from kiosk.table.view import BustPanel
 
 COUNT_PROMPT = "CHIP COUNT{label}: tap a seat, type its stack, then SEND"
+RECOUNT_PROMPT = "RECOUNT: {why}"
+
+
+def asked(req: dict[str, Any]) -> tuple[int, int]:
+    """Which count the plan asks for: its round, and how many of this table's counts the
+    director had taken when it asked (a recount asks again with a higher number)."""
+    return int(req["round"]), int(req.get("counted") or 0)
 
 
 class CountFlow:
-    """The keypad entry of an open count, and the rounds this table has sent."""
+    """The keypad entry of an open count, and the counts this table has sent: each as
+    the plan asked for it, so a recount the director asks for later is not one of them."""
 
     def __init__(self, ctx: TableContext) -> None:
         self.ctx = ctx
         self.entry: ChipCountEntry | None = None
         self.error = ""
-        self.sent: set[int] = set()
+        self.sent: set[tuple[int, int]] = set()
 
     def counting(self) -> ChipCountEntry | None:
         """The keypad for an open count this table has not sent, once no hand runs."""
         ctx = self.ctx
         req = ctx.plan.get("chip_count")
-        if not req or req.get("done") or int(req["round"]) in self.sent:
+        if not req or req.get("done") or asked(req) in self.sent:
             self.entry = None
             return None
         seats = sorted(ctx.occupied())
@@ -67,8 +77,7 @@ class CountFlow:
             self.error = problems[0] + more
             return self.ctx.refuse(t, self.error)
         res = self.chip_count(t, entry.stacks(), entry.round_no)
-        assert entry.round_no is not None
-        self.sent.add(entry.round_no)
+        self.sent.add(asked(self.ctx.plan["chip_count"]))
         self.entry, self.error = None, ""
         return res
 
@@ -99,15 +108,21 @@ class CountFlow:
         entry = self.counting()
         if entry is None:
             return None
-        label = str((self.ctx.plan.get("chip_count") or {}).get("label") or "")
-        prompt = self.error or COUNT_PROMPT.format(label=f" ({label})" if label else "")
+        req = self.ctx.plan.get("chip_count") or {}
+        label = f" ({req['label']})" if req.get("label") else ""
+        why = [w for w in str(req.get("recount") or "").split("; ") if w]
+        more = f" (+{len(why) - 1} more)" if len(why) > 1 else ""
+        prompt = self.error or (RECOUNT_PROMPT.format(why=why[0] + more) if why else
+                                COUNT_PROMPT.format(label=label))
         return BustPanel(tuple((s, entry.names.get(s, "")) for s in entry.seats),
                          tuple((s, entry.values.get(s, "")) for s in entry.seats),
                          entry.seat, False, True, prompt, mode="count", ok_text="SEND",
                          error=bool(self.error))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"counts_sent": sorted(self.sent)}
+        return {"counts_sent": [list(k) for k in sorted(self.sent)]}
 
     def restore(self, d: dict[str, Any]) -> None:
-        self.sent = {int(r) for r in d.get("counts_sent", ())}
+        """The counts sent, as kept (a state from before recounts kept rounds alone)."""
+        self.sent = {(int(k), 0) if isinstance(k, int) else (int(k[0]), int(k[1]))
+                     for k in d.get("counts_sent", ())}

@@ -69,7 +69,7 @@
       body: JSON.stringify({kind: "confirm_reservation", code: input.value})});
     const body = await r.json().catch(() => ({}));
     out.textContent = r.ok ? body.name + (body.seat ? ": table " + body.table + ", seat " +
-      body.seat : ": registered") : body.error || "refused";
+      body.seat : ": " + (body.note || "registered")) : body.error || "refused";
     if (r.ok) input.value = "";
   });
 })();

@@ -25,8 +25,8 @@
       buzzed = true;
       if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
     }
-    $("res-note").textContent = r.state === "confirmed" && r.seat == null
-      ? "Your seat is drawn when play starts." : "";
+    $("res-note").textContent = r.note || (r.state === "confirmed" && r.seat == null
+      ? "Your seat is drawn when play starts." : "");
     $("res-cancel").hidden = !(r.state === "reserved" || r.state === "alternate");
   }
 
