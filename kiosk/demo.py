@@ -41,6 +41,7 @@ from kiosk.roomconfig import load_director_config
 from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
+from kiosk.sim.versions import SimVersions
 
 log = logging.getLogger("kiosk.demo")
 
@@ -377,12 +378,15 @@ def _deal(director: Director, args: argparse.Namespace, event: str, stop: thread
 
 def _power_on(director: Director, args: argparse.Namespace, field: MqttField) -> None:
     """Every simulated kiosk of the room is switched on, the free ones too (they show the
-    idle screen): the dashboard shows them online, as in a room whose tables are all up."""
-    for table in sorted(director.room.pool):
-        if not (args.kiosk and table == 1):   # a real kiosk says so itself
-            field.client.publish(field.topics.table_status(table),
-                                 encode({"state": "online", "ts": director.now()}), qos=1,
-                                 retain=True)
+    idle screen): the dashboard shows them online, as in a room whose tables are all up,
+    and the room page's Updates panel the version each runs."""
+    tables = [t for t in sorted(director.room.pool)
+              if not (args.kiosk and t == 1)]      # a real kiosk says so itself
+    for table in tables:
+        field.client.publish(field.topics.table_status(table),
+                             encode({"state": "online", "ts": director.now()}), qos=1,
+                             retain=True)
+    SimVersions(field, tables).start()
 
 
 def _play(director: Director, args: argparse.Namespace, event: str, stop: threading.Event,

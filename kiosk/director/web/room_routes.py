@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from kiosk.core import room_commands
+from kiosk.director import roles
 from kiosk.director.room_service import RoomService
 from kiosk.director.room_views import room_snapshot
 from kiosk.director.table_feed import TableFeed
@@ -47,6 +48,7 @@ def add_room_routes(app: web.Application, service: RoomService, feed: TableFeed,
         found = session(request)
         snap["user"], snap["csrf"] = found if found else (None, None)
         snap["role"] = role(found[0]) if found else None
+        snap["may"] = roles.offered(snap["role"])     # the controls the page shows
         return web.json_response(snap)
 
     async def act(request: web.Request) -> web.Response:
