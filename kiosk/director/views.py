@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from kiosk.core import races
 from kiosk.core.clock import format_clock
+from kiosk.core.seating import start_refusal
 from kiosk.core.state import IN_PLAY, MOVING
 from kiosk.core.tournament import Tournament
 
@@ -33,6 +34,8 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
     money = tour.money_view()
     return {
         "event": tour.event, "profile": tour.profile.name, "started": tour.started,
+        # Start on the dashboard only when `start` would be taken, as on the room page
+        "can_start": not tour.started and start_refusal(tour.seating) is None,
         "level": s.level_number(r.period), "is_break": period.is_break,
         "blinds": period.blinds_text(), "sb": period.sb, "bb": period.bb,
         "ante": period.bb_ante or period.ante, "color_up": period.color_up,
