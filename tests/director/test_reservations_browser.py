@@ -12,10 +12,14 @@ from pathlib import Path
 from browser_kit import SCREENS, chromium
 from money_helpers import Served
 from playwright.sync_api import expect, sync_playwright
-from test_leagues import played
+from test_leagues import EVENTS, LEAGUES, played
 from test_reservations import PASSWORD, room
+from test_room_browser import readable
+from test_walls_browser import fits
 
 from kiosk.core import commands
+from kiosk.director.service import Director
+from kiosk.roomconfig import load_director_config
 
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 720}
@@ -154,7 +158,39 @@ def test_a_league_table_on_a_phone_and_on_the_tv(tmp_path: Path) -> None:
             tv.goto(served.url + "/clock?league=season")
             expect(tv.locator("#league-tv h1")).to_have_text("Season points")
             expect(tv.locator("#league-tv tr")).to_have_count(6)
+            # the table across the screen under its title, every column on it
+            fits(tv, True, "league on the TV")
+            title, table = (tv.locator(f"#league-tv {s}").bounding_box()
+                            for s in ("h1", "table"))
+            assert title and table and table["y"] >= title["y"] + title["height"]
+            assert table["width"] >= 0.8 * TV["width"] and table["x"] >= 0 and \
+                table["x"] + table["width"] <= TV["width"], table
+            readable(tv, "#league-tv", TV["height"] / 30, "league on the TV")
             tv.screenshot(path=str(SCREENS / "league-tv.png"))
+            browser.close()
+    finally:
+        served.close()
+        d.store.close()
+
+
+def test_a_league_with_no_result_yet_says_so(tmp_path: Path) -> None:
+    (tmp_path / "room.toml").write_text(EVENTS + LEAGUES)
+    d = Director(load_director_config(tmp_path / "room.toml"), clock=lambda: 5000.0)
+    served = serve(d)
+    try:
+        with sync_playwright() as pw:
+            browser = chromium(pw)
+            phone = browser.new_page(viewport=PHONE)
+            phone.goto(served.url + "/p/league/season")
+            expect(phone.locator("#empty")).to_have_text(
+                "No results yet: the points come as the league's events finish.")
+            expect(phone.locator("#standings")).to_be_hidden()
+            tv = browser.new_page(viewport=TV)
+            tv.goto(served.url + "/clock?league=season")
+            expect(tv.locator("#league-empty")).to_be_visible()
+            expect(tv.locator("#league-tv table")).to_be_hidden()
+            fits(tv, True, "empty league on the TV")
+            readable(tv, "#league-tv", TV["height"] / 30, "empty league on the TV")
             browser.close()
     finally:
         served.close()
