@@ -346,6 +346,13 @@ CONTROLS = {"assign": "#map [data-assign]", "free": "#map [data-free]",
             "refund": "#tickets [data-refund]", "new event": "#new-event button"}
 
 
+# whether a select shows its chosen option whole (the text, its padding and the arrow)
+SELECT_FITS_JS = """(s) => { const st = getComputedStyle(s), c = document.createElement("canvas")
+  .getContext("2d"); c.font = `${st.fontSize} ${st.fontFamily}`;
+  const text = c.measureText(s.options[s.selectedIndex].text).width;
+  return text + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + 20 <= s.clientWidth; }"""
+
+
 def shown_controls(page: Page) -> dict[str, Any]:
     seen: dict[str, Any] = {e: [b["text"] for b in page.evaluate(BUTTONS_JS, e)]
                             for e in ("daily", "sat", "sunday")}
@@ -387,6 +394,8 @@ def test_a_visitor_sees_the_room_read_only_and_each_role_only_its_controls(
                 expect(page.locator("#upd-versions")).to_contain_text("Tables:")
                 page.wait_for_timeout(300)
                 assert shown_controls(page) == sees, (who, w)
+                for select in page.locator("#map select").all():    # "Daily 50", whole
+                    assert select.evaluate(SELECT_FITS_JS), (who, w)
                 assert page.locator("#login").is_visible() == (who is None), (who, w)
                 if who is None:       # the log-in form on the first screen, readable
                     box = page.locator("#login").bounding_box()
