@@ -55,16 +55,18 @@ function eventActs(e) {
   return `<div class="acts">${acts.map(a => `<button class="small${ASK[a] ? " warn" : ""}" data-event="${esc(e.event)}" data-do="${a}">${LABELS[a]}</button>`).join("")}</div>`;
 }
 
+const titleOf = name => (room.events.find(e => e.event === name) || {}).title || name;
+
 function eventCard(e) {
   const level = e.finished ? `Winner: ${e.winner || "-"}` : e.started
     ? `${e.is_break ? "Break" : `Level ${e.level}`} · ${e.blinds || ""}` : "not started";
   return `<div class="ev" id="ev-${esc(e.event)}">
     <h3><a href="/event/${encodeURIComponent(e.event)}">${esc(e.title)}</a>
       <span class="tag">${esc(e.kind)}</span><span class="tag st-${esc(e.state)}">${esc(e.state)}</span></h3>
-    <div class="facts"><span>${e.players_left ?? "-"} left of ${e.entries ?? "-"}</span>
+    <div class="facts"><span>${e.started ? `${e.players_left} left of ${e.entries}` : `${e.entries ?? 0} registered`}</span>
       <span>${esc(level)}</span><span class="clock">${e.started && !e.finished ? esc(e.clock) + (e.paused ? " ⏸" : "") : ""}</span></div>
     ${PK.countLines(e.chip_count).map(c => `<div class="count">${esc(c)}</div>`).join("")}
-    <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(e.target)}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
+    <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(titleOf(e.target))}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
     ${eventActs(e)}</div>`;
 }
 
