@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser_kit import SCREENS, chromium, table_one
+from browser_kit import SCREENS, chromium, legible, table_one
 from floor_client import FloorClient
 from playwright.sync_api import expect, sync_playwright
 from race_table import BREAK_25_OFF, CHIPS, RaceTable
@@ -227,6 +227,17 @@ def test_the_event_page_shows_each_role_its_controls_as_the_clock_and_event_allo
             page.select_option("#player-act select[name=action]", action)
             assert page.locator("#act-where").is_visible() == where, action
             assert page.locator("#act-penalty").is_visible() == penalty, action
+        # the event's other pages, one tap away, each about this event
+        links = {a.inner_text(): a.get_attribute("href")
+                 for a in page.locator("#event-links a").all()}
+        assert links == {"TV clock": "/clock?event=daily", "Players' page": "/p/daily",
+                         "Results": "/results?event=daily", "Deal": "/deal?event=daily",
+                         "Audit": "/audit?event=daily", "Printer": "/printer"}, links
+        legible(page, "#event-links a")
+        page.click("#event-links >> text=Results")
+        expect(page.locator("h1")).to_have_text("Daily 50 results")
+        page.go_back()
+        expect(page.locator("#event")).to_have_text("Daily 50")
         # two players in: the director (only) is offered Start
         for i in range(2):
             td.post("/api/act?event=sunday", {"kind": "register", "name": f"Sunday {i}"})

@@ -394,6 +394,8 @@ def test_a_visitor_sees_the_room_read_only_and_each_role_only_its_controls(
                 expect(page.locator("#upd-versions")).to_contain_text("Tables:")
                 expect(page.locator("#ev-sunday .facts")).to_contain_text("2 registered")
                 expect(page.locator("#ev-sat")).to_contain_text("seats to Sunday Main")
+                assert [a.get_attribute("href") for a in page.locator("header .links a")
+                        .all()][1:] == ["/p/", "/printer"]
                 page.wait_for_timeout(300)
                 assert shown_controls(page) == sees, (who, w)
                 for select in page.locator("#map select").all():    # "Daily 50", whole

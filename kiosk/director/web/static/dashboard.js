@@ -297,6 +297,7 @@ $("#find").addEventListener("input", ev => {
 
 fetch(PK.url("/api/snapshot")).then(r => r.json()).then(s => {
   eventName = s.event; setUser(s.user, s.csrf, s.may); checkReservations();
+  document.querySelectorAll("#event-links [data-to]").forEach(a => { a.href = a.dataset.to + encodeURIComponent(s.event); });
 });
 setInterval(checkReservations, 10000);
 PK.connect(onMessage, ok => { if (!ok) toast("Connection lost, reconnecting…", false); });
