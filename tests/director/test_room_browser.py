@@ -256,8 +256,8 @@ def test_each_event_shows_only_its_actions_and_finish_asks_first(
             expect(page.locator("#role")).to_have_text("director")
             expect(page.locator("#ev-daily [data-do]")).to_have_count(2)
             for event, labels in OFFERED.items():
-                card = page.locator(f"#ev-{event}")
-                card.scroll_into_view_if_needed()
+                # the cards are drawn again every 2 s: find and scroll in one step
+                page.locator(f"#ev-{event}").evaluate("el => el.scrollIntoView()")
                 shown = page.evaluate(BUTTONS_JS, event)
                 where = f"{event} at {w}x{h}"
                 assert [b["text"] for b in shown] == labels, where
@@ -389,13 +389,17 @@ def test_a_visitor_sees_the_room_read_only_and_each_role_only_its_controls(
                 page = context.new_page()
                 page.goto(d.url + "/")
                 expect(page.locator("#calls")).to_contain_text("table 1", timeout=10000)
-                expect(page.locator("#tickets")).to_contain_text("held")
+                expect(page.locator("#tickets")).to_contain_text("→ Sunday Main")
                 expect(page.locator("#tbl-8")).to_contain_text("Satellite")
                 expect(page.locator("#upd-versions")).to_contain_text("Tables:")
                 expect(page.locator("#ev-sunday .facts")).to_contain_text("2 registered")
                 expect(page.locator("#ev-sat")).to_contain_text("seats to Sunday Main")
                 assert [a.get_attribute("href") for a in page.locator("header .links a")
                         .all()][1:] == ["/p/", "/printer"]
+                gap = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+                    "main h2")].map(h => h.getBoundingClientRect().top)) -
+                    document.querySelector("header").getBoundingClientRect().bottom""")
+                assert gap < 24, (who, w, gap)        # no empty band under the header
                 page.wait_for_timeout(300)
                 assert shown_controls(page) == sees, (who, w)
                 for select in page.locator("#map select").all():    # "Daily 50", whole

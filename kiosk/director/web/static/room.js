@@ -98,7 +98,7 @@ function ticketItem(t) {
   const acts = t.state !== "held" ? "" :
     (can("return_ticket") ? `<button class="small" data-return="${esc(t.ticket)}">Return</button>` : "") +
     (can("refund_ticket") ? `<button class="small warn" data-refund="${esc(t.ticket)}">Refund</button>` : "");
-  return `<li><span class="grow"><b>${esc(t.name)}</b> → ${esc(t.target)} · ${PK.money(t.value)}
+  return `<li><span class="grow"><b>${esc(t.name)}</b> → ${esc(titleOf(t.target))} · ${PK.money(t.value)}
     <span class="tag tk-${esc(t.state)}">${esc(t.state)}</span>${t.note ? ` <span class="muted">${esc(t.note)}</span>` : ""}</span>${acts}</li>`;
 }
 
