@@ -372,6 +372,22 @@ def floor_logins(cfg: EventConfig) -> Check:
     return ok("floor", f"{len(cfg.floor_users)} floor user(s), none with a default password")
 
 
+def public_address(cfg: EventConfig) -> Check:
+    """The address the players' QR codes carry: `[director] public_url`, else the
+    dashboard's own, which phones cannot reach when it is 127.0.0.1. WARN: the room runs,
+    but a phone that scans the TV clock finds nothing."""
+    from kiosk.config import public as qr
+
+    why = qr.phones_cannot_reach(cfg)
+    if why is None:
+        return ok("qr", f"QR codes point phones at {qr.public_base(cfg)}")
+    here = qr.network_address()
+    example = f"https://{here}:{cfg.http_port}" if here else "https://poker.example.org"
+    return Check("WARN", "qr", why, f'set [director] public_url = "{example}", the address '
+                 "phones reach the director by (serving it there takes tls_cert and tls_key "
+                 "on that address, or a proxy in front)")
+
+
 def database(db: str) -> Check:
     if is_dsn(db):
         return pg_database(db)
@@ -424,4 +440,4 @@ def director_checks(cfg: EventConfig, timeout: float) -> list[Check]:
     health = running_director(cfg)
     return [director_broker(cfg, health, timeout), anonymous(cfg.broker, timeout=timeout),
             clock(), http_port(cfg, health), *director_health(health), database(cfg.db),
-            floor_logins(cfg)]
+            floor_logins(cfg), public_address(cfg)]

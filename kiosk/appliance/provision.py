@@ -137,6 +137,9 @@ def _event_toml(s: credentials.RoomSecrets, url: str, ca_file: str | None,
     web: dict[str, object] = {"http": dashboard}
     if use_tls:
         web = {"http": dashboard, "tls_cert": "https.crt", "tls_key": "https.key"}
+    host, port = parse_http(dashboard)
+    if host in ("0.0.0.0", "::"):   # the QR codes name the machine as the tables do
+        web["public_url"] = f"{'https' if use_tls else 'http'}://{s.director_host}:{port}"
     return tomlwrite.dumps({
         "event": {"name": s.event},
         "broker": {"url": url, "username": broker_files.DIRECTOR_USER,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kiosk.config.files import parse_http
 from kiosk.printer.ports import parse_port
-from kiosk.sim.demo import DemoOptions, run_demo
+from kiosk.sim.demo import PORT, DemoOptions, run_demo
 
 
 def _http(text: str) -> tuple[str, int]:
@@ -47,9 +47,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--structure", default="turbo")
     p.add_argument("--hand-seconds", type=_positive(float), default=30.0,
                    help="average length of a simulated hand in seconds (default 30)")
-    p.add_argument("--http", type=_http, default="127.0.0.1:8080",
-                   help="dashboard address host:port (default 127.0.0.1:8080; port 0: any "
-                        "free port)")
+    p.add_argument("--http", type=_http, default=None,
+                   help="dashboard address host:port (default: this machine's address on "
+                        f"its network, port {PORT}, which the QR codes give phones; "
+                        "127.0.0.1:PORT keeps the demo to this machine, 0.0.0.0:PORT serves "
+                        "every address; port 0: any free port, for several demos at once)")
     p.add_argument("--broker", choices=("mosquitto", "embedded"), default="mosquitto",
                    help="which broker to start (default: Mosquitto when installed)")
     p.add_argument("--dir", help="keep the event log here (default: a temporary folder, "
@@ -63,8 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="leave table 1 to a real `pokerkiosk table`; auto (the default): "
                         "yes when a display is present and Kivy is installed (the window "
                         "opens by itself), otherwise no. With yes and no display, the "
-                        "kiosk's command is printed (opened when a display "
-                        "is present; otherwise its command is printed)")
+                        "kiosk's command is printed for you to start it")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,10 +27,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 from kiosk.base.errors import KioskError
 from kiosk.config import floor_users
+from kiosk.config.files import LOOPBACK
+from kiosk.config.public import network_address, unreachable
 from kiosk.config.room import load_director_config
 from kiosk.core.model import commands
 from kiosk.director.service import Director
@@ -39,6 +41,7 @@ from kiosk.protocol.messages import encode
 from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
+from kiosk.sim.versions import SimVersions
 
 log = logging.getLogger("kiosk.sim.demo")
 
@@ -52,13 +55,18 @@ class DemoOptions:
     profile: str = "tda-2017"
     structure: str = "turbo"
     hand_seconds: float = 30.0
-    http: tuple[str, int] = ("127.0.0.1", 8080)
+    http: tuple[str, int] | None = None
     broker: str = "mosquitto"
     dir: str | None = None
     keep: bool = False
     seed: int = 1
     printer: str | None = None
     kiosk: str | bool = "auto"
+
+
+PORT = 8080
+NO_NETWORK = ("none found: the QR codes point phones at 127.0.0.1, which only this "
+              "machine reaches")
 
 
 ROOM = "demo"
@@ -79,11 +87,13 @@ def room_tables(players: int) -> int:
 
 
 def _write_config(folder: Path, args: DemoOptions, broker_url: str,
-                  host: str, port: int) -> Path:
+                  host: str, port: int, phones: str | None = None) -> Path:
     """room.toml: the daily and a satellite to Sunday's main event (announced, not open,
-    taking reservations from phones), and a league over the three."""
+    taking reservations from phones), and a league over the three. `phones`: the address
+    the QR codes give (the dashboard's own by default)."""
     path = folder / "room.toml"
     printer = getattr(args, "printer", None)
+    public = f"http://{phones or host}:{port}"
     sat = satellite_players(args.players)
     event = (f'profile = "{args.profile}"\nstructure = "{args.structure}"\n'
              f"seats = {SEATS}\n")
@@ -91,9 +101,9 @@ def _write_config(folder: Path, args: DemoOptions, broker_url: str,
         f'[room]\nname = "{ROOM}"\ntitle = "Demo Room"\n'
         f"tables = {room_tables(args.players)}\n\n"
         f'[broker]\nurl = "{broker_url}"\n\n'
-        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\n\n'
+        f'[director]\ndb = "demo.db"\nhttp = "{host}:{port}"\npublic_url = "{public}"\n\n'
         + (f"[printer]\nport = {json.dumps(printer)}\n"
-           f'player_url = "http://{host}:{port}/p/{{event}}"\n\n' if printer else "")
+           f'player_url = "{public}/p/{{event}}"\n\n' if printer else "")
         +
         f'[[events]]\nname = "{DAILY}"\ntitle = "Daily 100"\n{event}seed = {args.seed}\n'
         f"buy_in = 100\n\n"
@@ -146,16 +156,45 @@ def _claim(host: str, port: int) -> int:
     return port
 
 
+class Address(NamedTuple):
+    """Where the dashboard listens, the address the QR codes give phones, and a word for
+    the banner when no phone can reach that one."""
+
+    host: str
+    port: int
+    phones: str
+    note: str = ""
+
+    @property
+    def base(self) -> str:
+        return f"http://{self.phones}:{self.port}/"
+
+
+def _address(http: tuple[str, int] | None) -> Address:
+    """The demo's address: by default this machine's on its network (found without sending
+    anything), so a phone that scans the TV's QR code reaches the players' pages."""
+    host, port = http or ("", PORT)
+    if host in ("", "0.0.0.0", "::"):
+        found = network_address()
+        listen = host or found or "127.0.0.1"
+        return Address(listen, port, found) if found else \
+            Address(listen, port, "127.0.0.1", NO_NETWORK)
+    if unreachable(host):
+        return Address(host, port, host, f"the dashboard listens on {host} only: the QR "
+                       "codes reach no phone (--http 0.0.0.0:PORT serves the network)")
+    return Address(host, port, host)
+
+
 def run_demo(args: DemoOptions) -> int:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
-    host, port = args.http
-    port = _claim(host, port)
+    where = _address(args.http)
+    where = where._replace(port=_claim(where.host, where.port))
     temporary = args.dir is None
     folder = Path(args.dir or tempfile.mkdtemp(prefix="pokerkiosk-demo-"))
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        return _run_in(folder, args, host, port)
+        return _run_in(folder, args, where)
     except _Stop:
         return 0
     finally:
@@ -163,39 +202,25 @@ def run_demo(args: DemoOptions) -> int:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _run_in(folder: Path, args: DemoOptions, host: str, port: int) -> int:
+def _run_in(folder: Path, args: DemoOptions, where: Address) -> int:
     broker = start_broker(args.broker, die_with_parent=True, workdir=folder / "broker")
     kiosk = None
     try:
         url = f"mqtt://127.0.0.1:{broker.port}" + ("?mqtt311" if broker.config.mqtt_version
                                                    == 3 else "")
-        room = load_director_config(_write_config(folder, args, url, host, port))
+        # the file says 127.0.0.1 (a room's config refuses the network without HTTPS);
+        # the demo, with its public demo login, then listens where phones reach it
+        local = where.host if where.host in LOOPBACK else "127.0.0.1"
+        room = load_director_config(_write_config(folder, args, url, local, where.port,
+                                                  where.phones))
         config = dataclasses.replace(room, director=dataclasses.replace(
-            room.director, allow_default_logins=True))
+            room.director, allow_default_logins=True, http_host=where.host))
         director = Director(config)
         _open_room(director, folder)
         display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args.kiosk = args.kiosk == "yes" or (args.kiosk == "auto" and display and _has_kivy())
-        free = director.room.free_tables()
-        banner = [f"broker      {config.broker.url} ({type(broker).__name__})",
-                  f"dashboard   {director.dashboard_url}   (floor login: "
-                  f"{floor_users.DEMO_USER} / {floor_users.DEMO_PASSWORD})",
-                  f"TV clock    {director.dashboard_url}clock",
-                  f"room        {config.title}: {len(director.room.pool)} tables, "
-                  f"free {', '.join(map(str, free)) or 'none'}",
-                  *(f"event       {d.title} ({d.name}): tables "
-                    f"{', '.join(map(str, director.room.tables_of(d.name))) or 'none'}"
-                    for d in director.desks.values()),
-                  f"players     {director.dashboard_url}p/{director.tour.event}",
-                  f"reserve     {director.dashboard_url}p/{TARGET}   (Sunday Main takes "
-                  "reservations from phones)",
-                  f"league      {director.dashboard_url}p/league/{LEAGUE}   (on the TV: "
-                  f"{director.dashboard_url}clock?league={LEAGUE})",
-                  f"event log   {config.db}" + ("" if args.dir or args.keep else
-                                                 " (removed at the end; --keep keeps it)")]
-        if config.printer is not None:
-            banner.append(f"printer     {args.printer}   (queue and reprints: "
-                          f"{director.dashboard_url}printer)")
+        banner = _banner(director, args, where, f"{config.broker.url} "
+                                                f"({type(broker).__name__})")
         if args.kiosk:
             table_toml = _write_table_config(folder, url)
             banner.append(f"table 1     pokerkiosk table --config {table_toml}")
@@ -209,6 +234,32 @@ def _run_in(folder: Path, args: DemoOptions, host: str, port: int) -> int:
             kiosk.wait()
         broker.close()
     return 0
+
+
+def _banner(director: Director, args: DemoOptions, where: Address,
+            broker: str) -> list[str]:
+    """What the demo prints: where everything is, at the address phones reach."""
+    base, config = where.base, director.config
+    free = director.room.free_tables()
+    lines = [f"broker      {broker}",
+             f"dashboard   {base}   (floor login: "
+             f"{floor_users.DEMO_USER} / {floor_users.DEMO_PASSWORD})",
+             f"TV clock    {base}clock",
+             f"room        {config.title}: {len(director.room.pool)} tables, "
+             f"free {', '.join(map(str, free)) or 'none'}",
+             *(f"event       {d.title} ({d.name}): tables "
+               f"{', '.join(map(str, director.room.tables_of(d.name))) or 'none'}"
+               for d in director.desks.values()),
+             f"players     {base}p/{director.tour.event}   (the TV clock's QR code)",
+             f"reserve     {base}p/{TARGET}   (Sunday Main takes reservations from phones)",
+             f"league      {base}p/league/{LEAGUE}   (on the TV: {base}clock?league={LEAGUE})",
+             f"event log   {config.db}" + ("" if args.dir or args.keep else
+                                            " (removed at the end; --keep keeps it)")]
+    if where.note:
+        lines.insert(3, f"network     {where.note}")
+    if config.printer is not None:
+        lines.append(f"printer     {args.printer}   (queue and reprints: {base}printer)")
+    return lines
 
 
 def _open_room(director: Director, folder: Path) -> None:
@@ -338,12 +389,15 @@ def _deal(director: Director, args: DemoOptions, event: str, stop: threading.Eve
 
 def _power_on(director: Director, args: DemoOptions, field: MqttField) -> None:
     """Every simulated kiosk of the room is switched on, the free ones too (they show the
-    idle screen): the dashboard shows them online, as in a room whose tables are all up."""
-    for table in sorted(director.room.pool):
-        if not (args.kiosk and table == 1):   # a real kiosk says so itself
-            field.client.publish(field.topics.table_status(table),
-                                 encode({"state": "online", "ts": director.now()}), qos=1,
-                                 retain=True)
+    idle screen): the dashboard shows them online, as in a room whose tables are all up,
+    and the room page's Updates panel the version each runs."""
+    tables = [t for t in sorted(director.room.pool)
+              if not (args.kiosk and t == 1)]      # a real kiosk says so itself
+    for table in tables:
+        field.client.publish(field.topics.table_status(table),
+                             encode({"state": "online", "ts": director.now()}), qos=1,
+                             retain=True)
+    SimVersions(field, tables).start()
 
 
 def _play(director: Director, args: DemoOptions, event: str, stop: threading.Event,

@@ -51,6 +51,7 @@ class MqttField:
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
         self.seq = 0                                 # reports sent, as a kiosk numbers them
+        self.extra: list[str] = []                   # more topics to hear (kiosk.sim.versions)
         self.client = make_client(client_id, broker)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -86,7 +87,7 @@ class MqttField:
                     props: Any = None) -> None:
         base = self.topics.base
         client.subscribe([(f"{base}/table/+/plan", 1), (self.topics.schedule(self.event), 1),
-                          (f"{base}/director/ack/+", 1)])
+                          (f"{base}/director/ack/+", 1), *((t, 1) for t in self.extra)])
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:

@@ -128,6 +128,44 @@ def test_good_director(room: Broker, doctor: Doctor, tmp_path: Path) -> None:
     assert line(lines, "anonymous").endswith("refuses clients without a login")
 
 
+@pytest.mark.usefixtures("machine")
+def test_qr_codes_that_lead_phones_to_this_machine_only_are_warned_of(
+        room: Broker, doctor: Doctor, tmp_path: Path) -> None:
+    """Without `public_url` the TV's QR code carries the dashboard's own address: on
+    127.0.0.1 no phone reaches it. A warning with the fix; the exit code stays 0."""
+    from kiosk.config.public import network_address
+
+    http = free_port()
+    cfg = director_config(room, tmp_path, http)
+    if room.room.tls:      # provision names the director as the tables do: 127.0.0.1 here
+        code, lines = doctor(cfg)
+        assert "point phones at https://127.0.0.1:8443, which only" in line(lines, "qr")
+        provisioned = re.search(r"^public_url = .*\n", cfg.read_text(), re.M)
+        assert provisioned
+        cfg = edited(cfg, cfg, provisioned.group(0), "")
+    code, lines = doctor(cfg)
+    scheme = "https" if room.room.tls else "http"
+    here = network_address()
+    assert code == 0, lines
+    assert line(lines, "qr") == (
+        f"WARN qr: the QR codes on the TV clock and the seat cards point phones at "
+        f"{scheme}://127.0.0.1:{http}, which only this machine reaches — fix: set "
+        f'[director] public_url = "https://{here}:{http}", the address phones reach the '
+        "director by (serving it there takes tls_cert and tls_key on that address, or a "
+        "proxy in front)")
+    public = edited(cfg, cfg.parent / "event-public.toml", "[director]\n",
+                    '[director]\npublic_url = "https://poker.example.org"\n')
+    code, lines = doctor(public)
+    assert code == 0, lines
+    assert line(lines, "qr") == "OK   qr: QR codes point phones at https://poker.example.org"
+    for wrong in ("http://localhost:8080", "http://0.0.0.0:8080", "https://[::1]"):
+        loop = edited(cfg, cfg.parent / "event-loop.toml", "[director]\n",
+                      f'[director]\npublic_url = "{wrong}"\n')
+        code, lines = doctor(loop)
+        assert line(lines, "qr").startswith(f"WARN qr: the QR codes on the TV clock and "
+                                            f"the seat cards point phones at {wrong}"), lines
+
+
 # ------------------------------------------------------------------ broken setups
 @pytest.mark.usefixtures("machine")
 def test_wrong_password(room: Broker, doctor: Doctor, tmp_path: Path) -> None:

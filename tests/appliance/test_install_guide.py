@@ -82,7 +82,9 @@ def test_the_one_pc_walkthrough_works_as_written(tmp_path: Path) -> None:
             assert done.returncode == 0, (cmd, done.stdout, done.stderr)
             if cmd.startswith("pokerkiosk doctor"):
                 lines = done.stdout.splitlines()
-                assert all(x.startswith(("OK ", "WARN clock")) for x in lines), lines
+                assert all(x.startswith(("OK ", "WARN clock", "WARN qr")) for x in lines), \
+                    lines
+                assert any(x.startswith("WARN qr: ") and "127.0.0.1" in x for x in lines)
                 assert any("the director of try-out serves" in x for x in lines), lines
         table = subprocess.Popen(shlex.split(commands[-1]), cwd=tmp_path, env=env,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -189,6 +189,8 @@ def test_floor_passwords_reach_the_director_only_as_hashes(tmp_path: Path) -> No
     assert mode(out / "director" / "https.key") == 0o600
     ev = load_event_config(out / "director" / "event.toml")
     assert ev.https and (ev.http_host, ev.http_port) == ("0.0.0.0", 8443)
+    # the QR codes name the director as the tables do, not 0.0.0.0
+    assert ev.public_url == "https://10.0.0.2:8443"
     assert ev.floor_users == hashes
     # a re-run keeps the hash (and so every browser session) when nothing changed
     before = (out / "director" / "floor-users.toml").read_text()
@@ -198,7 +200,7 @@ def test_floor_passwords_reach_the_director_only_as_hashes(tmp_path: Path) -> No
     plain_room = tmp_path / "plain"
     assert main(["provision", "--tables", "1", "--event", EVENT, "--out", str(plain_room)]) == 0
     ev = load_event_config(plain_room / "director" / "event.toml")
-    assert not ev.https and ev.http_host == "127.0.0.1"
+    assert not ev.https and ev.http_host == "127.0.0.1" and ev.public_url == ""
     assert main(["provision", "--tables", "1", "--event", EVENT, "--out", str(plain_room),
                  "--dashboard", "0.0.0.0:8080"]) == 2
 

@@ -30,3 +30,25 @@ def table_one(tmp_path: Path, mosquitto: Any, director: Any) -> TableService:
     kiosk.start()
     wait_for(lambda: sum(1 for s in kiosk.view().seats if s.name) == 9)
     return kiosk
+
+
+# the contrast ratio (WCAG 2) of an element's text against the first opaque background
+# behind it: 4.5 is the least for text of an ordinary size
+CONTRAST_JS = """(el) => {
+  const rgb = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 :
+    ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  let bg = el, back = [255, 255, 255];
+  while (bg) { const c = rgb(getComputedStyle(bg).backgroundColor);
+    if (c.length < 4 || c[3] > 0.5) { back = c.slice(0, 3); break; } bg = bg.parentElement; }
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(back);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def legible(page: Any, selector: str, least: float = 4.5) -> None:
+    """Every visible element `selector` finds stands out from its background."""
+    for el in page.locator(selector).all():
+        if el.is_visible():
+            ratio = el.evaluate(CONTRAST_JS)
+            assert ratio >= least, f"{selector} {el.inner_text()!r}: contrast {ratio:.1f}"

@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser_kit import SCREENS, chromium, table_one
+from browser_kit import SCREENS, chromium, legible, table_one
 from floor_client import FloorClient
 from playwright.sync_api import expect, sync_playwright
 from race_table import BREAK_25_OFF, CHIPS, RaceTable
-from test_room_browser import readable
+from room_process import room_process
+from test_room_browser import ROOM_SIZES, Floor, busy_room, no_overlap, readable
+from test_room_director import ROOM
 from test_walls_browser import SIZES, fits
 from waiting import wait_for
 
@@ -33,8 +35,7 @@ def test_floor_call_reaches_the_dashboard_and_the_ack_reaches_the_table(
         expect(calls).to_contain_text("Floor table 1", timeout=10000)   # no reload
         expect(page.locator("#t1")).to_contain_text("Floor called")
 
-        page.locator("[data-ack]").first.click()                # not logged in yet
-        expect(page.locator("#toast")).to_contain_text("log in as floor staff")
+        expect(page.locator("[data-ack]")).to_have_count(0)    # not logged in yet
         assert kiosk.view().floor_state == "open"
 
         page.fill("#login input[name=user]", "floor")
@@ -113,3 +114,142 @@ def test_the_dashboard_and_the_room_page_name_the_tables_that_owe_their_race(
         browser.close()
     one.close()
     two.close()
+
+
+# the event page's controls each login sees (None: a visitor): the buttons of the bar, the
+# actions on a player, and the desk's boxes
+BAR = {"start": "#start-btn", "pause": "#pause-btn", "resume": "#resume-btn",
+       "+1 min": "#controls .clock-btn >> nth=0", "h4h": "#h4h-btn"}
+EVENT_SEES: dict[str | None, dict[str, Any]] = {
+    None: {"bar": [], "acts": [], "register": False, "import": False, "break": False},
+    "cash": {"bar": [], "acts": ["rebuy", "reenter"], "register": True, "import": True,
+             "break": False},
+    "fl": {"bar": ["pause", "+1 min", "h4h"], "register": True, "import": True,
+           "acts": ["bust", "unbust", "move", "arrived", "penalty"], "break": True},
+    "td": {"bar": ["pause", "+1 min", "h4h"], "register": True, "import": True,
+           "acts": ["bust", "unbust", "move", "arrived", "penalty", "rebuy", "reenter"],
+           "break": True},
+}
+ROLE = {"cash": "cashier", "fl": "floor", "td": "director"}
+
+
+def event_controls(page: Any) -> dict[str, Any]:
+    return {"bar": [name for name, sel in BAR.items() if page.locator(sel).is_visible()],
+            "acts": page.eval_on_selector_all(
+                "#player-act select[name=action] option",
+                "os => os.filter(o => !o.hidden).map(o => o.value)")
+            if page.locator("#player-act-box").is_visible() else [],
+            "register": page.locator("#register-box").is_visible(),
+            "import": page.locator("#import").is_visible(),
+            "break": page.locator("[data-break]").count() > 0}
+
+
+def inside_the_layout(page: Any, sel: str, where: str) -> None:
+    """`sel` sits in the page's side column, below the header and the bar, on screen."""
+    w = page.viewport_size["width"]
+    box = page.locator(sel).bounding_box()
+    bar = page.locator("#controls").bounding_box()
+    aside = page.locator("aside").bounding_box()
+    assert page.locator(f"aside {sel}").count() == 1, where
+    assert box and bar and aside and box["y"] >= bar["y"] + bar["height"] - 1, (where, box)
+    assert aside["x"] - 1 <= box["x"] and box["x"] + box["width"] <= min(
+        w, aside["x"] + aside["width"]) + 1, (where, box, aside)
+
+
+def test_the_event_page_shows_each_role_its_controls_as_the_clock_and_event_allow(
+        tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
+    """Read-only before login; a role sees the controls it may use; Pause or Resume as the
+    clock runs or not; the reservation box in the page's side column, where the event takes
+    reservations; an event not started offers neither, and says where its tables are."""
+    text = ROOM.replace("scheduled = true\n", "scheduled = true\nreservations = true\n")
+    d = room_process(director_factory, mosquitto, tmp_path, text)
+    with sync_playwright() as pw:
+        browser = chromium(pw)
+        td = busy_room(pw, browser, d)
+        for who, sees in EVENT_SEES.items():
+            for w, h in ROOM_SIZES:
+                where = f"{who} at {w}x{h}"
+                context = browser.new_context(viewport={"width": w, "height": h})
+                if who is not None:
+                    Floor(context.request, d.url, who)
+                page = context.new_page()
+                page.goto(d.url + "/event/daily")
+                expect(page.locator("#event")).to_have_text("Daily 50")
+                expect(page.locator("#t1")).to_contain_text("Table 1")
+                if who is not None:
+                    expect(page.locator("#user")).to_have_text(who)
+                page.wait_for_timeout(300)
+                assert event_controls(page) == sees, where
+                assert page.locator("#login").is_visible() == (who is None), where
+                assert page.locator("#confirm-box").is_hidden(), where   # no reservations
+                fits(page, False, where)
+                no_overlap(page, ["header > *", "#controls > *", "main > *", "aside > *"],
+                           where)
+                readable(page, "body", 12, where)
+
+                page.goto(d.url + "/event/sunday")
+                expect(page.locator("#event")).to_have_text("Sunday Main")
+                expect(page.locator("#flags")).to_have_text("Not started")   # not "paused"
+                expect(page.locator("#head .money")).to_have_text("pool 0 · 0 paid")
+                expect(page.locator("#no-tables")).to_contain_text(
+                    "the draw seats the players when the event starts")
+                for button in ("#start-btn", "#pause-btn", "#resume-btn", "#h4h-btn"):
+                    assert page.locator(button).is_hidden(), (where, button)
+                if who is None:
+                    expect(page.locator("#confirm-box")).to_be_hidden()
+                else:
+                    expect(page.locator("#confirm-box")).to_be_visible(timeout=12000)
+                    inside_the_layout(page, "#confirm-box", where)
+                    no_overlap(page, ["header > *", "#controls > *", "main > *",
+                                      "aside > *", "#confirm-box *"], where)
+                    readable(page, "#confirm-box", 13, where)
+                    if who == "cash" and w > 1000:
+                        page.screenshot(path=str(SCREENS / f"event-desk-{w}x{h}.png"))
+                context.close()
+
+        # the clock paused: the floor is offered Resume, not Pause, and the reverse
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        Floor(page.context.request, d.url, "fl")
+        page.goto(d.url + "/event/daily")
+        expect(page.locator("#pause-btn")).to_be_visible()
+        expect(page.locator("#resume-btn")).to_be_hidden()
+        td.post("/api/act?event=daily", {"kind": "clock", "action": "pause"})
+        expect(page.locator("#resume-btn")).to_be_visible()
+        expect(page.locator("#pause-btn")).to_be_hidden()
+        expect(page.locator("#flags")).to_contain_text("Clock paused")
+        page.click("#resume-btn")
+        expect(page.locator("#pause-btn")).to_be_visible()
+        expect(page.locator("#resume-btn")).to_be_hidden()
+        expect(page.locator("#flags")).not_to_contain_text("Clock paused")
+        # the player form asks only what the chosen action needs
+        for action, where, penalty in [("bust", False, False), ("move", True, False),
+                                       ("penalty", False, True), ("arrived", False, False)]:
+            page.select_option("#player-act select[name=action]", action)
+            assert page.locator("#act-where").is_visible() == where, action
+            assert page.locator("#act-penalty").is_visible() == penalty, action
+        # the event's other pages, one tap away, each about this event
+        links = {a.inner_text(): a.get_attribute("href")
+                 for a in page.locator("#event-links a").all()}
+        assert links == {"TV clock": "/clock?event=daily", "Players' page": "/p/daily",
+                         "Results": "/results?event=daily", "Deal": "/deal?event=daily",
+                         "Audit": "/audit?event=daily", "Printer": "/printer"}, links
+        legible(page, "#event-links a")
+        page.click("#event-links >> text=Results")
+        expect(page.locator("h1")).to_have_text("Daily 50 results")
+        page.go_back()
+        expect(page.locator("#event")).to_have_text("Daily 50")
+        # two players in: the director (only) is offered Start
+        for i in range(2):
+            td.post("/api/act?event=sunday", {"kind": "register", "name": f"Sunday {i}"})
+        page.goto(d.url + "/event/sunday")
+        expect(page.locator("#event")).to_have_text("Sunday Main")
+        expect(page.locator("#start-btn")).to_be_hidden()
+        director = browser.new_page(viewport={"width": 1280, "height": 720})
+        Floor(director.context.request, d.url, "td")
+        director.goto(d.url + "/event/sunday")
+        expect(director.locator("#start-btn")).to_be_visible()
+        director.click("#start-btn")
+        expect(director.locator("#flags")).not_to_contain_text("Not started")
+        expect(director.locator("#pause-btn")).to_be_visible()
+        expect(director.locator("#start-btn")).to_be_hidden()
+        browser.close()

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from money_helpers import Reports, Served, money_director
 from playwright.sync_api import Page, expect, sync_playwright
+from room_process import room_process
+from test_room_browser import busy_room
+from test_walls_browser import fits
 
 from kiosk.core.event.results import results
 
@@ -59,7 +62,7 @@ def test_deal_calculator_and_results_page(served) -> None:
             amounts = page.locator("#deal td.amount")
             expect(amounts).to_have_count(3)
             expect(amounts.first).not_to_have_text("")
-            _inside_and_readable(page, ["h1", "#method", "#calc", "#record", "#deal"])
+            _inside_and_readable(page, ["h1", "#method", "#calc", "#deal"])
             page.screenshot(path=str(SCREENS / f"deal-{w}x{h}.png"))
             page.close()
 
@@ -81,10 +84,16 @@ def test_deal_calculator_and_results_page(served) -> None:
         expect(page.locator("#record")).to_be_disabled()
         inputs.nth(0).fill("10000")
         page.click("#calc")
-        page.click("#record")
-        expect(page.locator("#message")).to_contain_text("log in as floor staff")
+        expect(page.locator("#record")).to_be_hidden()       # recording needs a login
         assert served.call(lambda: served.d.tour.deal) is None
         page.request.post(served.url + "/api/login", data={"user": "floor", "password": "s3cret"})
+        page.reload()
+        for i in range(3):
+            inputs.nth(i).fill("10000")
+        page.select_option("#method", "chip_chop")
+        page.click("#calc")
+        expect(page.locator("#deal td.amount").first).to_have_text("400")
+        _inside_and_readable(page, ["h1", "#method", "#calc", "#record", "#deal"])
         page.click("#record")
         expect(page.locator("#message")).to_have_text("Deal recorded.")
         assert served.call(lambda: served.d.tour.deal) is not None
@@ -113,4 +122,37 @@ def test_deal_calculator_and_results_page(served) -> None:
         expect(page.locator("#slips .slip")).to_have_count(paid)   # one slip to sign each
         expect(page.locator("#slips .slip").first).to_be_visible()
         expect(page.locator("#results")).to_be_hidden()
+        browser.close()
+
+
+def test_the_money_pages_of_a_room_event_name_it_and_say_what_they_cannot_do(
+        tmp_path: Path, mosquitto, director_factory) -> None:
+    """The daily of a room, 14 players left: the results are headed by its title, with no
+    bounties column where it pays none; the deal calculator says a deal waits for 12
+    players and asks for no chips; an audit with nothing in it says so."""
+    d = room_process(director_factory, mosquitto, tmp_path, players=14)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
+                                     "/usr/bin/chromium", args=CHROMIUM_ARGS)
+        td = busy_room(pw, browser, d)
+        assert td
+        for w, h in SIZES:
+            page = browser.new_page(viewport={"width": w, "height": h})
+            page.goto(d.url + "/results?event=daily")
+            expect(page.locator("h1")).to_have_text("Daily 50 results")
+            expect(page.locator("#results tbody tr")).to_have_count(14)
+            assert page.locator("#results th.b").is_hidden()
+            page.goto(d.url + "/deal?event=daily")
+            message = page.locator("#message")
+            expect(message).to_have_text("a deal is calculated for 12 players or fewer: "
+                                         "14 are left")
+            for nothing in ("#deal", "#calc", "#record", "#method"):
+                expect(page.locator(nothing)).to_be_hidden()
+            _inside_and_readable(page, ["h1", "#message"])
+            box = message.bounding_box()
+            assert box and box["x"] >= 8, box        # not against the screen's edge
+            fits(page, False, "deal, too many left")
+            page.goto(d.url + "/audit?event=sunday")
+            expect(page.locator("#audit-empty")).to_have_text("No floor action recorded yet.")
+            page.close()
         browser.close()

@@ -6,10 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from money_helpers import Served
+from browser_kit import legible
+from money_helpers import HASH, MONEY, Served
 from playwright.sync_api import expect, sync_playwright
 from test_printing import COLUMNS, director
+from test_walls_browser import fits
 
+from kiosk.config.files import EventConfig
+from kiosk.director.service import Director
 from kiosk.printer import escpos
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -43,10 +47,17 @@ def test_the_printer_page_previews_and_reprints(tmp_path: Path) -> None:
             box = preview.bounding_box()
             assert box is not None and box["x"] + box["width"] <= 390 + 1   # fits the phone
 
-            page.locator("#jobs button", has_text="Reprint").first.click()
-            expect(page.locator("#msg")).to_contain_text("log in as floor staff")
+            # a visitor is shown the queue, not the buttons that print paper
+            expect(page.locator("#login-hint")).to_be_visible()
+            assert page.locator("#jobs button").count() == 0
+            assert page.locator("#controls").is_hidden()
+            legible(page, "header a, #login-hint a, #jobs a")
+            fits(page, False, "printer page")
             page.request.post(served.url + "/api/login",
                               data={"user": "floor", "password": "s3cret"})
+            page.reload()
+            expect(page.locator("#controls")).to_be_visible()
+            expect(page.locator("#login-hint")).to_be_hidden()
             page.locator("#jobs button", has_text="Reprint").first.click()
             expect(page.locator("#msg")).to_contain_text("queued")
             page.click("#results")
@@ -60,4 +71,33 @@ def test_the_printer_page_previews_and_reprints(tmp_path: Path) -> None:
     finally:
         served.close()
         d.printer.close()
+        d.store.close()
+
+
+def test_without_a_printer_the_page_says_so_and_offers_nothing(tmp_path: Path) -> None:
+    d = Director(EventConfig(name="sunday", structure="turbo", db=str(tmp_path / "e.db"),
+                             money=MONEY, floor_users={"floor": HASH}))
+    served = Served(d)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=shutil.which("chromium") or
+                                         "/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for w, h in ((1920, 1080), (390, 844)):
+                context = browser.new_context(viewport={"width": w, "height": h})
+                context.request.post(served.url + "/api/login",
+                                     data={"user": "floor", "password": "s3cret"})
+                page = context.new_page()
+                page.goto(served.url + "/printer")
+                expect(page.locator("#state")).to_have_text(
+                    "No printer: set [printer] port in the director's config.")
+                for nothing in ("#controls", "#jobs", "#login-hint"):
+                    expect(page.locator(nothing)).to_be_hidden()
+                assert [b for b in page.locator("button, select").all() if b.is_visible()] \
+                    == []
+                legible(page, "header a")
+                fits(page, False, "no printer")
+                context.close()
+            browser.close()
+    finally:
+        served.close()
         d.store.close()

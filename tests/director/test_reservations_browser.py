@@ -10,13 +10,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from browser_kit import SCREENS, chromium
 from money_helpers import Served
 from playwright.sync_api import expect, sync_playwright
-from test_leagues import played
+from test_leagues import EVENTS, LEAGUES, played
 from test_reservations import PASSWORD, SCHEDULED, room
+from test_room_browser import readable
+from test_walls_browser import fits
 
+from kiosk.config.room import load_director_config
 from kiosk.core.model import commands
+from kiosk.director.service import Director
 
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 720}
@@ -142,26 +147,49 @@ def test_join_the_alternates_of_a_full_event_and_be_called_when_a_player_busts(
         d.store.close()
 
 
-def test_a_league_table_on_a_phone_and_on_the_tv(tmp_path: Path) -> None:
-    d = played(tmp_path)
+@pytest.mark.parametrize("results", [True, False], ids=["played", "none-yet"])
+def test_a_league_table_on_a_phone_and_on_the_tv(tmp_path: Path, results: bool) -> None:
+    """The standings across a phone and a TV; a league none of whose events has finished
+    says the points are still to come."""
+    if results:
+        d = played(tmp_path)
+    else:
+        (tmp_path / "room.toml").write_text(EVENTS + LEAGUES)
+        d = Director(load_director_config(tmp_path / "room.toml"), clock=lambda: 5000.0)
     served = serve(d)
     try:
         with sync_playwright() as pw:
             browser = chromium(pw)
             phone = browser.new_page(viewport=PHONE)
             phone.goto(served.url + "/p/league/season")
-            rows = phone.locator("#standings tbody tr")
-            expect(rows).to_have_count(5)
-            expect(rows.first).to_contain_text("D")
-            expect(rows.first.locator("td.num").first).to_have_text("40.23")
-            expect(phone.locator("#ties")).to_contain_text("better finishes")
-            assert phone.evaluate(FITS)
-            phone.screenshot(path=str(SCREENS / "league-390x844.png"))
             tv = browser.new_page(viewport=TV)
             tv.goto(served.url + "/clock?league=season")
             expect(tv.locator("#league-tv h1")).to_have_text("Season points")
-            expect(tv.locator("#league-tv tr")).to_have_count(6)
-            tv.screenshot(path=str(SCREENS / "league-tv.png"))
+            if results:
+                rows = phone.locator("#standings tbody tr")
+                expect(rows).to_have_count(5)
+                expect(rows.first).to_contain_text("D")
+                expect(rows.first.locator("td.num").first).to_have_text("40.23")
+                expect(phone.locator("#ties")).to_contain_text("better finishes")
+                expect(tv.locator("#league-tv tr")).to_have_count(6)
+                # the table across the screen under its title, every column on it
+                title, table = (tv.locator(f"#league-tv {s}").bounding_box()
+                                for s in ("h1", "table"))
+                assert title and table and table["y"] >= title["y"] + title["height"]
+                assert table["width"] >= 0.8 * TV["width"] and table["x"] >= 0 and \
+                    table["x"] + table["width"] <= TV["width"], table
+            else:
+                for page, sel in ((phone, "#empty"), (tv, "#league-empty")):
+                    expect(page.locator(sel)).to_have_text(
+                        "No results yet: the points come as the league's events finish.")
+                expect(phone.locator("#standings")).to_be_hidden()
+                expect(tv.locator("#league-tv table")).to_be_hidden()
+            assert phone.evaluate(FITS)
+            fits(tv, True, "league on the TV")
+            readable(tv, "#league-tv", TV["height"] / 30, "league on the TV")
+            if results:
+                phone.screenshot(path=str(SCREENS / "league-390x844.png"))
+                tv.screenshot(path=str(SCREENS / "league-tv.png"))
             browser.close()
     finally:
         served.close()

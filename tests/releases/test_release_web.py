@@ -17,12 +17,18 @@ from release_helpers import fake_wheel, keys
 from waiting import wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "director"))
-from browser_kit import chromium
+from browser_kit import SCREENS, chromium
+from playwright.sync_api import expect
+from test_room_browser import no_overlap, readable
+from test_walls_browser import fits
 
+from kiosk import __version__
 from kiosk.appliance.passwords import hash_line
 from kiosk.protocol.topics import Topics
 from kiosk.releases import messages as rm
 from kiosk.releases.store import ReleaseStore
+from kiosk.sim.mqtt_field import MqttField
+from kiosk.sim.versions import NO_INSTALL, SimVersions
 
 
 def fetch(url: str, login: str | None = None) -> tuple[int, bytes]:
@@ -94,3 +100,79 @@ def test_the_floor_rolls_out_and_only_a_table_login_downloads(tmp_path: Path, mo
         assert "(held)" in page.inner_text("#upd-rollout")
         assert "to tables 1, 2" in page.inner_text("#upd-rollout")
         browser.close()
+
+
+PANEL_SIZES = [(1920, 1080), (390, 844)]
+
+
+def test_the_updates_panel_is_one_line_until_a_release_and_reads_the_simulated_tables(
+        tmp_path: Path, mosquitto, director_factory) -> None:
+    """The simulated tables say their version as a kiosk's updater does, and refuse a
+    release they cannot install; with no release the panel is one line naming `pokerkiosk
+    release add`; once there is one, a director (not a visitor) steers it from the panel."""
+    director = director_factory(players=18, web=True, floor_users={"boss": "a-long-pass"})
+    director.start()
+    url = f"http://127.0.0.1:{director.http_port}"
+    field = MqttField(mosquitto.config, director.name)
+    try:
+        wait_for(field.client.is_connected)
+        SimVersions(field, [1, 2]).start()
+        with sync_playwright() as pw:
+            browser = chromium(pw)
+            pages = {}
+            for w, h in PANEL_SIZES:
+                for who in (None, "boss"):
+                    context = browser.new_context(viewport={"width": w, "height": h})
+                    if who:
+                        r = context.request.post(url + "/api/login", data=json.dumps(
+                            {"user": who, "password": "a-long-pass"}),
+                            headers={"Content-Type": "application/json", "Origin": url})
+                        assert r.ok, r.text()
+                    page = pages[who, w] = context.new_page()
+                    page.goto(url + "/")
+                    line = page.locator("#upd-line")
+                    expect(line).to_have_text(f"Tables: 2 run {__version__}. No release to "
+                                              "roll out: add one with pokerkiosk release add.")
+                    expect(page.locator("#upd-form")).to_be_hidden()
+                    assert page.locator("#updates select, #updates button").evaluate_all(
+                        "els => els.filter(e => e.offsetParent).length") == 0
+                    panel = page.locator("#updates").bounding_box()
+                    assert panel and panel["height"] <= (70 if w > 1000 else 120), panel
+                    readable(page, "#updates", 13, "updates")
+                    fits(page, False, "updates")
+                    if who is None:
+                        page.locator("#updates").screenshot(
+                            path=str(SCREENS / f"room-updates-none-{w}.png"))
+            private, _ = keys(tmp_path / "keys")
+            ReleaseStore(tmp_path / "releases").add(fake_wheel(tmp_path / "dist", "0.9.0"),
+                                                    private)
+            for (who, _w), page in pages.items():
+                expect(page.locator("#upd-rollout")).to_have_text(
+                    "No rollout; release 0.9.0 ready.", timeout=10000)
+                if who is None:
+                    expect(page.locator("#upd-form")).to_be_hidden()
+                    continue
+                form = page.locator("#upd-form")
+                expect(form).to_be_visible()
+                expect(form.get_by_label("Release")).to_have_value("0.9.0")
+                visible = [b.inner_text() for b in form.locator("button").all()
+                           if b.is_visible()]
+                assert visible == ["Roll out"], visible
+                fits(page, False, "updates with a release")
+                no_overlap(page, ["#upd-form > *"], "updates with a release")
+            page = pages["boss", 1920]
+            page.fill("#upd-form input[name=tables]", "2")
+            page.click("#upd-form [data-a=rollout]")
+            expect(page.locator("#upd-rollout")).to_have_text(
+                "Rolling out 0.9.0 to tables 2.", timeout=10000)
+            rows = page.locator("#upd-tables tr")
+            expect(page.locator("#upd-detail")).to_have_attribute("open", "")
+            expect(rows.nth(1)).to_contain_text("refused", timeout=10000)
+            expect(rows.nth(1)).to_contain_text(NO_INSTALL)
+            expect(rows.nth(0)).to_contain_text("current")
+            assert [b.inner_text() for b in page.locator("#upd-form button").all()
+                    if b.is_visible()] == ["Roll out", "Hold", "Switch now"]
+            page.locator("#updates").screenshot(path=str(SCREENS / "room-updates-rollout.png"))
+            browser.close()
+    finally:
+        field.close()

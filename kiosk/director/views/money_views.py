@@ -42,7 +42,8 @@ def deal_view(tour: Tournament, method: str = "icm",
     prizes = tour.current_payouts()[: len(alive)]
     rows = [{"player": p.id, "name": p.name, "stack": stacks.get(p.id, 0)} for p in alive]
     out: dict[str, Any] = {"method": method, "players": rows, "prizes": prizes,
-                           "total": sum(prizes), "agreed": tour.deal}
+                           "total": sum(prizes), "agreed": tour.deal,
+                           "max_players": icm.MAX_PLAYERS}
     values: list[Any] = [r["stack"] for r in rows]
     if method not in ("icm", "chip_chop"):
         raise RuleError("method must be icm or chip_chop")
@@ -50,7 +51,8 @@ def deal_view(tour: Tournament, method: str = "icm",
         out["error"] = "a deal needs at least two players left"
         return out
     if len(rows) > icm.MAX_PLAYERS:
-        out["error"] = f"deals are calculated for at most {icm.MAX_PLAYERS} players"
+        out["error"] = (f"a deal is calculated for {icm.MAX_PLAYERS} players or fewer: "
+                        f"{len(rows)} are left")
         return out
     if any(not isinstance(v, int) or isinstance(v, bool) or v <= 0 for v in values):
         out["error"] = "enter every player's chips (whole numbers above 0)"

@@ -12,6 +12,7 @@ from kiosk.core.calc.clock import format_clock
 from kiosk.core.chips import races
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.state import IN_PLAY, MOVING
+from kiosk.core.tables.seating import start_refusal
 
 
 class DirectorLike(Protocol):
@@ -33,6 +34,8 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
     money = tour.money_view()
     return {
         "event": tour.event, "profile": tour.profile.name, "started": tour.started,
+        # Start on the dashboard only when `start` would be taken, as on the room page
+        "can_start": not tour.started and start_refusal(tour.seating) is None,
         "level": s.level_number(r.period), "is_break": period.is_break,
         "blinds": period.blinds_text(), "sb": period.sb, "bb": period.bb,
         "ante": period.bb_ante or period.ante, "color_up": period.color_up,

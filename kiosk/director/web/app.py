@@ -225,6 +225,7 @@ def make_app(served: Served) -> web.Application:
         found = session(request)
         snap["user"], snap["csrf"] = found if found else (None, None)
         snap["role"] = users.role(found[0]) if found else None
+        snap["may"] = roles.offered(snap["role"])     # the controls the page shows
         snap["event"], snap["room"] = desk.name, cfg.title
         snap["summary"]["title"] = desk.title
         return web.json_response(snap)
@@ -265,7 +266,8 @@ def make_app(served: Served) -> web.Application:
         limiter.succeeded(who)
         cookie, csrf = store.create(user)
         resp = web.json_response({"ok": True, "user": user, "csrf": csrf,
-                                  "role": users.role(user)})
+                                  "role": users.role(user),
+                                  "may": roles.offered(users.role(user))})
         resp.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", secure=secure,
                         max_age=SESSION_SECONDS, path="/")
         return resp

@@ -24,7 +24,8 @@ def add_money_routes(app: web.Application, repo: Repository) -> None:
                             content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def results(request: web.Request) -> web.Response:
-        return web.json_response(results_view(desk_for(repo, request).tour))
+        desk = desk_for(repo, request)
+        return web.json_response({**results_view(desk.tour), "title": desk.title})
 
     async def results_csv(request: web.Request) -> web.Response:
         site = request.query.get("site") in ("1", "true", "yes")

@@ -1,30 +1,17 @@
 """QR codes pointing players at their event's public page (the TV clock, seat cards).
 
-The address comes from the config (`[director] public_url`): the director only knows the
-address it listens on, which is often 127.0.0.1 or a name phones cannot resolve.
+The address comes from the config (kiosk.config.public: `[director] public_url`): the
+director only knows the address it listens on, which is often 127.0.0.1 or a name phones
+cannot resolve.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any
-from urllib.parse import quote
 
 import segno
 
-
-def public_base(config: Any) -> str:
-    """The room's address for players: `public_url`, else the dashboard's own address."""
-    base = str(getattr(config, "public_url", "") or "")
-    if not base:
-        scheme = "https" if getattr(config, "https", False) else "http"
-        base = f"{scheme}://{config.http_host}:{config.http_port}"
-    return base.rstrip("/")
-
-
-def player_page_url(config: Any, event: str) -> str:
-    """The public player page of `event` (a room config or an event config)."""
-    return f"{public_base(config)}/p/{quote(event, safe='')}"
+from kiosk.config.public import player_page_url as player_page_url  # the codes' address
 
 
 def _code(url: str) -> segno.QRCode:

@@ -34,12 +34,29 @@ WORDS = {"add_event": "open events", "set_event_state": "open, finish or archive
          "free_table": "free tables", "refund_ticket": "refund tickets",
          "return_ticket": "give tickets back", "rebuy": "sell rebuys",
          "reenter": "sell re-entries", "addon": "sell add-ons", "penalty": "give penalties",
-         "register": "register players", "deal": "record deals"}
+         "register": "register players", "deal": "record deals",
+         "release": "steer the tables' updates"}
+
+
+# every action the dashboard's pages offer a control for: a page shows a control only to a
+# login whose role may take it (none before login), and the server checks each again
+OFFERED = ("start", "clock", "h4h", "set_event_state", "add_event", "assign_table",
+           "free_table", "floor_ack", "floor_resolve", "clock_approve", "clock_cancel",
+           "return_ticket", "refund_ticket", "release", "register", "import", "bust",
+           "unbust", "move", "arrived", "penalty", "rebuy", "reenter", "break_table",
+           "confirm_reservation", "deal", "print")
+# what any floor login may do whatever its role (no group names it: it is not a command)
+ANY_ROLE = frozenset({"print"})
 
 
 def may(role: str, kind: str) -> bool:
     """Whether a login of `role` may give a command of `kind`."""
-    return role == "director" or kind in ALLOWED.get(role, frozenset())
+    return role == "director" or kind in ANY_ROLE or kind in ALLOWED.get(role, frozenset())
+
+
+def offered(role: str | None) -> list[str]:
+    """The actions of OFFERED a login of `role` may take; none before login (None)."""
+    return [] if role is None else [kind for kind in OFFERED if may(role, kind)]
 
 
 def refusal(role: str, kind: str) -> str | None:

@@ -20,6 +20,7 @@ from kiosk.core.model import room_commands
 from kiosk.director.centre.room_service import RoomService
 from kiosk.director.views.room_views import room_snapshot
 from kiosk.director.views.table_feed import TableFeed
+from kiosk.director.web import roles
 
 Session = Callable[[web.Request], "tuple[str, str] | None"]
 
@@ -47,6 +48,7 @@ def add_room_routes(app: web.Application, service: RoomService, feed: TableFeed,
         found = session(request)
         snap["user"], snap["csrf"] = found if found else (None, None)
         snap["role"] = role(found[0]) if found else None
+        snap["may"] = roles.offered(snap["role"])     # the controls the page shows
         return web.json_response(snap)
 
     async def act(request: web.Request) -> web.Response:

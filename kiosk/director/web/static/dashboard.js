@@ -1,8 +1,12 @@
-// Floor dashboard: tiles for every table, the call queue, and floor actions.
+// Floor dashboard: tiles for every table, the call queue, and floor actions. Read-only
+// before login; a control shows once the login's role may take its action (`may`, from
+// the director, which checks every action again) and the event's state allows it.
 "use strict";
 const $ = s => document.querySelector(s);
 const tiles = new Map();   // table -> view
-let calls = {floor: [], clock: []}, user = null, csrf = null, h4hOn = false;
+let calls = {floor: [], clock: []}, moves = [], user = null, csrf = null, h4hOn = false;
+let may = new Set(), reservations = false, eventName = null;
+const can = kind => may.has(kind);
 const heard = new Set();   // call ids already announced by the sound
 const WARN_S = 120, LATE_S = 300;   // a call turns amber after 2 minutes, red after 5
 
@@ -32,7 +36,8 @@ async function act(cmd) {
 
 function renderSummary(s) {
   PK.setSummary(s);
-  $("#event").textContent = s.event; $("#profile").textContent = s.profile;
+  $("#event").textContent = s.title || s.event; $("#profile").textContent = s.profile;
+  document.title = `${s.title || s.event} - poker-kiosk`;
   $("#level").textContent = s.is_break ? "Break" : `Level ${s.level ?? "-"}`;
   $("#blinds").textContent = s.is_break ? "" : s.blinds;
   $("#ante").textContent = [s.is_break ? "" : s.ante_text, s.next_blinds ? `next ${s.next_blinds}` : ""].filter(Boolean).join(" · ");
@@ -40,16 +45,23 @@ function renderSummary(s) {
   $("#avg").textContent = PK.money(s.average_stack);
   const m = PK.moneyOf(s);
   $("#pool").textContent = PK.money(m.prize_pool); $("#paid").textContent = m.places_paid;
-  $("#prizes").textContent = m.payouts.slice(0, 3).map((p, i) => `${i + 1}. ${PK.money(p)}`).join("  ");
+  const prizes = m.payouts.slice(0, 3).map((p, i) => `${i + 1}. ${PK.money(p)}`).join("  ");
+  $("#prizes").textContent = prizes ? ` · ${prizes}` : "";
   const order = s.break_order || [];
   $("#nextbreak").textContent = [s.next_break_in == null ? "" : `break in ${PK.fmt(s.next_break_in)}`,
                                  order.length ? `next to break: T${order[0]}` : ""].filter(Boolean).join(" · ");
   h4hOn = s.hand_for_hand.on;
   $("#h4h-btn").textContent = h4hOn ? "Stop hand-for-hand" : "Start hand-for-hand";
-  $("#start-btn").hidden = s.started;
+  // what the clock and the event allow now, as the room page's cards do
+  const live = s.started && !s.finished;
+  $("#start-btn").hidden = !(s.can_start && can("start"));
+  $("#pause-btn").hidden = !(live && !s.paused && can("clock"));
+  $("#resume-btn").hidden = !(live && s.paused && can("clock"));
+  document.querySelectorAll(".clock-btn").forEach(b => { b.hidden = s.finished || !can("clock"); });
+  $("#h4h-btn").hidden = !(live && can("h4h"));
   const flags = [];
   if (!s.started) flags.push("Not started");
-  if (s.paused) flags.push("Clock paused");
+  else if (s.paused && !s.finished) flags.push("Clock paused");
   if (h4hOn) flags.push(`Hand-for-hand round ${s.hand_for_hand.round}`);
   if (s.final_pending) flags.push("Final table draw");
   else if (s.final_table) flags.push(`Final table: T${s.final_table}`);
@@ -78,12 +90,20 @@ function tileHtml(v) {
     ${fc ? `<div class="alert ${esc(fc.state)}" data-since="${esc(fc.since)}">Floor ${fc.state === "acked" ? "on the way" : "called"}${fc.seat ? ` (seat ${esc(fc.seat)})` : ""} · <span class="wait"></span></div>` : ""}
     ${cc ? `<div class="alert clock">Clock on seat ${esc(cc.seat)}: ${esc(cc.state)}</div>` : ""}
     ${moves}
-    ${v.can_break ? `<div class="tile-actions"><button class="small" data-break="${esc(v.table)}">Break table</button></div>` : ""}`;
+    ${v.can_break && can("break_table") ? `<div class="tile-actions"><button class="small" data-break="${esc(v.table)}">Break table</button></div>` : ""}`;
+}
+
+// an event with no table in play says so, instead of an empty half of the page
+function noTables() {
+  const s = PK.summary, none = !tiles.size;
+  $("#no-tables").hidden = !none;
+  if (none) $("#no-tables").textContent = s && !s.started
+    ? "No table yet: the draw seats the players when the event starts." : "No table in play.";
 }
 
 function renderTable(v) {
   let el = document.getElementById(`t${v.table}`);
-  if (v.broken) { if (el) el.remove(); tiles.delete(v.table); return; }
+  if (v.broken) { if (el) el.remove(); tiles.delete(v.table); noTables(); return; }
   tiles.set(v.table, v);
   if (!el) {
     el = document.createElement("div"); el.id = `t${v.table}`; el.className = "tile";
@@ -92,16 +112,17 @@ function renderTable(v) {
   }
   el.className = "tile" + (v.floor_calls.length ? " call" : "") + (v.halted ? " halted" : "");
   el.innerHTML = tileHtml(v);
+  noTables();
 }
 
 function renderCalls() {
   const items = [];
   for (const c of calls.floor) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Floor</b> table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>
-      ${c.state === "open" ? `<button class="small ok" data-ack="${esc(c.call)}">Acknowledge</button>` : ""}
-      <button class="small" data-resolve="${esc(c.call)}">Resolve…</button></li>`);
+      ${c.state === "open" && can("floor_ack") ? `<button class="small ok" data-ack="${esc(c.call)}">Acknowledge</button>` : ""}
+      ${can("floor_resolve") ? `<button class="small" data-resolve="${esc(c.call)}">Resolve…</button>` : ""}</li>`);
   for (const c of calls.clock) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Clock</b> table ${esc(c.table)} seat ${esc(c.seat)} · <span class="wait"></span> · ${esc(c.state)}</span>
-      ${c.state === "requested" ? `<button class="small ok" data-approve="${esc(c.call)}">Approve</button>` : ""}
-      <button class="small" data-cancel="${esc(c.call)}">Cancel</button></li>`);
+      ${c.state === "requested" && can("clock_approve") ? `<button class="small ok" data-approve="${esc(c.call)}">Approve</button>` : ""}
+      ${can("clock_cancel") ? `<button class="small" data-cancel="${esc(c.call)}">Cancel</button>` : ""}</li>`);
   $("#calls").innerHTML = items.join("") || '<li class="muted">No calls</li>';
   $("#ncalls").textContent = calls.floor.length + calls.clock.length || "";
   const fresh = [...calls.floor, ...calls.clock].filter(c => !heard.has(c.call));
@@ -110,9 +131,10 @@ function renderCalls() {
   tickWaits();
 }
 
-function renderMoves(moves) {
+function renderMoves(list) {
+  moves = list;
   $("#moves").innerHTML = moves.map(m => `<li><span class="grow">${esc(m.name)}: T${esc(m.from_table)} s${esc(m.from_seat)} → <b>T${esc(m.to_table)} s${esc(m.to_seat)}</b></span>
-    <button class="small" data-arrived="${esc(m.player)}">Arrived</button></li>`).join("") || '<li class="muted">None</li>';
+    ${can("arrived") ? `<button class="small" data-arrived="${esc(m.player)}">Arrived</button>` : ""}</li>`).join("") || '<li class="muted">None</li>';
 }
 
 function beep() {
@@ -136,10 +158,10 @@ function tickWaits() {
 
 function onMessage(m) {
   if (m.type === "snapshot") {
-    $("#tables").innerHTML = ""; tiles.clear();
-    renderSummary(m.summary); m.tables.forEach(renderTable);
+    document.querySelectorAll("#tables > .tile").forEach(el => el.remove()); tiles.clear();
+    renderSummary(m.summary); m.tables.forEach(renderTable); noTables();
     calls = m.calls; renderCalls(); renderMoves(m.moves);
-    $("#waiting").innerHTML = m.waiting.map(p => `<li>${esc(p.name)} <span class="muted">${esc(p.player)}</span></li>`).join("");
+    $("#waiting").innerHTML = m.waiting.map(p => `<li>${esc(p.name)} <span class="muted">${esc(p.player)}</span></li>`).join("") || '<li class="muted">Nobody</li>';
     $("#nwaiting").textContent = m.waiting.length || "";
   } else if (m.type === "tables") {
     m.tables.forEach(renderTable); calls = m.calls; renderCalls(); renderMoves(m.moves);
@@ -148,8 +170,35 @@ function onMessage(m) {
   }
 }
 
-function setUser(u, token) {
+function setUser(u, token, allowed) {
   user = u; csrf = u ? token : null; $("#login").hidden = !!u; $("#me").hidden = !u; $("#user").textContent = u || "";
+  may = new Set(u ? allowed || [] : []);
+  showControls();
+}
+
+// the controls of the login's role, again at once after a log-in or a log-out
+function showControls() {
+  const action = $("#player-act").action, options = [...action.options];
+  options.forEach(o => { o.hidden = o.disabled = !can(o.value); });
+  const first = options.find(o => !o.disabled);
+  if (first && action.selectedOptions[0].disabled) action.value = first.value;
+  $("#player-act-box").hidden = !first;
+  actionFields();
+  $("#register-box").hidden = !can("register");
+  $("#import").hidden = $("#register").csv.hidden = !can("import");
+  $("#confirm-box").hidden = !(reservations && can("confirm_reservation"));
+  if (PK.summary) renderSummary(PK.summary);
+  tiles.forEach(v => renderTable(v));
+  renderCalls(); renderMoves(moves);
+}
+
+// whether this event takes reservations (its terms can change while the page is open)
+async function checkReservations() {
+  if (!eventName) return;
+  const r = await fetch(`/p/${encodeURIComponent(eventName)}/reservations.json`).then(res => res.ok ? res.json() : null).catch(() => null);
+  if (!r || reservations === !!r.reservations) return;
+  reservations = !!r.reservations;
+  showControls();
 }
 
 document.addEventListener("click", async ev => {
@@ -187,7 +236,17 @@ document.addEventListener("click", async ev => {
 $("#login").addEventListener("submit", async ev => {
   ev.preventDefault();
   const f = ev.target, res = await post("/api/login", {user: f.user.value, password: f.password.value});
-  if (res.ok) { setUser(res.user, res.csrf); toast(`Logged in as ${res.user}`, true); } else toast(res.error, false);
+  if (res.ok) { setUser(res.user, res.csrf, res.may); toast(`Logged in as ${res.user}`, true); } else toast(res.error, false);
+});
+
+$("#confirm-form").addEventListener("submit", async ev => {
+  ev.preventDefault();
+  const input = $("#confirm-code"), out = $("#confirm-result");
+  const res = await post(PK.url("/api/act"), {kind: "confirm_reservation", code: input.value});
+  out.textContent = res.ok ? res.name + (res.seat ? `: table ${res.table}, seat ${res.seat}` : ": " + (res.note || "registered"))
+    : res.error || "refused";
+  out.className = res.ok ? "ok" : "error";
+  if (res.ok) input.value = "";
 });
 
 function pick(p) {
@@ -195,6 +254,14 @@ function pick(p) {
   f.player.value = p.player;
   $("#acting").innerHTML = `Acting on <b>${esc(p.name)}</b> ${p.table ? `(table ${esc(p.table)} seat ${esc(p.seat)})` : `(${esc(p.status)})`}`;
 }
+
+// the form asks only what the chosen action needs: a table and seat to move to, a penalty
+function actionFields() {
+  const a = $("#player-act").action.value;
+  $("#act-where").hidden = a !== "move";
+  $("#act-penalty").hidden = a !== "penalty";
+}
+$("#player-act").action.addEventListener("change", actionFields);
 
 $("#player-act").addEventListener("submit", ev => {
   ev.preventDefault();
@@ -222,13 +289,17 @@ $("#find").addEventListener("input", ev => {
         : p.table ? ["bust", "Bust"] : null;
       return `<li><span class="grow"><b>${esc(p.name)}</b><br>
       ${p.table ? `table ${esc(p.table)} seat ${esc(p.seat)}` : esc(p.status)}${p.place ? ` · place ${esc(p.place)}` : ""}${p.penalty ? ` · ${esc(p.penalty)}` : ""}</span>
-      ${quick ? `<button class="small warn" data-quick='${esc(JSON.stringify({kind: quick[0], player: p.player, name: p.name, label: quick[1]}))}'>${quick[1]}</button>` : ""}
-      <button class="small" data-pick='${esc(JSON.stringify({player: p.player, name: p.name, table: p.table, seat: p.seat, status: p.status}))}'>Act…</button></li>`;
+      ${quick && can(quick[0]) ? `<button class="small warn" data-quick='${esc(JSON.stringify({kind: quick[0], player: p.player, name: p.name, label: quick[1]}))}'>${quick[1]}</button>` : ""}
+      ${$("#player-act-box").hidden ? "" : `<button class="small" data-pick='${esc(JSON.stringify({player: p.player, name: p.name, table: p.table, seat: p.seat, status: p.status}))}'>Act…</button>`}</li>`;
     }).join("");
   }, 150);
 });
 
-fetch(PK.url("/api/snapshot")).then(r => r.json()).then(s => setUser(s.user, s.csrf));
+fetch(PK.url("/api/snapshot")).then(r => r.json()).then(s => {
+  eventName = s.event; setUser(s.user, s.csrf, s.may); checkReservations();
+  document.querySelectorAll("#event-links [data-to]").forEach(a => { a.href = a.dataset.to + encodeURIComponent(s.event); });
+});
+setInterval(checkReservations, 10000);
 PK.connect(onMessage, ok => { if (!ok) toast("Connection lost, reconnecting…", false); });
 setInterval(tickWaits, 1000);
 

@@ -1,6 +1,6 @@
 // Alternates called to the desk, on the floor dashboard and the TV clock: "Alternate 1:
-// NAME, to the desk" for each event shown. On the dashboard, a code box confirms a
-// reservation (scanned or typed) with the floor login. Names are set as text only.
+// NAME, to the desk" for each event shown (the dashboard's own box confirms a
+// reservation: dashboard.js). Names are set as text only.
 "use strict";
 (function () {
   const q = new URLSearchParams(location.search);
@@ -43,33 +43,4 @@
   }
   poll();
   setInterval(poll, 3000);
-
-  if (!floor || !named) return;
-  const form = document.createElement("form");
-  form.id = "confirm-form";
-  form.style.cssText = "margin:8px 12px";
-  const input = document.createElement("input");
-  input.id = "confirm-code";
-  input.placeholder = "Reservation code";
-  input.maxLength = 40;
-  const button = document.createElement("button");
-  button.type = "submit";
-  button.textContent = "Confirm reservation";
-  const out = document.createElement("span");
-  out.id = "confirm-result";
-  out.style.marginLeft = "8px";
-  form.append(input, button, out);
-  document.body.insertBefore(form, document.body.firstChild.nextSibling);
-  form.addEventListener("submit", async ev => {
-    ev.preventDefault();
-    const snap = await fetch("/api/snapshot?event=" + encodeURIComponent(named))
-      .then(r => r.json()).catch(() => ({}));
-    const r = await fetch("/api/act?event=" + encodeURIComponent(named), {method: "POST",
-      headers: {"Content-Type": "application/json", "X-CSRF-Token": snap.csrf || ""},
-      body: JSON.stringify({kind: "confirm_reservation", code: input.value})});
-    const body = await r.json().catch(() => ({}));
-    out.textContent = r.ok ? body.name + (body.seat ? ": table " + body.table + ", seat " +
-      body.seat : ": " + (body.note || "registered")) : body.error || "refused";
-    if (r.ok) input.value = "";
-  });
 })();

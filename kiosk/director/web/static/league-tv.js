@@ -7,13 +7,19 @@
   const TOP = 12;
   const main = document.createElement("main");
   main.id = "league-tv";
+  // a block of its own over the whole screen (not the dashboard's two-column main)
   main.style.cssText = "position:fixed;inset:0;z-index:40;background:#0d1117;color:#eee;" +
-    "padding:3vh 4vw;font-size:3.6vh;overflow:hidden";
+    "display:block;padding:3vh 4vw;font-size:3.6vh;overflow:hidden";
   const h = document.createElement("h1");
   h.style.cssText = "margin:0 0 2vh;font-size:6vh";
   const table = document.createElement("table");
   table.style.cssText = "width:100%;border-collapse:collapse";
-  main.append(h, table);
+  const empty = document.createElement("p");
+  empty.id = "league-empty";
+  empty.style.cssText = "color:#999;margin:4vh 0";
+  empty.textContent = "No results yet: the points come as the league's events finish.";
+  empty.hidden = true;
+  main.append(h, table, empty);
   document.body.appendChild(main);
 
   function row(cells, head) {
@@ -34,6 +40,8 @@
     table.appendChild(row(["#", "Player", "Points", "Events"], true));
     for (const l of d.standings)
       table.appendChild(row([l.rank, l.name, l.points.toFixed(2), l.counted + "/" + l.events]));
+    empty.hidden = d.standings.length > 0;
+    table.hidden = !empty.hidden;
   }
 
   function load() {

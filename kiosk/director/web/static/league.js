@@ -33,6 +33,9 @@
       cell(tr, line.counted + "/" + line.events, "num");
       body.appendChild(tr);
     }
+    const empty = document.getElementById("empty");
+    empty.hidden = data.standings.length > 0;
+    document.getElementById("standings").hidden = !empty.hidden;
   }
 
   function load() {

@@ -17,10 +17,16 @@ async function getJSON(url, opts) {
   return body;
 }
 function cell(v, cls) { return `<td${cls ? ` class="${cls}"` : ""}>${esc(v)}</td>`; }
+// what the login may do (none before login): Record shows only to a role that may
+let may = [];
+async function whoAmI() {
+  may = (await getJSON("/api/snapshot").catch(() => ({}))).may || [];
+}
 
 async function results() {
   const d = await getJSON("/api/results");
-  $("#event").textContent = d.event;
+  $("#event").textContent = d.title || d.event;
+  document.title = `${d.title || d.event} results - poker-kiosk`;
   const t = d.totals;
   const boxes = [["Prize pool", t.prize_pool], ["Places paid", t.payouts.length],
                  ["Entries", t.entries]];
@@ -33,6 +39,8 @@ async function results() {
     cell(money(r.bounty), "num b") +
     cell((r.eliminated_by || "").split("+").filter(Boolean).map((p) => names[p] || p).join(" + ")) +
     cell(r.entries + r.rebuys, "num n") + "</tr>").join("");
+  // the bounties column only where the event pays bounties
+  document.querySelectorAll("#results .b").forEach((el) => { el.hidden = !d.bounty_mode; });
   $("#slips").innerHTML = d.rows.filter((r) => r.prize || r.bounty).map((r) =>
     `<div class="slip"><h2>${esc(d.event)}</h2><p>Place ${esc(r.place ?? "-")}: <b>${esc(r.name)}</b></p>` +
     `<p>Prize ${money(r.prize)}${r.bounty ? ` + bounties ${money(r.bounty)}` : ""}</p>` +
@@ -49,6 +57,10 @@ function dealStacks() {
 }
 function renderDeal(d) {
   dealRows = d.players;
+  // more players than a deal is made for: say so, and ask for no chips
+  const tooMany = d.players.length > d.max_players;
+  for (const el of [$("#deal"), $("#calc"), $("#total"), $("#method").closest("label")]) el.hidden = tooMany;
+  $("#record").hidden = tooMany || !may.includes("deal");
   const chips = d.players.reduce((a, r) => a + (r.stack || 0), 0);
   $("#deal tbody").innerHTML = d.players.map((r) =>
     `<tr><td>${esc(r.name)}</td><td><input data-player="${esc(r.player)}" inputmode="numeric" ` +
@@ -86,6 +98,7 @@ async function recordDeal() {
 async function audit() {
   const d = await getJSON("/api/audit");
   const show = (v) => (v == null ? "" : typeof v === "object" ? JSON.stringify(v) : v);
+  $("#audit-empty").hidden = d.audit.length > 0;
   $("#audit tbody").innerHTML = d.audit.map((a) => "<tr>" +
     cell(new Date(a.t * 1000).toLocaleTimeString()) + cell(a.by) + cell(a.action.replaceAll("_", " ")) +
     cell(show(a.before)) + cell(show(a.after)) + cell(show(a.details)) + "</tr>").join("");
@@ -96,7 +109,7 @@ if (page === "results") {
   results();
   $("#print").addEventListener("click", () => window.print());
 } else if (page === "deal") {
-  calcDeal(false).catch((e) => { $("#message").textContent = e.message; });
+  whoAmI().then(() => calcDeal(false)).catch((e) => { $("#message").textContent = e.message; });
   $("#deal-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     calcDeal(true).catch((e) => { $("#message").textContent = e.message; $("#message").className = "error"; });

@@ -1,16 +1,26 @@
-// The printer page: the queue, a preview of any job, reprint and results. No build step.
+// The printer page: the queue, a preview of any job, reprint and results. Without a
+// printer it says so and offers nothing; its buttons show to a floor login only (the
+// director checks each again). No build step.
 "use strict";
 const $ = (s) => document.querySelector(s);
 const esc = (s) => String(s == null ? "" : s).replace(/[&<>"]/g,
   (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+let csrf = null, may = [];
+const canPrint = () => may.includes("print");
+
+async function whoAmI() {
+  const s = await fetch("/api/snapshot").then((r) => r.json()).catch(() => ({}));
+  csrf = s.csrf || null;
+  may = s.may || [];
+}
 
 async function post(what, body) {
-  const { csrf } = await (await fetch("/api/snapshot")).json();
   const headers = { "Content-Type": "application/json" };
   if (csrf) headers["X-CSRF-Token"] = csrf;
   const r = await fetch(`/api/printer/${what}`, { method: "POST", headers, body: JSON.stringify(body || {}) });
   const res = await r.json();
   $("#msg").textContent = res.ok ? (res.job ? `job ${res.job} queued` : "trying") : res.error;
+  $("#msg").className = res.ok ? "" : "error";
   refresh();
 }
 
@@ -24,6 +34,9 @@ function show(id, title) {
 async function refresh() {
   const s = await (await fetch("/api/printer")).json();
   const state = $("#state");
+  $("#jobs").hidden = !s.configured;
+  $("#controls").hidden = !(s.configured && canPrint());
+  $("#login-hint").hidden = !s.configured || canPrint();
   if (!s.configured) {
     state.textContent = "No printer: set [printer] port in the director's config.";
     return;
@@ -38,7 +51,7 @@ async function refresh() {
   $("#jobs tbody").innerHTML = s.jobs.map((j) =>
     `<tr class="${j.state}"><td>${j.id}</td><td><a href="#" data-show="${j.id}">${esc(j.title)}</a></td>` +
     `<td>${j.state === "queued" ? `waiting${j.error ? ": " + esc(j.error) : ""}` : "printed"}</td>` +
-    `<td>${j.tries}</td><td><button type="button" data-reprint="${j.id}">Reprint</button></td></tr>`).join("");
+    `<td>${j.tries}</td><td>${canPrint() ? `<button type="button" data-reprint="${j.id}">Reprint</button>` : ""}</td></tr>`).join("");
 }
 
 document.addEventListener("click", (e) => {
@@ -48,5 +61,5 @@ document.addEventListener("click", (e) => {
 });
 $("#results").addEventListener("click", () => post("results", { event: $("#event").value }));
 $("#retry").addEventListener("click", () => post("retry"));
-refresh();
+whoAmI().then(refresh);
 setInterval(refresh, 2000);

@@ -1,7 +1,10 @@
-// The room page: every event, the table map of the pool, all calls, the tickets.
+// The room page: every event, the table map of the pool, all calls, the tickets. Read-only
+// before login; a control shows once the login's role may take its action (r.may, from
+// the director, which checks every action again).
 "use strict";
 const $ = s => document.querySelector(s);
-let room = null, user = null, csrf = null, role = null;
+let room = null, user = null, csrf = null, role = null, may = new Set();
+const can = kind => may.has(kind);
 const WARN_S = 120, LATE_S = 300;
 
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c])); }
@@ -36,16 +39,23 @@ const ASK = {
 };
 let asking = null;   // {event, what}: the confirm step open in one card
 
+// the action an event card's button takes, for the role check
+const NEEDS = {open: "set_event_state", start: "start", pause: "clock", resume: "clock",
+               finished: "set_event_state", archived: "set_event_state"};
+
 function eventActs(e) {
-  const acts = e.actions || [];
+  const acts = (e.actions || []).filter(a => can(NEEDS[a]));
   if (asking && asking.event === e.event) {
     return `<div class="acts ask" role="group" aria-label="confirm">
       <span class="question">${esc(ASK[asking.what](e))}</span>
       <button class="small danger" data-event="${esc(e.event)}" data-confirm="${asking.what}">Yes, ${LABELS[asking.what].toLowerCase()}</button>
       <button class="small" data-keep="${esc(e.event)}">Cancel</button></div>`;
   }
+  if (!acts.length) return "";
   return `<div class="acts">${acts.map(a => `<button class="small${ASK[a] ? " warn" : ""}" data-event="${esc(e.event)}" data-do="${a}">${LABELS[a]}</button>`).join("")}</div>`;
 }
+
+const titleOf = name => (room.events.find(e => e.event === name) || {}).title || name;
 
 function eventCard(e) {
   const level = e.finished ? `Winner: ${e.winner || "-"}` : e.started
@@ -53,10 +63,10 @@ function eventCard(e) {
   return `<div class="ev" id="ev-${esc(e.event)}">
     <h3><a href="/event/${encodeURIComponent(e.event)}">${esc(e.title)}</a>
       <span class="tag">${esc(e.kind)}</span><span class="tag st-${esc(e.state)}">${esc(e.state)}</span></h3>
-    <div class="facts"><span>${e.players_left ?? "-"} left of ${e.entries ?? "-"}</span>
+    <div class="facts"><span>${e.started ? `${e.players_left} left of ${e.entries}` : `${e.entries ?? 0} registered`}</span>
       <span>${esc(level)}</span><span class="clock">${e.started && !e.finished ? esc(e.clock) + (e.paused ? " ⏸" : "") : ""}</span></div>
     ${PK.countLines(e.chip_count).map(c => `<div class="count">${esc(c)}</div>`).join("")}
-    <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(e.target)}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
+    <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(titleOf(e.target))}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
     ${eventActs(e)}</div>`;
 }
 
@@ -66,8 +76,8 @@ function tableTile(t) {
                 (t.clock_calls ? `<span class="tag final">clock ${t.clock_calls}</span>` : "");
   const body = t.event
     ? `<div class="what">${esc(t.title)}</div><div class="muted">${t.players}/${t.seats} seated</div>
-       ${t.players === 0 && room.pool ? `<button class="small" data-free="${t.table}">Free</button>` : ""}`
-    : `<div class="what muted">free</div>${room.pool && live.length ? `<span class="row"><select data-for="${t.table}" aria-label="event for table ${t.table}">
+       ${t.players === 0 && room.pool && can("free_table") ? `<button class="small" data-free="${t.table}">Free</button>` : ""}`
+    : `<div class="what muted">free</div>${room.pool && live.length && can("assign_table") ? `<span class="row"><select data-for="${t.table}" aria-label="event for table ${t.table}">
          ${live.map(e => `<option value="${esc(e.event)}">${esc(e.title)}</option>`).join("")}</select>
          <button class="small" data-assign="${t.table}">Assign</button></span>` : ""}`;
   return `<div class="tile tbl${t.event ? "" : " free"}${t.floor_calls ? " call" : ""}" id="tbl-${t.table}">
@@ -78,21 +88,23 @@ function tableTile(t) {
 function callItem(c) {
   const title = (room.events.find(e => e.event === c.event) || {}).title || c.event;
   const btn = c.type === "floor"
-    ? (c.state === "open" ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">Acknowledge</button>` : "")
-    : (c.state === "requested" ? `<button class="small ok" data-event="${esc(c.event)}" data-approve="${esc(c.call)}">Approve</button>` : "");
+    ? (c.state === "open" && can("floor_ack") ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">Acknowledge</button>` : "")
+    : (c.state === "requested" && can("clock_approve") ? `<button class="small ok" data-event="${esc(c.event)}" data-approve="${esc(c.call)}">Approve</button>` : "");
   return `<li data-since="${esc(c.since)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
     ${esc(title)} · table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>${btn}</li>`;
 }
 
 function ticketItem(t) {
-  const acts = t.state === "held" ? `<button class="small" data-return="${esc(t.ticket)}">Return</button>
-    <button class="small warn" data-refund="${esc(t.ticket)}">Refund</button>` : "";
-  return `<li><span class="grow"><b>${esc(t.name)}</b> → ${esc(t.target)} · ${PK.money(t.value)}
+  const acts = t.state !== "held" ? "" :
+    (can("return_ticket") ? `<button class="small" data-return="${esc(t.ticket)}">Return</button>` : "") +
+    (can("refund_ticket") ? `<button class="small warn" data-refund="${esc(t.ticket)}">Refund</button>` : "");
+  return `<li><span class="grow"><b>${esc(t.name)}</b> → ${esc(titleOf(t.target))} · ${PK.money(t.value)}
     <span class="tag tk-${esc(t.state)}">${esc(t.state)}</span>${t.note ? ` <span class="muted">${esc(t.note)}</span>` : ""}</span>${acts}</li>`;
 }
 
 function render(r) {
   room = r;
+  $("#new-event-box").hidden = !can("add_event");
   // a confirm step the event no longer allows (changed meanwhile) is dropped, not kept
   if (asking && !r.events.some(e => e.event === asking.event && (e.actions || []).includes(asking.what))) asking = null;
   document.title = `${r.title} - poker-kiosk`;
@@ -122,8 +134,8 @@ function tickWaits() {
   });
 }
 
-function setUser(u, token, r) {
-  user = u; csrf = u ? token : null; role = u ? r : null;
+function setUser(u, token, r, allowed) {
+  user = u; csrf = u ? token : null; role = u ? r : null; may = new Set(u ? allowed || [] : []);
   $("#login").hidden = !!u; $("#me").hidden = !u;
   $("#user").textContent = u || ""; $("#role").textContent = role || "";
 }
@@ -132,8 +144,10 @@ async function load() {
   let r;
   try { r = await fetch("/api/room").then(res => res.json()); }
   catch (e) { toast("Cannot reach the director, retrying…", false); return; }
-  if (r.user !== undefined && (user === null) !== (r.user === null)) setUser(r.user, r.csrf, r.role);
+  if (r.user !== undefined && (user === null) !== (r.user === null)) setUser(r.user, r.csrf, r.role, r.may);
+  else if (r.user) may = new Set(r.may || []);    // a role changed in floor-users.toml
   render(r);
+  if (typeof showUpdates === "function") showUpdates();
 }
 
 async function doEvent(event, what) {
@@ -166,7 +180,7 @@ document.addEventListener("click", async ev => {
   } else if (d.refund) {
     const note = prompt("Refund note (paid in cash to the player)", ""); if (note === null) return;
     roomAct({kind: "refund_ticket", ticket: d.refund, note}, "Ticket refunded");
-  } else if (b.id === "logout") { await post("/api/logout", {}); setUser(null); }
+  } else if (b.id === "logout") { await post("/api/logout", {}); setUser(null); load(); }
 });
 
 document.addEventListener("keydown", ev => { if (ev.key === "Escape" && asking) ask(null); });
@@ -174,7 +188,7 @@ document.addEventListener("keydown", ev => { if (ev.key === "Escape" && asking) 
 $("#login").addEventListener("submit", async ev => {
   ev.preventDefault();
   const f = ev.target, res = await post("/api/login", {user: f.user.value, password: f.password.value});
-  if (res.ok) { setUser(res.user, res.csrf, res.role); toast(`Logged in as ${res.user} (${res.role})`, true); }
+  if (res.ok) { setUser(res.user, res.csrf, res.role, res.may); load(); toast(`Logged in as ${res.user} (${res.role})`, true); }
   else toast(res.error, false);
 });
 
