@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "results": "results from the director's log: an event, or one player across the room",
     "league": "a league's standings from the director's log",
     "release": "kiosk releases: add, list, remove, roll out to the tables",
+    "dealer": "add, remove or list the room's dealers (badges and PINs as hashes)",
     "help": "this list, or `help COMMAND` for one command's options",
 }
 
