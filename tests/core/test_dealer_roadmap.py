@@ -138,3 +138,24 @@ def test_replay_of_a_random_day_gives_the_same_roadmap() -> None:
     again = Roadmap.replay(ev_.decode_many(blobs), ROT)
     assert snapshot(again) == snapshot(road)
     assert len({tb.dealer for tb in road.tables.values()}) == len(road.tables)
+
+
+def test_the_room_decides_the_dealers_commands_and_its_replay_keeps_the_roadmap() -> None:
+    from kiosk.core.room.room import Room
+    r = Room.create("casino", tables=range(1, 5), t=T0)
+    log = [r.config]
+    for name in ("Ann", "Bob", "Cy"):
+        log += r.execute({"kind": "dealer_clock_in", "dealer": name, "by": "floor"}, T0)
+    for n in (1, 2):
+        log += r.execute({"kind": "dealer_table_open", "table": n, "event": "daily"}, T0)
+    relief = r.roadmap.reliefs[0]
+    with pytest.raises(RuleError, match="hand is still on"):
+        r.execute({"kind": "dealer_push", "table": 1, "dealer": relief, "in_hand": True},
+                  T0 + 1800)
+    log += r.execute({"kind": "dealer_push", "table": 1, "dealer": relief, "hands": 31},
+                     T0 + 1800)
+    with pytest.raises(RuleError, match="bad dealer_push"):
+        r.execute({"kind": "dealer_push", "table": "one", "dealer": relief}, T0 + 1801)
+    again = Room.replay(ev_.decode_many([ev_.check(e) for e in log]))
+    assert snapshot(again.roadmap) == snapshot(r.roadmap)
+    assert r.roadmap.tables[1].dealer == relief and r.roadmap.downs[0].hands == 31

@@ -3,6 +3,7 @@ the tables in play with their reliefs, each table's next push, the break queue a
 list (`roadmap`); the floor's view of it with its alerts (`board`); the downs dealt and
 each event's staff share divided by them (`records`).
 
-Beside the room in the top layer of the core: may import the model and the calc, never the
-room or an event (the director tells the roadmap which tables open and close).
+A part of the room (it folds from the room's stream), under the room and beside the event:
+may import the model and the calc, never the room or an event (the director tells the
+roadmap which tables open and close, and whether a hand is on).
 """

@@ -17,12 +17,21 @@ replay needs. Time is always an argument.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from kiosk.base.errors import RuleError
 from kiosk.core.dealers.state import PIN_TRIES, Dealer, RoadmapState, Table
 from kiosk.core.model import dealer_events as de
 from kiosk.core.model.event_base import Event
+
+
+class Emitter(Protocol):
+    """The room holding the roadmap (kiosk.core.room.room.Room): it folds and hands out
+    what the roadmap decides with the rest of its command."""
+
+    def emit(self, ev: Event) -> None: ...
+
 
 STAGGER = 120.0        # the first pushes of a new string, this far apart
 
@@ -31,11 +40,17 @@ STAGGER = 120.0        # the first pushes of a new string, this far apart
 class Roadmap(RoadmapState):
     """The roadmap with its decisions: each returns the events it emitted (applied)."""
 
+    host: Emitter | None = field(default=None, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         self._out: list[Event] | None = None
 
     def _emit(self, ev: Event) -> None:
-        self.apply(ev)
+        """Fold an event decided here: through the room that holds the roadmap, if any."""
+        if self.host is not None:
+            self.host.emit(ev)
+        else:
+            self.apply(ev)
         if self._out is not None:
             self._out.append(ev)
 

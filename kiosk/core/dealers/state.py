@@ -119,10 +119,7 @@ class RoadmapState:
         self.dealers[ev.dealer].leaving = True
 
     def _on_table_opened(self, ev: de.DealTableOpened) -> None:
-        tb = Table(ev.table, ev.event, ev.final)
-        if ev.event in self.held:
-            tb.remaining = self.down_of(tb)
-        self.tables[ev.table] = tb
+        self.tables[ev.table] = Table(ev.table, ev.event, ev.final)
 
     def _on_table_closed(self, ev: de.DealTableClosed) -> None:
         tb = self.tables.pop(ev.table)
