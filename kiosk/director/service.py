@@ -31,6 +31,7 @@ from kiosk.core.model.room_commands import RoomCommand
 from kiosk.core.room.room import Room
 from kiosk.director.adapters.bookings import Bookings
 from kiosk.director.adapters.csv_import import import_players
+from kiosk.director.adapters.dealers import Dealers
 from kiosk.director.adapters.printing import make_printer
 from kiosk.director.adapters.release_desk import ReleaseDesk
 from kiosk.director.centre.desk import Desk
@@ -81,6 +82,8 @@ class Director:
         self.service.attach(self.publishing)
         self.bookings = Bookings(self.service)   # settled in every write, the first too
         self.bookings.hook()
+        self.dealers = Dealers(self.service)     # the rotation mirrors the room's tables
+        self.dealers.hook()
         try:
             if self.ha is not None:
                 self.ha.claim()
@@ -244,7 +247,7 @@ class Director:
                 self.link.start(loop)
                 notifier.status(f"room {self.config.name}: {len(self.desks)} events")
                 await tick_forever(self.service, self.publishing,
-                                   beats=(self.releases.tick,))
+                                   beats=(self.releases.tick, self.dealers.tick))
 
             await (self.ha.serve(lead) if self.ha is not None else lead())
         finally:

@@ -14,7 +14,10 @@ from kiosk.core.model.dealer_events import Dealer
 
 
 class ClockIn(rc.RoomCommand, tag="dealer_clock_in", kw_only=True):
+    """`at`: the table the dealer badged in at (dealt at once if it has no dealer)."""
+
     dealer: Dealer
+    at: TableNo | None = None
 
 
 class ClockOut(rc.RoomCommand, tag="dealer_clock_out", kw_only=True):
@@ -46,12 +49,14 @@ class HoldClock(rc.RoomCommand, tag="dealer_hold", kw_only=True):
 
 
 class Push(rc.RoomCommand, tag="dealer_push", kw_only=True):
-    """`dealer` takes `table`; `in_hand`: the table's hand is still on (refused)."""
+    """`dealer` takes `table`; `in_hand`: the table's hand is still on (refused); `hand`:
+    the table's hand count now (the hands of the down closing are counted from it)."""
 
     table: TableNo
     dealer: Dealer
     hands: Count = 0
     in_hand: bool = False
+    hand: Count | None = None
 
 
 class BackFromBreak(rc.RoomCommand, tag="dealer_back", kw_only=True):
@@ -78,7 +83,7 @@ class DealerDesk:
         self.road = roadmap
 
     def _do_clock_in(self, cmd: ClockIn, t: float) -> None:
-        self.road.clock_in(cmd.dealer, t, cmd.by)
+        self.road.clock_in(cmd.dealer, t, cmd.by, cmd.at)
 
     def _do_clock_out(self, cmd: ClockOut, t: float) -> None:
         self.road.clock_out(cmd.dealer, t, cmd.why, cmd.by)
@@ -99,7 +104,7 @@ class DealerDesk:
         self.road.hold(cmd.event, cmd.held, t)
 
     def _do_push(self, cmd: Push, t: float) -> None:
-        self.road.push(cmd.table, cmd.dealer, t, cmd.hands, cmd.in_hand)
+        self.road.push(cmd.table, cmd.dealer, t, cmd.hands, cmd.in_hand, cmd.hand)
 
     def _do_back(self, cmd: BackFromBreak, t: float) -> None:
         self.road.back(cmd.dealer, t)

@@ -112,12 +112,18 @@ class Roadmap(RoadmapState):
         return out
 
     # ------------------------------------------------------------------ decisions
-    def clock_in(self, dealer: str, t: float, by: str | None = None) -> list[Event]:
+    def clock_in(self, dealer: str, t: float, by: str | None = None,
+                 at: int | None = None) -> list[Event]:
+        """`at`: the table the dealer badged in at, taken when it has no dealer."""
         d = self.dealers.get(dealer)
         if d is not None and d.status != "out":
             raise RuleError(f"{dealer} is already in ({d.status})")
         out = self._deciding()
         self._emit(de.DealerClockedIn(t=t, dealer=dealer, by=by))
+        tb = self.tables.get(at or 0)
+        if tb is not None and tb.dealer is None:
+            self._emit(de.DealerSeated(t=t, table=tb.table, dealer=dealer,
+                                       push_at=self._first_push(tb.table, t)))
         self._settle(t)
         return out
 
@@ -182,8 +188,9 @@ class Roadmap(RoadmapState):
         return out
 
     def push(self, table: int, incoming: str, t: float, hands: int = 0,
-             in_hand: bool = False) -> list[Event]:
-        """The incoming dealer takes `table` at a hand's end (never mid-hand)."""
+             in_hand: bool = False, hand: int | None = None) -> list[Event]:
+        """The incoming dealer takes `table` at a hand's end (never mid-hand). `hand`: the
+        table's hand count now, from which the hands of the down closing are counted."""
         tb = self.tables.get(table)
         if tb is None:
             raise RuleError(f"table {table} is not in the roadmap")
@@ -192,11 +199,13 @@ class Roadmap(RoadmapState):
             raise RuleError(f"table {table}: the hand is still on; the push waits for "
                             "its end")
         out = self._deciding()
+        if hand is not None and table in self.open_downs:
+            hands = max(0, hand - self.downs[self.open_downs[table]].hand0)
         if tb.dealer is None:
             self._emit(de.DealerSeated(t=t, table=table, dealer=incoming,
-                                       push_at=t + self.down_of(self.tables[table])))
+                                       push_at=t + self.down_of(tb), hand=hand or 0))
         else:
-            self._emit(self._push_event(tb, incoming, t, hands))
+            self._emit(self._push_event(tb, incoming, t, hands, hand or 0))
         self._settle(t)
         return out
 
@@ -251,7 +260,8 @@ class Roadmap(RoadmapState):
                             + (f": due at table {where}" if where else "")
                             + (f"; {tb.dealer} deals it" if tb.dealer else ""))
 
-    def _push_event(self, tb: Table, incoming: str, t: float, hands: int) -> de.PushDone:
+    def _push_event(self, tb: Table, incoming: str, t: float, hands: int,
+                    hand: int) -> de.PushDone:
         assert tb.dealer is not None
         gone = self.dealers[tb.dealer]
         string = self.strings[tb.string]
@@ -265,7 +275,7 @@ class Roadmap(RoadmapState):
             nxt, to, until = "break", 0, t + self.rotation.brk
         return de.PushDone(t=t, table=tb.table, incoming=incoming, outgoing=gone.name,
                            hands=hands, push_at=t + self.down_of(tb), next=nxt,
-                           to=to, until=until)
+                           to=to, until=until, hand=hand)
 
     def _reform(self, t: float) -> None:
         wanted = self.wanted_strings()

@@ -63,6 +63,7 @@ class Down:
     start: float
     end: float | None = None
     hands: int = 0
+    hand0: int = 0                  # the table's hand count as the down began
 
 
 @dataclass
@@ -152,13 +153,13 @@ class RoadmapState:
         tb.dealer, tb.since = ev.dealer, ev.t
         self._set_push(tb, ev.push_at, ev.t)
         self.open_downs[ev.table] = len(self.downs)
-        self.downs.append(Down(ev.dealer, ev.table, tb.event, ev.t))
+        self.downs.append(Down(ev.dealer, ev.table, tb.event, ev.t, hand0=ev.hand))
 
     def _on_push_done(self, ev: de.PushDone) -> None:
         tb = self.tables[ev.table]
         self._close_down(ev.table, ev.t, ev.hands)
         self._on_seated(de.DealerSeated(t=ev.t, table=ev.table, dealer=ev.incoming,
-                                        push_at=ev.push_at))
+                                        push_at=ev.push_at, hand=ev.hand))
         gone = self.dealers[ev.outgoing]
         gone.table = 0
         if ev.next == "relief":

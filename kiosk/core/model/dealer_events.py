@@ -73,6 +73,7 @@ class DealerSeated(Event, tag="dealer_seated", kw_only=True):
     table: TableNo
     dealer: Dealer
     push_at: Time
+    hand: Count = 0         # the table's hand count as the down begins
 
 
 class PushDone(Event, tag="push_done", kw_only=True):
@@ -87,6 +88,7 @@ class PushDone(Event, tag="push_done", kw_only=True):
     next: Next
     to: Annotated[int, Meta(ge=0, le=MAX_TABLES)] = 0   # next == "table": the table
     until: Time = 0.0                                    # next == "break": due back
+    hand: Count = 0                                      # the table's hand count now
 
 
 class BreakEnded(Event, tag="break_ended", kw_only=True):

@@ -1,0 +1,145 @@
+"""The dealers' rotation in the room's director: badges and PINs checked at the director,
+pushes that wait for the hand's end, a badge at the wrong table told where to go, the
+lockout after five wrong PINs, tables breaking out of the roadmap, and a restart that
+folds the same roadmap back from the log, which never holds a badge or a PIN."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import dealers as dc
+from kiosk.config.room import load_director_config
+from kiosk.core.calc import button as btn
+from kiosk.core.model import commands
+from kiosk.director.service import Director
+
+SALT = "00112233445566778899aabbccddeeff"
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
+ROOM = """
+[room]
+name = "casino"
+tables = 6
+
+[director]
+db = "room.db"
+
+[[events]]
+name = "daily"
+structure = "turbo"
+seed = 1
+seats = 6
+tables = 4
+
+[dealers]
+down_minutes = 30
+break_minutes = 15
+string_size = 4
+salt = "{salt}"
+"""
+
+
+def roster() -> str:
+    out = []
+    for i, name in enumerate(NAMES):
+        out.append(f'[[dealers.roster]]\nname = "{name}"\n'
+                   f'badge = "{dc.badge_hash(f"BADGE-{i}", SALT)}"\n'
+                   + (f'pin = "{dc.pin_hash("2468")}"\n' if name == "Bob" else ""))
+    return "\n".join(out)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def director(tmp_path: Path, clock: Clock) -> Director:
+    path = tmp_path / "room.toml"
+    if not path.exists():
+        path.write_text(ROOM.format(salt=SALT) + roster())
+    return Director(load_director_config(path), clock=clock)
+
+
+ids = itertools.count(1)
+
+
+def report(d: Director, table: int, kind: str, **data: Any) -> None:
+    n = next(ids)
+    rep = {"v": 2, "table": table, "id": f"daily-{n}", "seq": n, "ts": 0.0, "kind": kind,
+           "data": data, "event": "daily"}
+    d.act(commands.decode({"kind": "report", "table": table, "report": rep}), event="daily")
+
+
+def start(d: Director) -> None:
+    for i in range(20):
+        d.act(commands.Register(name=f"P{i}", card=f"p{i}"), event="daily")
+    d.act(commands.Start(), event="daily")
+
+
+def hand_start(d: Director, table: int) -> None:
+    tab = d.desks["daily"].tour.tables[table]
+    pos = btn.first_hand(set(tab.seat_of), min(tab.seat_of), tab.seats)
+    report(d, table, "hand_started", hand=tab.hand + 1, button=pos.button, sb=pos.sb,
+           bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
+
+
+def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    d = director(tmp_path, clock)
+    start(d)
+    road = d.room.roadmap
+    assert sorted(road.tables) == [1, 2, 3, 4]
+    assert [a["kind"] for a in d.dealers.board()["alerts"]][:4] == ["no_dealer"] * 4
+    assert d.dealers.badge(1, "NOT-A-BADGE").text == "Unknown badge: ask the floor"
+    assert d.dealers.badge(1, "p3").ok is False           # a player's card is no badge
+    for i in range(4):
+        ans = d.dealers.badge(i + 1, f"BADGE-{i}")
+        assert ans.ok and ans.text == f"{NAMES[i]} deals table {i + 1}"
+    eve = d.dealers.badge(3, "BADGE-4")                    # the string's relief
+    assert eve.ok and eve.text == "Eve is in: Table 1"
+    assert road.reliefs == {0: "Eve"}
+    wrong = d.dealers.badge(3, "BADGE-1")
+    assert not wrong.ok and "due at table 2" in wrong.text and "Cy deals it" in wrong.text
+    # the push: due at table 1 first; the hand on is finished first
+    clock.t = road.tables[1].push_at or 0.0
+    hand_start(d, 1)
+    busy = d.dealers.badge(1, "BADGE-4")
+    assert not busy.ok and "hand is still on" in busy.text
+    assert road.tables[1].dealer == "Ann"
+    report(d, 1, "hand_ended", hand=d.desks["daily"].tour.tables[1].hand)
+    done = d.dealers.badge(1, "BADGE-4")
+    assert done.ok and done.where is not None and done.where["text"] == "Table 2"
+    assert road.tables[1].dealer == "Eve" and road.downs[0].hands == 1
+    # Eve is not due at table 1 twice: two dealers never claim one table
+    again = d.dealers.badge(1, "BADGE-0")
+    assert not again.ok and "due at table 2" in again.text
+    seen = (sorted((n, tb.dealer, tb.push_at) for n, tb in road.tables.items()),
+            dict(road.reliefs), road.breaks())
+    d.store.close()
+    back = director(tmp_path, clock)
+    r2 = back.room.roadmap
+    assert (sorted((n, tb.dealer, tb.push_at) for n, tb in r2.tables.items()),
+            dict(r2.reliefs), r2.breaks()) == seen
+    blob = (tmp_path / "room.db").read_bytes()
+    assert b"BADGE-" not in blob and b"2468" not in blob
+
+
+def test_five_wrong_pins_lock_a_dealer_out_until_the_floor_clears_it(tmp_path: Path) -> None:
+    clock = Clock()
+    d = director(tmp_path, clock)
+    start(d)
+    assert d.dealers.pin(2, "Bob", "2468").ok               # clocked in at table 2
+    for _ in range(5):
+        ans = d.dealers.pin(2, "Bob", "1111")
+        assert not ans.ok and "Wrong PIN" in ans.text
+    assert "locked out" in ans.text
+    assert "locked out" in d.dealers.pin(2, "Bob", "2468").text
+    assert d.dealers.board()["locked"] == ["Bob"]
+    d.room_act({"kind": "dealer_pin_clear", "dealer": "Bob"}, user="floor")
+    assert d.dealers.pin(2, "Bob", "2468").ok
+    assert d.dealers.pin(2, "Ann", "2468").text.startswith("Ann has no PIN")
