@@ -82,7 +82,7 @@ class Director:
         self.service.attach(self.publishing)
         self.bookings = Bookings(self.service)   # settled in every write, the first too
         self.bookings.hook()
-        self.dealers = Dealers(self.service)     # the rotation mirrors the room's tables
+        self.dealers = Dealers(self.service, self.wire)   # mirrors the room's tables
         self.dealers.hook()
         try:
             if self.ha is not None:
@@ -98,9 +98,10 @@ class Director:
         # the tables' updates (docs/updates.md)
         self.releases = ReleaseDesk(self.service.repo, self.wire, self.feed, self.hub)
         self.inbox = Inbox(self.service, self.wire, self.hub, self.feed, self.health,
-                           updates=self.releases.on_status)
+                           updates=self.releases.on_status, dealer=self.dealers.on_request)
         self.link = MqttLink(self.config.broker, self.config.name, self.wire, self.inbox,
-                             self.publishing, self.releases.subscriptions,
+                             self.publishing,
+                             [*self.releases.subscriptions, self.dealers.subscription],
                              reconnected=lambda: self.releases.tick(force=True))
         self.exit_code = 0        # RESTART once the self-update switched this director
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.core.dealers.roadmap import Roadmap
+from kiosk.core.model.dealer_events import PushDone
 
 LATE_BACK = 120.0      # seconds past the break's end before the floor hears of it
 
@@ -78,6 +79,31 @@ def where(road: Roadmap, dealer: str) -> dict[str, Any]:
         return {"dealer": dealer, "status": "relief", "table": table, "push_at": tb.push_at,
                 "text": f"Table {table}"}
     return {"dealer": dealer, "status": d.status, "text": "Wait for the floor"}
+
+
+def plan_view(road: Roadmap, table: int) -> dict[str, Any] | None:
+    """The `dealer` of the table's plan: who deals, the next push, who comes, and where
+    the dealer last pushed off goes (None: the table is not in the rotation)."""
+    tb = road.tables.get(table)
+    if tb is None:
+        return None
+    out: dict[str, Any] = {"dealer": tb.dealer, "push_at": tb.push_at,
+                           "incoming": road.incoming(table)}
+    last = road.last_push.get(table)
+    if last is not None:
+        out["outgoing"], out["outgoing_to"] = last.outgoing, gone_to(last)
+    return out
+
+
+def gone_to(ev: PushDone) -> str:
+    """Where a dealer pushed off goes, as the kiosk says it."""
+    if ev.next in ("relief", "table") and ev.to:
+        return f"Table {ev.to}"
+    if ev.next == "break":
+        return f"Break until {clock(ev.until)}"
+    if ev.next == "home":
+        return "Home: released early"
+    return "See the floor"
 
 
 def public(road: Roadmap, t: float) -> dict[str, Any]:

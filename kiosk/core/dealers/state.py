@@ -78,6 +78,7 @@ class RoadmapState:
     held: set[str] = field(default_factory=set)
     downs: list[Down] = field(default_factory=list)
     open_downs: dict[int, int] = field(default_factory=dict)    # table -> index in downs
+    last_push: dict[int, de.PushDone] = field(default_factory=dict)   # table -> its last
     n_events: int = 0
 
     FOLDS: ClassVar[dict[type, object]] = {}
@@ -124,6 +125,7 @@ class RoadmapState:
 
     def _on_table_closed(self, ev: de.DealTableClosed) -> None:
         tb = self.tables.pop(ev.table)
+        self.last_push.pop(ev.table, None)
         if tb.dealer is not None:
             self._close_down(ev.table, ev.t, 0)
             self._free(self.dealers[tb.dealer], ev.t)
@@ -157,6 +159,7 @@ class RoadmapState:
 
     def _on_push_done(self, ev: de.PushDone) -> None:
         tb = self.tables[ev.table]
+        self.last_push[ev.table] = ev
         self._close_down(ev.table, ev.t, ev.hands)
         self._on_seated(de.DealerSeated(t=ev.t, table=ev.table, dealer=ev.incoming,
                                         push_at=ev.push_at, hand=ev.hand))

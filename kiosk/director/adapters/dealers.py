@@ -26,6 +26,9 @@ from kiosk.core.model import room_events as rev
 from kiosk.director.centre.batch import Batch
 from kiosk.director.centre.room_service import RoomService
 from kiosk.director.centre.roomdesk import ROOM_STREAM
+from kiosk.director.mqtt.wire import Wire
+from kiosk.protocol import dealer_messages as dm
+from kiosk.protocol.messages import ProtocolError
 
 log = logging.getLogger("kiosk.director")
 
@@ -43,8 +46,9 @@ class Answer:
 class Dealers:
     """The director's side of the roadmap: every change goes through the room's service."""
 
-    def __init__(self, service: RoomService) -> None:
+    def __init__(self, service: RoomService, wire: Wire | None = None) -> None:
         self.service = service
+        self.wire = wire
         self.repo = service.repo
         cfg = service.config.dealers
         self.config = cfg if cfg is not None else dc.DealersConfig(dc.Rotation())
@@ -164,6 +168,37 @@ class Dealers:
                   "hand": state.hand if state is not None else None})
         where = board.where(road, gone) if gone else None
         return Answer(True, f"{name} takes table {table}", name, where)
+
+    # ---------------------------------------------------------------- over the broker
+    @property
+    def subscription(self) -> str:
+        assert self.wire is not None
+        return dm.request_topic(self.wire.topics, "+")
+
+    def on_request(self, table: int, payload: bytes) -> None:
+        """A table's badge or PIN: checked, acted on, answered on the table's topic."""
+        assert self.wire is not None
+        try:
+            req = dm.parse_request(payload)
+        except ProtocolError as exc:
+            log.warning("table %d: dealer request refused: %s", table, exc)
+            return
+        if req.table != table:
+            log.warning("table %d: a dealer request naming table %d refused", table,
+                        req.table)
+            return
+        try:
+            ans = self.badge(table, req.badge) if req.badge is not None else \
+                self.pin(table, req.dealer or "", req.pin or "")
+        except RuleError as exc:
+            ans = Answer(False, str(exc))
+        where = ans.where or {}
+        reply = dm.DealerAnswer(id=req.id, ok=ans.ok, text=ans.text[:2000],
+                                dealer=ans.dealer,
+                                outgoing=str(where.get("dealer", "")) if where else "",
+                                outgoing_to=str(where.get("text", "")) if where else "")
+        self.wire.send_encoded(dm.answer_topic(self.wire.topics, table), dm.encode(reply),
+                               retain=False)
 
     # ---------------------------------------------------------------- reading
     def board(self, hand_s: float = 150.0) -> dict[str, Any]:
