@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "league": "a league's standings from the director's log",
     "release": "kiosk releases: add, list, remove, roll out to the tables",
     "dealer": "add, remove or list the room's dealers (badges and PINs as hashes)",
+    "dealers": "the dealers' downs, hours, hands an hour and staff shares, from the log",
     "help": "this list, or `help COMMAND` for one command's options",
 }
 

@@ -6,9 +6,13 @@ folds the same roadmap back from the log, which never holds a badge or a PIN."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from kiosk.commands.main import main
 from kiosk.config import dealers as dc
 from kiosk.config.room import load_director_config
 from kiosk.core.calc import button as btn
@@ -31,6 +35,8 @@ structure = "turbo"
 seed = 1
 seats = 6
 tables = 4
+[events.money]
+staff = 301
 
 [dealers]
 down_minutes = 30
@@ -88,7 +94,7 @@ def hand_start(d: Director, table: int) -> None:
 
 
 def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     clock = Clock()
     d = director(tmp_path, clock)
     start(d)
@@ -118,6 +124,9 @@ def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
     # Eve is not due at table 1 twice: two dealers never claim one table
     again = d.dealers.badge(1, "BADGE-0")
     assert not again.ok and "due at table 2" in again.text
+    clock.t = max(clock.t + 60, road.tables[2].push_at or 0.0)
+    bob = d.dealers.badge(2, "BADGE-0")
+    assert bob.ok and bob.where is not None and bob.where["text"] == "Table 3"
     seen = (sorted((n, tb.dealer, tb.push_at) for n, tb in road.tables.items()),
             dict(road.reliefs), road.breaks())
     d.store.close()
@@ -127,6 +136,17 @@ def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
             dict(r2.reliefs), r2.breaks()) == seen
     blob = (tmp_path / "room.db").read_bytes()
     assert b"BADGE-" not in blob and b"2468" not in blob
+    back.store.close()
+    # the records: two downs closed, the staff share (20 entries x 301) split to the cent
+    assert main(["dealers", "--db", str(tmp_path / "room.db"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["staff"] == {"daily": 6020}
+    assert [(r["dealer"], r["downs"], r["share"]) for r in out["dealers"]] == [
+        ("Ann", 1, 3010), ("Bob", 1, 3010)]
+    assert [(x["dealer"], x["table"], x["hands"]) for x in out["downs"]] == [
+        ("Ann", 1, 1), ("Bob", 2, 0)]
+    assert main(["dealers", "--db", str(tmp_path / "room.db"), "--csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("Ann,1,")
 
 
 def test_five_wrong_pins_lock_a_dealer_out_until_the_floor_clears_it(tmp_path: Path) -> None:
