@@ -33,7 +33,7 @@ class Emitter(Protocol):
     def emit(self, ev: Event) -> None: ...
 
 
-STAGGER = 120.0        # the first pushes of a new string, this far apart
+STAGGER = 180.0        # the pushes along a string, this far apart: the walk and a hand
 
 
 @dataclass
@@ -75,12 +75,24 @@ class Roadmap(RoadmapState):
             return self.nexts.get(d.string)
         return None
 
-    def incoming(self, table: int) -> str | None:
-        """Who pushes `table` next: its string's relief, when the table is due next."""
+    def incoming(self, table: int, t: float | None = None) -> str | None:
+        """Who pushes `table` next: its string's relief, when the table is due next; at
+        `t`, a dealer waiting covers a table due whose relief is busy at another."""
         tb = self.tables.get(table)
-        if tb is None or tb.string < 0 or self.nexts.get(tb.string) != table:
+        if tb is None or tb.string < 0:
             return None
-        return self.reliefs.get(tb.string)
+        if self.nexts.get(tb.string) == table and tb.string in self.reliefs:
+            return self.reliefs[tb.string]
+        return self.covers(t).get(table) if t is not None else None
+
+    def covers(self, t: float) -> dict[int, str]:
+        """Tables due at `t` whose string's relief is busy (or missing), first due first,
+        each with a dealer of the pool, who waited longest first."""
+        due = set(self.due(t))
+        busy = sorted((tb.push_at or 0.0, n) for n, tb in self.tables.items()
+                      if n in due and not (self.nexts.get(tb.string) == n
+                                           and tb.string in self.reliefs))
+        return {n: name for (_, n), name in zip(busy, self.pool(), strict=False)}
 
     def due(self, t: float) -> list[int]:
         """Tables whose push is due at `t` (the clock of a held event waits)."""
@@ -172,10 +184,16 @@ class Roadmap(RoadmapState):
         return out
 
     def close_table(self, table: int, t: float) -> list[Event]:
+        """The table's dealer is free: on break if the break is due, else a relief or
+        waiting."""
         if table not in self.tables:
             raise RuleError(f"table {table} is not in the roadmap")
         out = self._deciding()
-        self._emit(de.DealTableClosed(t=t, table=table))
+        dealer = self.tables[table].dealer
+        tired = dealer is not None and \
+            self.dealers[dealer].downs >= self.rotation.downs_between_breaks
+        self._emit(de.DealTableClosed(t=t, table=table,
+                                      until=t + self.rotation.brk if tired else 0.0))
         self._reform(t)
         return out
 
@@ -194,7 +212,7 @@ class Roadmap(RoadmapState):
         tb = self.tables.get(table)
         if tb is None:
             raise RuleError(f"table {table} is not in the roadmap")
-        self._check_incoming(tb, incoming)
+        self._check_incoming(tb, incoming, t)
         if in_hand:
             raise RuleError(f"table {table}: the hand is still on; the push waits for "
                             "its end")
@@ -245,7 +263,7 @@ class Roadmap(RoadmapState):
             raise RuleError(f"{dealer} is not clocked in")
         return d
 
-    def _check_incoming(self, tb: Table, incoming: str) -> None:
+    def _check_incoming(self, tb: Table, incoming: str, t: float) -> None:
         d = self._in(incoming)
         if tb.dealer == incoming:
             raise RuleError(f"{incoming} already deals table {tb.table}")
@@ -253,7 +271,7 @@ class Roadmap(RoadmapState):
             raise RuleError(f"{incoming} is on break until {_clock(d.until)}")
         if tb.dealer is None and d.status == "waiting":
             return
-        expected = self.incoming(tb.table)
+        expected = self.incoming(tb.table, t)
         if expected != incoming:
             where = self.due_at(incoming)
             raise RuleError(f"{incoming} is not due at table {tb.table}"
@@ -264,17 +282,26 @@ class Roadmap(RoadmapState):
                     hand: int) -> de.PushDone:
         assert tb.dealer is not None
         gone = self.dealers[tb.dealer]
-        string = self.strings[tb.string]
-        last = string.index(tb.table) == len(string) - 1
+        down = self.down_of(tb)
+        others = [(self.tables[n].push_at or math.inf, n)
+                  for n in self.strings[tb.string] if n != tb.table]
+        due_next, to = min(others) if others else (math.inf, 0)
+        last = due_next > t + down / 2      # the string's next push is the next round's
         tired = gone.downs >= self.rotation.downs_between_breaks
-        nxt: de.Next
-        nxt, to, until = "relief", string[(string.index(tb.table) + 1) % len(string)], 0.0
+        nxt: de.Next = "relief"
+        until = 0.0
+        if self.reliefs.get(tb.string) != incoming:    # a dealer waiting covered it
+            nxt, to = "waiting", 0
         if gone.leaving:
             nxt, to = "home", 0
-        elif last or (tired and self.pool()):
+        elif last or tired:
             nxt, to, until = "break", 0, t + self.rotation.brk
+        # the string keeps its cadence: the next push is a down after this one was due,
+        # so a late push makes no later roadmap (never less than half a down, though)
+        due = tb.push_at if tb.push_at is not None else t
+        push_at = max(due + down, t + down / 2)
         return de.PushDone(t=t, table=tb.table, incoming=incoming, outgoing=gone.name,
-                           hands=hands, push_at=t + self.down_of(tb), next=nxt,
+                           hands=hands, push_at=push_at, next=nxt,
                            to=to, until=until, hand=hand)
 
     def _reform(self, t: float) -> None:
@@ -291,9 +318,15 @@ class Roadmap(RoadmapState):
                 return
             self._emit(de.DealerSeated(t=t, table=n, dealer=pool.pop(0),
                                        push_at=self._first_push(n, t)))
-        for i in range(len(self.strings)):
+        for i in sorted(range(len(self.strings)), key=self._next_due):
             if i not in self.reliefs and pool:
                 self._emit(de.ReliefSet(t=t, string=i, dealer=pool.pop(0)))
+
+    def _next_due(self, string: int) -> tuple[float, int]:
+        """When the string's next push is due: the string due first gets a relief first."""
+        tb = self.tables.get(self.nexts.get(string, 0))
+        due = tb.push_at if tb is not None and tb.push_at is not None else math.inf
+        return due, string
 
     def _first_push(self, table: int, t: float) -> float:
         """A new table's first push, staggered along its string so the relief can walk

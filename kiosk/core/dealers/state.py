@@ -128,7 +128,10 @@ class RoadmapState:
         self.last_push.pop(ev.table, None)
         if tb.dealer is not None:
             self._close_down(ev.table, ev.t, 0)
-            self._free(self.dealers[tb.dealer], ev.t)
+            d = self.dealers[tb.dealer]
+            self._free(d, ev.t)
+            if ev.until:
+                d.status, d.until, d.downs = "break", ev.until, 0
 
     def _on_strings_formed(self, ev: de.StringsFormed) -> None:
         for name in list(self.reliefs.values()):
@@ -139,8 +142,7 @@ class RoadmapState:
         for i, s in enumerate(self.strings):
             for n in s:
                 self.tables[n].string = i
-            pushes = [(self.tables[n].push_at or math.inf, n) for n in s]
-            self.nexts[i] = min(pushes)[1]
+            self.nexts[i] = self.next_due(i)
 
     def _on_relief_set(self, ev: de.ReliefSet) -> None:
         d = self.dealers[ev.dealer]
@@ -176,8 +178,7 @@ class RoadmapState:
                 self.eo.remove(ev.outgoing)
         else:
             self._free(gone, ev.t)
-        string = self.strings[tb.string]
-        self.nexts[tb.string] = string[(string.index(ev.table) + 1) % len(string)]
+        self.nexts[tb.string] = self.next_due(tb.string)
 
     def _on_break_ended(self, ev: de.BreakEnded) -> None:
         self._free(self.dealers[ev.dealer], ev.t)
@@ -202,6 +203,10 @@ class RoadmapState:
         self.dealers[ev.dealer].pin_fails = 0
 
     # ------------------------------------------------------------------ fold helpers
+    def next_due(self, string: int) -> int:
+        """The string's table due first: where its relief goes next."""
+        return min((self.tables[n].push_at or math.inf, n) for n in self.strings[string])[1]
+
     def _set_push(self, tb: Table, push_at: float, t: float) -> None:
         if tb.event in self.held:
             tb.push_at, tb.remaining = None, push_at - t

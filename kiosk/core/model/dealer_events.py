@@ -53,7 +53,10 @@ class DealTableOpened(Event, tag="deal_table_opened", kw_only=True):
 
 
 class DealTableClosed(Event, tag="deal_table_closed", kw_only=True):
+    """The table left play; its dealer goes on break until `until` when set."""
+
     table: TableNo
+    until: Time = 0.0
 
 
 class StringsFormed(Event, tag="strings_formed", kw_only=True):

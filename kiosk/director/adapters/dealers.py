@@ -154,7 +154,8 @@ class Dealers:
         another table is told where to go."""
         road = self.road
         tb = road.tables.get(table)
-        due = road.incoming(table) == name or (tb is not None and tb.dealer is None)
+        due = road.incoming(table, self.service.now()) == name or \
+            (tb is not None and tb.dealer is None)
         if tb is None or (arrived and not due and tb.dealer != name):
             return Answer(True, f"{name} is in: {board.where(road, name)['text']}", name,
                           board.where(road, name))
