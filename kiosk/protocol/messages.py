@@ -256,6 +256,7 @@ class DealerPlan(Part, kw_only=True):
     incoming: Name | None = None       # who pushes the table next
     outgoing: Name = ""
     outgoing_to: Text = ""
+    pushed_at: Time | None = None      # when that push was done
 
 
 class Plan(Message, kw_only=True):

@@ -24,6 +24,7 @@ from kiosk.protocol import messages
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.structure import Structure
 from kiosk.table.context import DEBOUNCE_S, TableContext
+from kiosk.table.dealer_view import dealer_fields
 from kiosk.table.flows.bust import BustFlow
 from kiosk.table.flows.clock import ClockFlow
 from kiosk.table.flows.colour_up import RACE_WAIT, ColourUpFlow
@@ -284,6 +285,7 @@ class TableController:
             colour_up=cu_rows, free=ctx.free, room_title=ctx.room_title(),
             event_title=ctx.event_title(ctx.event) if ctx.event else "",
             director_offline=ctx.director_online is False,
+            **dealer_fields(ctx.plan, t, loc.in_hand),
             **clock_fields(ctx, t, self.moves.moving_out()))
 
 

@@ -92,6 +92,7 @@ def plan_view(road: Roadmap, table: int) -> dict[str, Any] | None:
     last = road.last_push.get(table)
     if last is not None:
         out["outgoing"], out["outgoing_to"] = last.outgoing, gone_to(last)
+        out["pushed_at"] = last.t
     return out
 
 
