@@ -72,7 +72,7 @@ def parse_request(payload: bytes) -> DealerRequest:
     return req
 
 
-def parse_answer(payload: bytes) -> DealerAnswer:
+def parse_answer(payload: bytes | bytearray) -> DealerAnswer:
     try:
         return _answer.decode(payload)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:

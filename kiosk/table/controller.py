@@ -44,7 +44,8 @@ __all__ = ["DEBOUNCE_S", "PENDING_S", "Result", "TableController"]
 
 log = logging.getLogger(__name__)
 
-WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers"})   # harmless on a free table
+WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers", "dealer_pin",
+                       "dealer_answer"})   # harmless on a free table
 
 # Dealer actions by name (what `TableService.act` and the UI call): the flow that
 # runs each, and its method there.
@@ -68,6 +69,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "free_tap": ("prompts", "free_tap"), "press_allin": ("prompts", "press_allin"),
     "press_clock": ("prompts", "press_clock"), "hold_clock": ("prompts", "hold_clock"),
     "hold_allin": ("prompts", "hold_allin"), "undo": ("undos", "undo"),
+    "dealer_pin": ("moves", "dealer_pin"), "dealer_answer": ("moves", "dealer_answer"),
 }
 
 

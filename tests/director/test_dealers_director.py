@@ -101,7 +101,7 @@ def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
     road = d.room.roadmap
     assert sorted(road.tables) == [1, 2, 3, 4]
     assert [a["kind"] for a in d.dealers.board()["alerts"]][:4] == ["no_dealer"] * 4
-    assert d.dealers.badge(1, "NOT-A-BADGE").text == "Unknown badge: ask the floor"
+    assert d.dealers.badge(1, "NOT-A-BADGE").text == "Unknown card — ask the floor"
     assert d.dealers.badge(1, "p3").ok is False           # a player's card is no badge
     for i in range(4):
         ans = d.dealers.badge(i + 1, f"BADGE-{i}")

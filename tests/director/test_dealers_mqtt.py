@@ -15,10 +15,12 @@ from test_room_director import ROOM
 from waiting import wait_for
 
 from kiosk.config import dealers as dc
+from kiosk.config.files import TableConfig
 from kiosk.mqtt.client import make_client
 from kiosk.protocol import dealer_messages as dm
 from kiosk.protocol.messages import decode
 from kiosk.protocol.topics import Topics
+from kiosk.table.service import TableService
 
 SALT = "00112233445566778899aabbccddeeff"
 
@@ -73,7 +75,7 @@ def test_a_badge_over_the_broker_puts_the_dealer_in_the_tables_plan(
     try:
         wait_for(lambda: {1, 2} <= set(table.plans), timeout=20)
         unknown = table.badge(1, "r1", "NOT-A-BADGE")
-        assert (unknown["ok"], unknown["text"]) == (False, "Unknown badge: ask the floor")
+        assert (unknown["ok"], unknown["text"]) == (False, "Unknown card — ask the floor")
         ann = table.badge(1, "r2", "BADGE-0")
         assert ann["ok"] and ann["text"] == "Ann deals table 1"
         plan = wait_for(lambda: (table.plans[1].get("dealer") or {}).get("dealer") == "Ann"
@@ -90,4 +92,28 @@ def test_a_badge_over_the_broker_puts_the_dealer_in_the_tables_plan(
         assert b"BADGE-" not in (tmp_path / "room.db").read_bytes()
     finally:
         table.close()
+        d.stop()
+
+
+def test_a_kiosk_reads_a_badge_and_shows_its_dealer_and_push(
+        mosquitto: Any, director_factory: Any, tmp_path: Path) -> None:
+    d = room_process(director_factory, mosquitto, tmp_path, ROOM + dealers_toml())
+    cfg = TableConfig(table=1, room="casino", broker=mosquitto.config,
+                      state_dir=str(tmp_path / "table-1"), gpio=None)
+    Path(cfg.state_dir).mkdir()
+    kiosk = TableService(cfg, resend_s=1.0, debounce_s=0.0)
+    kiosk.start()
+    try:
+        wait_for(lambda: kiosk.view().event_title, timeout=20)
+        asked = kiosk.act("card", "NOT-A-BADGE")        # nobody's card: not a player's
+        assert asked.report is None
+        wait_for(lambda: kiosk.view().checkin == "Unknown card — ask the floor", timeout=15)
+        kiosk.act("card", "BADGE-0")
+        wait_for(lambda: kiosk.view().checkin == "Ann deals table 1", timeout=15)
+        line = wait_for(lambda: kiosk.view().dealer_line, timeout=15)
+        assert line.startswith("Ann · push 1")           # a 20-minute down, staggered
+        assert b"BADGE-" not in b"".join(p.read_bytes() for p in Path(cfg.state_dir).rglob("*")
+                                         if p.is_file())
+    finally:
+        kiosk.stop()
         d.stop()

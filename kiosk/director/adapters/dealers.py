@@ -113,7 +113,7 @@ class Dealers:
         are the only badges, and the room refuses a player card that is one)."""
         spec = self.config.find_badge(badge)
         if spec is None:
-            return Answer(False, "Unknown badge: ask the floor")
+            return Answer(False, "Unknown card — ask the floor")
         return self._arrive(table, spec.name)
 
     def pin(self, table: int, dealer: str, pin: str) -> Answer:
