@@ -33,7 +33,7 @@ class Emitter(Protocol):
     def emit(self, ev: Event) -> None: ...
 
 
-STAGGER = 180.0        # the pushes along a string, this far apart: the walk and a hand
+STAGGER = 240.0        # the pushes along a string, this far apart: the walk and a hand
 
 
 @dataclass
