@@ -46,15 +46,13 @@ def test_the_dealers_board_roadmap_and_phone_page_fit_and_read(
         expect(board).to_contain_text("Ann", timeout=10000)
         expect(board).to_contain_text("Bob")
         expect(board.locator(".dealer-alerts")).to_contain_text("String 1 has no relief")
-        page.evaluate("""async () => {
-            const snap = await (await fetch('/api/room')).json();
-            await fetch('/api/dealers/act', {method: 'POST', headers: {
-              'Content-Type': 'application/json', 'X-CSRF-Token': snap.csrf},
-              body: JSON.stringify({kind: 'dealer_clock_in', dealer: 'Cy'})});
-        }""")
+        clock_in = board.locator("select[aria-label='Clock in']")
+        expect(clock_in.locator("option")).to_have_text(["Cy"])     # Ann and Bob are in
+        board.get_by_role("button", name="Clock in").click()        # the floor clocks Cy in
         expect(board).to_contain_text("S1 Cy", timeout=10000)
         fits(page, False, "dealers board")
-        no_overlap(page, [".dealer-table tr", "main > *"], "dealers board")
+        no_overlap(page, [".dealer-table tr", "main > *", ".dealer-controls > *"],
+                   "dealers board")
         readable(page, "#dealers-board", 12, "dealers board")
         page.screenshot(path=str(SCREENS / "dealers-board-1920x1080.png"), full_page=True)
         # the break room's roadmap, no login

@@ -203,7 +203,11 @@ class Dealers:
 
     # ---------------------------------------------------------------- reading
     def board(self, hand_s: float = 150.0) -> dict[str, Any]:
-        return board.board(self.road, self.service.now(), hand_s)
+        """The floor's board, with the roster and where each dealer is (names only)."""
+        out = board.board(self.road, self.service.now(), hand_s)
+        out["roster"] = [d.name for d in self.config.roster]
+        out["dealers"] = {n: d.status for n, d in sorted(self.road.dealers.items())}
+        return out
 
     def public(self) -> dict[str, Any]:
         return board.public(self.road, self.service.now())
