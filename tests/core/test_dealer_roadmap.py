@@ -159,3 +159,13 @@ def test_the_room_decides_the_dealers_commands_and_its_replay_keeps_the_roadmap(
     again = Room.replay(ev_.decode_many([ev_.check(e) for e in log]))
     assert snapshot(again.roadmap) == snapshot(r.roadmap)
     assert r.roadmap.tables[1].dealer == relief and r.roadmap.downs[0].hands == 31
+
+
+def test_the_final_table_keeps_its_dealers_longer_as_the_room_sets() -> None:
+    road, _ = room(2, 3, Rotation(down=1800, brk=900, string_size=4, final_table_down=3600))
+    road.mark_final(1, True, T0 + 100)
+    due = road.tables[1].push_at
+    assert due is not None
+    road.push(1, road.incoming(1) or "", due + 30)
+    assert road.tables[1].push_at == due + 3600           # a final table's down: an hour
+    assert road.mark_final(1, True, due + 40) == []        # already final: nothing logged

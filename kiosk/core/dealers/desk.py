@@ -39,6 +39,11 @@ class OpenDealTable(rc.RoomCommand, tag="dealer_table_open", kw_only=True):
     final: bool = False
 
 
+class MarkFinal(rc.RoomCommand, tag="dealer_table_final", kw_only=True):
+    table: TableNo
+    final: bool = True
+
+
 class CloseDealTable(rc.RoomCommand, tag="dealer_table_close", kw_only=True):
     table: TableNo
 
@@ -72,7 +77,8 @@ class ClearPin(rc.RoomCommand, tag="dealer_pin_clear", kw_only=True):
     dealer: Dealer
 
 
-rc.declare(ClockIn, ClockOut, SignEarlyOut, ReleaseEarlyOut, OpenDealTable, CloseDealTable,
+rc.declare(ClockIn, ClockOut, SignEarlyOut, ReleaseEarlyOut, OpenDealTable, MarkFinal,
+           CloseDealTable,
            HoldClock, Push, BackFromBreak, PinFailure, ClearPin)
 
 
@@ -96,6 +102,9 @@ class DealerDesk:
 
     def _do_open(self, cmd: OpenDealTable, t: float) -> None:
         self.road.open_table(cmd.table, cmd.event, t, cmd.final)
+
+    def _do_final(self, cmd: MarkFinal, t: float) -> None:
+        self.road.mark_final(cmd.table, cmd.final, t)
 
     def _do_close(self, cmd: CloseDealTable, t: float) -> None:
         self.road.close_table(cmd.table, t)

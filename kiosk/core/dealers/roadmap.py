@@ -183,6 +183,17 @@ class Roadmap(RoadmapState):
         self._reform(t)
         return out
 
+    def mark_final(self, table: int, final: bool, t: float) -> list[Event]:
+        """The table became its event's final table: its next downs are the final's."""
+        tb = self.tables.get(table)
+        if tb is None:
+            raise RuleError(f"table {table} is not in the roadmap")
+        if tb.final == final:
+            return []
+        out = self._deciding()
+        self._emit(de.DealTableFinal(t=t, table=table, final=final))
+        return out
+
     def close_table(self, table: int, t: float) -> list[Event]:
         """The table's dealer is free: on break if the break is due, else a relief or
         waiting."""

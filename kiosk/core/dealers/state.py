@@ -123,6 +123,9 @@ class RoadmapState:
     def _on_table_opened(self, ev: de.DealTableOpened) -> None:
         self.tables[ev.table] = Table(ev.table, ev.event, ev.final)
 
+    def _on_table_final(self, ev: de.DealTableFinal) -> None:
+        self.tables[ev.table].final = ev.final
+
     def _on_table_closed(self, ev: de.DealTableClosed) -> None:
         tb = self.tables.pop(ev.table)
         self.last_push.pop(ev.table, None)

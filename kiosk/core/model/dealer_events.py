@@ -52,6 +52,13 @@ class DealTableOpened(Event, tag="deal_table_opened", kw_only=True):
     final: bool = False
 
 
+class DealTableFinal(Event, tag="deal_table_final", kw_only=True):
+    """The table became its event's final table (or no longer is): its downs' length."""
+
+    table: TableNo
+    final: bool = True
+
+
 class DealTableClosed(Event, tag="deal_table_closed", kw_only=True):
     """The table left play; its dealer goes on break until `until` when set."""
 
@@ -117,6 +124,5 @@ class PinCleared(Event, tag="pin_cleared", kw_only=True):
 
 DEALER_EVENTS: tuple[type[Event], ...] = (
     DealerClockedIn, DealerClockedOut, EarlyOutSigned, EarlyOutReleased, DealTableOpened,
-    DealTableClosed, StringsFormed, ReliefSet, DealerSeated, PushDone, BreakEnded, ClockHeld,
-    PinFailed,
-    PinCleared)
+    DealTableFinal, DealTableClosed, StringsFormed, ReliefSet, DealerSeated, PushDone,
+    BreakEnded, ClockHeld, PinFailed, PinCleared)

@@ -71,6 +71,10 @@ class Dealers:
         if not self.on or not self.service.config.pool:
             return
         room = self.repo.room
+        for n, tb in sorted(self.road.tables.items()):   # a final table keeps its dealers
+            if n in room.assigned and self._final(tb.event, n) != tb.final:
+                self._room(batch, {"kind": "dealer_table_final", "table": n,
+                                   "final": not tb.final})
         touched = any(isinstance(ev, rev.TableAssigned | rev.TableFreed)
                       for ev in batch.pending(ROOM_STREAM))
         if not touched and set(room.assigned) == set(self.road.tables):
