@@ -163,3 +163,31 @@ def test_five_wrong_pins_lock_a_dealer_out_until_the_floor_clears_it(tmp_path: P
     d.room_act({"kind": "dealer_pin_clear", "dealer": "Bob"}, user="floor")
     assert d.dealers.pin(2, "Bob", "2468").ok
     assert d.dealers.pin(2, "Ann", "2468").text.startswith("Ann has no PIN")
+
+
+def test_the_events_break_holds_the_push_clock_and_its_end_lets_it_go(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    (tmp_path / "room.toml").write_text(       # two-hour downs: the break comes first
+        ROOM.format(salt=SALT).replace("down_minutes = 30", "down_minutes = 120") + roster())
+    d = director(tmp_path, clock)
+    start(d)
+    for i in range(5):
+        assert d.dealers.badge(i % 4 + 1, f"BADGE-{i}").ok
+    road, tour = d.room.roadmap, d.desks["daily"].tour
+    t = clock.t
+    while not tour.levels.in_break(t):            # the structure's first break
+        t += 60
+    clock.t = t + 1
+    due = road.tables[4].push_at
+    assert due is not None and due > clock.t
+    d.dealers.tick()
+    assert "daily" in road.held and road.tables[4].push_at is None
+    assert road.due(clock.t + 10_000) == []       # no push falls due in the break
+    while tour.levels.in_break(clock.t):
+        clock.t += 60
+    d.dealers.tick()
+    assert "daily" not in road.held
+    # the down goes on where it stopped: its push as far off as when the break began
+    assert road.tables[4].push_at == clock.t + (due - (t + 1))
+    assert d.internal_errors == 0

@@ -91,13 +91,24 @@ class Dealers:
         return desk is not None and desk.tour.final.table == table
 
     def _room(self, batch: Batch, cmd: dict[str, Any]) -> None:
-        self.service.tx.room_only(rc.decode(cmd), batch)
+        """One mirroring step in the batch; a refusal is a bug logged, never the batch's."""
+        try:
+            self.service.tx.room_only(rc.decode(cmd), batch)
+        except RuleError as exc:
+            log.error("dealers: %s refused while mirroring the room: %s", cmd["kind"], exc)
 
     # ---------------------------------------------------------------- the clock's beat
     def tick(self) -> None:
-        """Hold or let go the push clock of each event as its break starts or ends."""
+        """Hold or let go the push clock of each event as its break starts or ends (a
+        failure is counted, never the clock's beat stopped)."""
         if not self.on:
             return
+        try:
+            self._hold_breaks()
+        except Exception as exc:
+            self.service.tx.internal("the dealers' push clock", exc)
+
+    def _hold_breaks(self) -> None:
         t = self.service.now()
         for event in sorted({tb.event for tb in self.road.tables.values()}):
             desk = self.repo.desks.get(event)
@@ -181,7 +192,14 @@ class Dealers:
         return dm.request_topic(self.wire.topics, "+")
 
     def on_request(self, table: int, payload: bytes) -> None:
-        """A table's badge or PIN: checked, acted on, answered on the table's topic."""
+        """A table's badge or PIN: checked, acted on, answered on the table's topic (a
+        failure is counted; the inbox goes on)."""
+        try:
+            self._answer(table, payload)
+        except Exception as exc:
+            self.service.tx.internal(f"table {table}'s dealer request", exc)
+
+    def _answer(self, table: int, payload: bytes) -> None:
         assert self.wire is not None
         try:
             req = dm.parse_request(payload)
