@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from room_process import room_process
+from floor_client import FloorClient
+from room_process import PASSWORD, room_process
 from test_room_director import ROOM
 from waiting import wait_for
 
@@ -88,6 +89,16 @@ def test_a_badge_over_the_broker_puts_the_dealer_in_the_tables_plan(
                  timeout=15)
         wrong = table.badge(2, "r5", "BADGE-2")
         assert not wrong["ok"] and "due at table 1" in wrong["text"]
+        # a director adds a dealer from the room page; the floor may not; the badge works
+        floor = FloorClient(d.url, "fl", PASSWORD)
+        no = floor.post("/api/dealers/roster", {"action": "add", "name": "Dee",
+                                                "badge": "BADGE-9"})
+        assert not no["ok"] and "ask a director" in no["error"]
+        td = FloorClient(d.url, "td", PASSWORD)
+        assert td.post("/api/dealers/roster", {"action": "add", "name": "Dee",
+                                               "badge": "BADGE-9"})["done"] == "added Dee"
+        assert "BADGE-9" not in (tmp_path / "room.toml").read_text()
+        assert table.badge(2, "r6", "BADGE-9")["text"].startswith("Dee is in")
         assert not any(b"BADGE-" in raw for raw in table.raw)
         assert b"BADGE-" not in (tmp_path / "room.db").read_bytes()
     finally:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kiosk.base.errors import RuleError
+from kiosk.config import dealer_roster
 from kiosk.config import dealers as dc
+from kiosk.config.room import load_director_config
 from kiosk.core.dealers import board
 from kiosk.core.dealers.roadmap import Roadmap
 from kiosk.core.model import room_commands as rc
@@ -52,6 +55,23 @@ class Dealers:
         self.repo = service.repo
         cfg = service.config.dealers
         self.config = cfg if cfg is not None else dc.DealersConfig(dc.Rotation())
+
+    def edit_roster(self, action: str, name: str, badge: str | None = None,
+                    pin: str | None = None) -> str:
+        """Add or remove a dealer in the room's file (hashes only), then read the roster
+        again; what was done, in words. KioskError when refused (nothing changed)."""
+        source = getattr(self.service.config, "source", None)
+        if not source:
+            raise RuleError("this room has no room.toml to keep its dealers in")
+        path = Path(source)
+        if action == "remove":
+            done = f"removed {dealer_roster.remove(path, name)}"
+        else:
+            done = f"{'changed' if dealer_roster.add(path, name, badge, pin) else 'added'} {name}"
+        cfg = load_director_config(path).dealers
+        if cfg is not None:
+            self.config = cfg
+        return done
 
     def hook(self) -> None:
         """Mirror the room's tables in every write (when the room has dealers)."""

@@ -2,7 +2,9 @@
 
 GET /api/dealers (floor login) is the board: each table's dealer, minutes into the down,
 the next push, the strings with their reliefs, the break queue, the EO list and the alerts.
-POST /api/dealers/act takes the floor's dealer commands (clock in and out, the EO list and
+POST /api/dealers/roster adds or removes a dealer in room.toml (a director's login; the
+badge and the PIN kept only as hashes). POST /api/dealers/act takes the floor's dealer
+commands (clock in and out, the EO list and
 a release, back from break, a push the floor makes, a PIN lockout cleared), audited in the
 room's log with the user. GET /dealers is the break room's big-screen roadmap and, with
 `?dealer=NAME`, a dealer's own phone page; like /clock it needs no login, and its data
@@ -65,6 +67,30 @@ def add_dealer_routes(app: web.Application, dealers: Dealers,
             return _error(400, str(exc))
         return web.json_response({"ok": True, "events": len(events)})
 
+    async def edit_roster(request: web.Request) -> web.Response:
+        """Add (with a badge or PIN, kept only as hashes) or remove a dealer: a director's."""
+        user = acting_user(request)
+        if user is None:
+            return _error(401, "log in as floor staff to act")
+        refused = refusal(user, "dealer_roster")
+        if refused is not None:
+            return refused
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(400, "body is not JSON")
+        if not isinstance(body, dict) or body.get("action") not in ("add", "remove") \
+                or not isinstance(body.get("name"), str):
+            return _error(400, "send {action: add|remove, name, badge?, pin?}")
+        badge, pin = body.get("badge") or None, body.get("pin") or None
+        try:
+            done = dealers.edit_roster(body["action"], body["name"],
+                                       str(badge) if badge else None,
+                                       str(pin) if pin else None)
+        except KioskError as exc:
+            return _error(400, str(exc))
+        return web.json_response({"ok": True, "done": done})
+
     async def page(request: web.Request) -> web.Response:
         html = pages.render_plain("dealers.html", "Dealers")
         return web.Response(text=html, content_type="text/html",
@@ -73,4 +99,5 @@ def add_dealer_routes(app: web.Application, dealers: Dealers,
     app.router.add_get("/api/dealers", board)
     app.router.add_get("/api/dealers/public", public)
     app.router.add_post("/api/dealers/act", act)
+    app.router.add_post("/api/dealers/roster", edit_roster)
     app.router.add_get("/dealers", page)

@@ -38,7 +38,8 @@ WORDS = {"add_event": "open events", "set_event_state": "open, finish or archive
          "return_ticket": "give tickets back", "rebuy": "sell rebuys",
          "reenter": "sell re-entries", "addon": "sell add-ons", "penalty": "give penalties",
          "register": "register players", "deal": "record deals",
-         "release": "steer the tables' updates"}
+         "release": "steer the tables' updates",
+         "dealer_roster": "add or remove dealers of the roster"}
 
 
 # every action the dashboard's pages offer a control for: a page shows a control only to a

@@ -26,6 +26,30 @@
     if (toast) toast.textContent = out.ok ? "Dealers: done" : "Dealers: " + out.error;
     refresh();
   }
+  async function roster(body) {
+    const snap = await (await fetch("/api/room")).json();
+    const r = await fetch("/api/dealers/roster", {method: "POST", headers: {
+      "Content-Type": "application/json", "X-CSRF-Token": snap.csrf || ""}, body: JSON.stringify(body)});
+    const out = await r.json();
+    const toast = document.getElementById("toast");
+    if (toast) toast.textContent = out.ok ? "Dealers: " + out.done : "Dealers: " + out.error;
+    refresh();
+  }
+  function rosterForm() {
+    const form = el("form", undefined, "inline dealer-control");
+    const name = el("input");
+    name.placeholder = "new dealer";
+    name.setAttribute("aria-label", "new dealer's name");
+    const badge = el("input");
+    badge.placeholder = "badge (optional)";
+    badge.setAttribute("aria-label", "new dealer's badge");
+    form.append(name, badge, el("button", "Add dealer", "small"));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      roster({action: "add", name: name.value, badge: badge.value || null});
+    });
+    return form;
+  }
   function control(label, options, kind) {
     const form = el("form", undefined, "inline dealer-control");
     const pick = el("select");
@@ -33,7 +57,11 @@
     for (const name of options) pick.append(el("option", name));
     const go = el("button", label, "small");
     form.append(pick, go);
-    form.addEventListener("submit", (e) => { e.preventDefault(); act({kind: kind, dealer: pick.value}); });
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (kind === "remove") roster({action: "remove", name: pick.value});
+      else act({kind: kind, dealer: pick.value});
+    });
     if (!options.length) { pick.disabled = true; go.disabled = true; }
     return form;
   }
@@ -48,6 +76,7 @@
                control("Clock out", off, "dealer_clock_out"),
                control("Sign EO", inn.filter((n) => !d.eo.includes(n)), "dealer_sign_early_out"));
     if (d.offer) row.append(control("Release", [d.offer], "dealer_release"));
+    row.append(rosterForm(), control("Remove", d.roster, "remove"));
     if (d.locked.length) row.append(control("Clear PIN", d.locked, "dealer_pin_clear"));
     return row;
   }
