@@ -111,6 +111,9 @@ def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
     assert road.reliefs == {0: "Eve"}
     wrong = d.dealers.badge(3, "BADGE-1")
     assert not wrong.ok and "due at table 2" in wrong.text and "Cy deals it" in wrong.text
+    early = d.dealers.badge(1, "BADGE-4")                   # long before the push: wait
+    assert not early.ok and "table 1's push is at" in early.text
+    assert road.tables[1].dealer == "Ann"
     # the push: due at table 1 first; the hand on is finished first
     clock.t = road.tables[1].push_at or 0.0
     hand_start(d, 1)

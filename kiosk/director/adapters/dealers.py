@@ -34,6 +34,7 @@ from kiosk.protocol import dealer_messages as dm
 from kiosk.protocol.messages import ProtocolError
 
 log = logging.getLogger("kiosk.director")
+EARLY = 120.0     # a badge this long before the push is taken; earlier, the dealer waits
 
 
 @dataclass
@@ -197,6 +198,10 @@ class Dealers:
         if tb.dealer == name:
             return Answer(True, f"{name} deals table {table}", name)
         gone = tb.dealer
+        now = self.service.now()
+        if gone and due and tb.push_at is not None and now < tb.push_at - EARLY:
+            return Answer(arrived, f"{name}: table {table}'s push is at "
+                                   f"{board.clock(tb.push_at)}; badge again then", name)
         event = self.repo.desks.get(tb.event)
         state = event.tour.seating.tables.get(table) if event is not None else None
         self.act({"kind": "dealer_push", "table": table, "dealer": name,
