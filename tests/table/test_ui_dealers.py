@@ -63,3 +63,15 @@ def test_the_dealer_pushed_off_reads_where_to_go_next(ui: Harness,
     ui.t += 200                                # the line goes once the dealer has gone
     ui.draw(size)
     assert "Ann: Table 14" not in centre(ui)
+
+
+def test_a_pin_goes_to_the_director_once_and_a_bad_one_never_leaves(ui: Harness) -> None:
+    ui.fresh(3, nine(), dealer=DEALER)
+    sent = len(ui.sent)
+    res = ui.act("dealer_pin", "Cy", "2468")
+    assert res.dealer == {"dealer": "Cy", "pin": "2468"} and res.report is None
+    bad = ui.act("dealer_pin", "Cy", "12a4")
+    assert bad.dealer is None and bad.refused
+    assert len(ui.sent) == sent                       # no report: nothing queued or kept
+    ui.act("dealer_answer", "Wrong PIN: 4 tries left", False)
+    assert ui.ctl.view(ui.t).checkin == "Wrong PIN: 4 tries left"
