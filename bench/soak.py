@@ -51,6 +51,8 @@ def summary(found: list[Findings], wall: float) -> dict[str, Any]:
             "resent_reports": sum(f.resent for f in found),
             "floor_actions": sum(f.floor_actions for f in found),
             "director_kills": sum(f.kills for f in found),
+            "dealer_pushes": sum(f.dealer_pushes for f in found),
+            "pushes_refused_mid_hand": sum(f.pushes_refused_mid_hand for f in found),
             "slowest_seed_s": max((f.wall_s for f in found), default=0.0),
             "wall_s": round(wall, 1), "failures": failures[:40]}
 

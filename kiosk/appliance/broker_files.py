@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.appliance.passwords import hash_line
+from kiosk.protocol import dealer_messages
 from kiosk.protocol.messages import MAX_MESSAGE
 from kiosk.protocol.topics import Topics, V1Topics
 from kiosk.releases.messages import release_topic, update_topic
@@ -41,6 +42,8 @@ def table_rules(topics: Topics, n: int) -> list[tuple[str, str]]:
         ("read", topics.all_seating),
         ("read", release_topic(topics, n)),    # the wanted release (docs/updates.md)
         ("write", update_topic(topics, n)),    # its updater's state
+        ("write", dealer_messages.request_topic(topics, n)),   # a dealer's badge or PIN
+        ("read", dealer_messages.answer_topic(topics, n)),     # and the director's answer
         ("write", f"{old.root}/+/table/{n}/status"),
         ("read", f"{old.root}/+/table/{n}/plan"),
     ]

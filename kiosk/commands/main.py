@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "results": "results from the director's log: an event, or one player across the room",
     "league": "a league's standings from the director's log",
     "release": "kiosk releases: add, list, remove, roll out to the tables",
+    "dealer": "add, remove or list the room's dealers (badges and PINs as hashes)",
+    "dealers": "the dealers' downs, hours, hands an hour and staff shares, from the log",
     "help": "this list, or `help COMMAND` for one command's options",
 }
 

@@ -21,6 +21,7 @@ from msgspec import Meta
 
 from kiosk.base.errors import ConfigError
 from kiosk.base.tomlfile import read_toml
+from kiosk.config.dealers import DealersConfig, DealersSection, dealers_config
 from kiosk.config.files import (
     BrokerSection,
     DirectorSection,
@@ -131,6 +132,7 @@ class RoomFile(_Section):
     printer: PrinterSection = msgspec.field(default_factory=PrinterSection)
     events: Annotated[list[RoomEventSection], Meta(max_length=200)] = []
     leagues: Annotated[list[LeagueSection], Meta(max_length=50)] = []
+    dealers: DealersSection = msgspec.field(default_factory=DealersSection)
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,7 @@ class RoomConfig:
     legacy: bool = False               # read from an event.toml
     director: EventConfig = field(default_factory=lambda: EventConfig(name="room"))
     leagues: tuple[LeagueSpec, ...] = ()
+    dealers: DealersConfig | None = None   # the rotation and the roster (kiosk.config.dealers)
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -207,7 +210,8 @@ def load_director_config(path: str | Path) -> RoomConfig:
     events.sort(key=lambda e: {"satellite": 1, "day2": 2}.get(e.kind, 0))
     return RoomConfig(name=name, title=doc.room.title or name, tables=doc.room.tables,
                       events=tuple(events), director=director,
-                      leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)))
+                      leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)),
+                      dealers=dealers_config(source, doc.dealers))
 
 
 def _league(source: str, i: int, lg: LeagueSection) -> LeagueSpec:

@@ -31,6 +31,7 @@ from kiosk.core.model.room_commands import RoomCommand
 from kiosk.core.room.room import Room
 from kiosk.director.adapters.bookings import Bookings
 from kiosk.director.adapters.csv_import import import_players
+from kiosk.director.adapters.dealers import Dealers
 from kiosk.director.adapters.printing import make_printer
 from kiosk.director.adapters.release_desk import ReleaseDesk
 from kiosk.director.centre.desk import Desk
@@ -81,6 +82,8 @@ class Director:
         self.service.attach(self.publishing)
         self.bookings = Bookings(self.service)   # settled in every write, the first too
         self.bookings.hook()
+        self.dealers = Dealers(self.service, self.wire)   # mirrors the room's tables
+        self.dealers.hook()
         try:
             if self.ha is not None:
                 self.ha.claim()
@@ -95,9 +98,10 @@ class Director:
         # the tables' updates (docs/updates.md)
         self.releases = ReleaseDesk(self.service.repo, self.wire, self.feed, self.hub)
         self.inbox = Inbox(self.service, self.wire, self.hub, self.feed, self.health,
-                           updates=self.releases.on_status)
+                           updates=self.releases.on_status, dealer=self.dealers.on_request)
         self.link = MqttLink(self.config.broker, self.config.name, self.wire, self.inbox,
-                             self.publishing, self.releases.subscriptions,
+                             self.publishing,
+                             [*self.releases.subscriptions, self.dealers.subscription],
                              reconnected=lambda: self.releases.tick(force=True))
         self.exit_code = 0        # RESTART once the self-update switched this director
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
@@ -244,7 +248,7 @@ class Director:
                 self.link.start(loop)
                 notifier.status(f"room {self.config.name}: {len(self.desks)} events")
                 await tick_forever(self.service, self.publishing,
-                                   beats=(self.releases.tick,))
+                                   beats=(self.releases.tick, self.dealers.tick))
 
             await (self.ha.serve(lead) if self.ha is not None else lead())
         finally:

@@ -246,6 +246,19 @@ class ColourUpPlan(Part, kw_only=True):
     winners: RaceWinners = []          # the seats in the order they won, as entered
 
 
+class DealerPlan(Part, kw_only=True):
+    """Who deals the table and the next push (kiosk.core.dealers): names only, never a
+    badge or a PIN. `outgoing` and `outgoing_to` tell the dealer just pushed off where to
+    go next ("Table 14", "Break until 21:35")."""
+
+    dealer: Name | None = None
+    push_at: Time | None = None        # None: no push due (the event's break holds it)
+    incoming: Name | None = None       # who pushes the table next
+    outgoing: Name = ""
+    outgoing_to: Text = ""
+    pushed_at: Time | None = None      # when that push was done
+
+
 class Plan(Message, kw_only=True):
     """A table's desired state (docs/protocol.md): derived from the director's state.
     `event` names the event the table serves; None is a free table of the room."""
@@ -278,6 +291,7 @@ class Plan(Message, kw_only=True):
     day_over: bool = False
     chip_count: ChipCountPlan | None = None
     colour_up: ColourUpPlan | None = None
+    dealer: DealerPlan | None = None   # the rotation, when the room runs one
 
 
 class EventEntry(Part, kw_only=True):

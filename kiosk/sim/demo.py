@@ -38,6 +38,7 @@ from kiosk.core.model import commands
 from kiosk.director.service import Director
 from kiosk.mqtt.broker import free_port, start_broker, wait_port
 from kiosk.protocol.messages import encode
+from kiosk.sim import demo_dealers
 from kiosk.sim.buttons import ButtonPresser
 from kiosk.sim.engine import Simulator
 from kiosk.sim.mqtt_field import MqttField
@@ -113,7 +114,8 @@ def _write_config(folder: Path, args: DemoOptions, broker_url: str,
         f'kind = "satellite"\ntarget = "{TARGET}"\n{event}seed = {args.seed + 1}\n'
         f"buy_in = 100\n[events.money]\nseat_value = 300\n\n"
         f'[[leagues]]\nname = "{LEAGUE}"\ntitle = "Demo Room season"\nformula = "sqrt"\n'
-        f'events = ["{DAILY}", "{SATELLITE}", "{TARGET}"]\n')
+        f'events = ["{DAILY}", "{SATELLITE}", "{TARGET}"]\n\n'
+        + demo_dealers.roster_toml(room_tables(args.players) - FREE_TABLES))
     users = folder / floor_users.FILE
     if not users.exists():
         floor_users.save(users, {floor_users.DEMO_USER:
@@ -339,6 +341,7 @@ async def _serve(director: Director, args: DemoOptions, banner: list[str]) -> No
         print("\n".join([*banner, "Ctrl-C stops the demo."]), flush=True)
         for thread in tables:
             thread.start()
+        demo_dealers.DemoDealers(director, stop, args.seed).start()   # the rotation runs
         with contextlib.suppress(asyncio.CancelledError):
             either: list[asyncio.Future[Any]] = [serving, over]
             await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)

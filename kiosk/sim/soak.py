@@ -42,6 +42,7 @@ from kiosk.core.model import room_commands as rc
 from kiosk.core.model.commands import AnyTableReport, BustReport, Command
 from kiosk.core.model.state import BUSTED, IN_PLAY
 from kiosk.director.service import Director
+from kiosk.sim import soak_dealers
 from kiosk.sim.engine import Simulator, seat_problems
 from kiosk.sim.room_loop import DirectorField, LoopRoom, Turns
 
@@ -116,7 +117,8 @@ def plan_room(seed: int) -> list[EventPlan]:
 def room_toml(events: list[EventPlan]) -> str:
     tables = 6 + sum(-(-max(e.entrants, 20) // SEATS) for e in events)
     return (f'[room]\nname = "soak"\ntitle = "Soak"\ntables = {tables}\n\n'
-            '[director]\ndb = "room.db"\n' + "".join(e.toml() for e in events))
+            '[director]\ndb = "room.db"\n' + "".join(e.toml() for e in events)
+            + soak_dealers.TOML)
 
 
 @dataclass
@@ -134,6 +136,8 @@ class Findings:
     floor_actions: int = 0
     kills: int = 0
     wall_s: float = 0.0
+    dealer_pushes: int = 0              # pushes of the room's dealers (kiosk.sim.soak_dealers)
+    pushes_refused_mid_hand: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -215,6 +219,7 @@ class SoakFloor:
         self.extra = 0
         self.refusal = ""                        # the floor's last refusal, in its words
         self.last_bust: dict[str, str] = {}    # event -> the newest bust a table reported
+        self.dealers = soak_dealers.SoakDealers(room, self.violation)   # the rotation
 
     @property
     def d(self) -> Director:
@@ -246,6 +251,7 @@ class SoakFloor:
         """Every event that opens with the room registers its field and starts; then the
         dealers of all of them begin (none deals while the floor is still registering)."""
         opening = [n for n, p in self.plans.items() if p.entrants]
+        self.dealers.start()
         for name in opening:
             for i in range(self.plans[name].entrants):
                 self.act(commands.Register(name=f"{name} {i + 1}"), name)
@@ -487,7 +493,9 @@ class SoakField(DirectorField):
 
     def report(self, rep: AnyTableReport, t: float) -> bool:  # type: ignore[override]
         self.room.now = max(self.room.now, t)
-        return self.floor.reported(self.event, rep, self.room.send(self.event, rep, t))
+        ok = self.floor.reported(self.event, rep, self.room.send(self.event, rep, t))
+        self.floor.dealers.after(rep.kind, rep.table, t)
+        return ok
 
 
 def stuck_state(tour: Tournament) -> str:
@@ -509,7 +517,8 @@ def digest(d: Director) -> dict[str, Any]:
     """What a replay must give back: every event's results, seating, clock, money and
     counts, and the room's tables and events, as people see them."""
     out: dict[str, Any] = {"room": (sorted(d.room.free_tables()), sorted(
-        (n, e.state) for n, e in d.room.events.items()))}
+        (n, e.state) for n, e in d.room.events.items())),
+        "dealers": soak_dealers.snapshot_of(d)}
     for name, desk in d.desks.items():
         tour = desk.tour
         out[name] = {
@@ -553,6 +562,8 @@ def soak_room(seed: int) -> Findings:
         except Exception as exc:   # a crash of the director or the dealers: a bug
             found.internal_errors.append(f"{exc.__class__.__name__}: {exc}")
         found.kills = room.kills
+        found.dealer_pushes = floor.dealers.pushes
+        found.pushes_refused_mid_hand = floor.dealers.refused_mid_hand
         # every bug a director met, refusing a command or after its write (publishing)
         found.internal_errors += room.bugs + list(room.d.service.tx.bugs)
         live = digest(room.d)

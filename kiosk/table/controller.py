@@ -24,6 +24,7 @@ from kiosk.protocol import messages
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.structure import Structure
 from kiosk.table.context import DEBOUNCE_S, TableContext
+from kiosk.table.dealer_view import dealer_fields
 from kiosk.table.flows.bust import BustFlow
 from kiosk.table.flows.clock import ClockFlow
 from kiosk.table.flows.colour_up import RACE_WAIT, ColourUpFlow
@@ -43,7 +44,8 @@ __all__ = ["DEBOUNCE_S", "PENDING_S", "Result", "TableController"]
 
 log = logging.getLogger(__name__)
 
-WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers"})   # harmless on a free table
+WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers", "dealer_pin",
+                       "dealer_answer"})   # harmless on a free table
 
 # Dealer actions by name (what `TableService.act` and the UI call): the flow that
 # runs each, and its method there.
@@ -67,6 +69,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "free_tap": ("prompts", "free_tap"), "press_allin": ("prompts", "press_allin"),
     "press_clock": ("prompts", "press_clock"), "hold_clock": ("prompts", "hold_clock"),
     "hold_allin": ("prompts", "hold_allin"), "undo": ("undos", "undo"),
+    "dealer_pin": ("moves", "dealer_pin"), "dealer_answer": ("moves", "dealer_answer"),
 }
 
 
@@ -284,6 +287,7 @@ class TableController:
             colour_up=cu_rows, free=ctx.free, room_title=ctx.room_title(),
             event_title=ctx.event_title(ctx.event) if ctx.event else "",
             director_offline=ctx.director_online is False,
+            **dealer_fields(ctx.plan, t, loc.in_hand),
             **clock_fields(ctx, t, self.moves.moving_out()))
 
 

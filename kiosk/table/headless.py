@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "clock": ("call_clock", (int,)), "done": ("clock_done", (str,)),
     "floor": ("press_floor", ()), "cancel-floor": ("hold_floor", ()),
     "card": ("card", (str,)), "undo": ("undo", ()),
+    "pin": ("dealer_pin", (str, str)),      # a dealer's name and PIN, for the director
 }
 
 

@@ -17,13 +17,16 @@ import contextlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 
 from kiosk.config.files import TableConfig
 from kiosk.mqtt.client import make_client
+from kiosk.protocol import dealer_messages
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.table.outbox import Outbox, StorageFull
@@ -60,7 +63,7 @@ class TableLink:
         # fixed subscriptions; every event's seating (card check-in looks across events)
         # and the schedule of the event the plan names come on top (`follow`)
         self._routes = {t.plan(n): "plan", t.ack(n): "ack", t.director_status: "director",
-                        t.events: "events"}
+                        t.events: "events", dealer_messages.answer_topic(t, n): "dealer_answer"}
         self._event: str | None = None
         self.extra: list[str] = []     # more topics (the updater's), each with its callback
         self._follow_lock = threading.Lock()
@@ -190,6 +193,16 @@ class TableLink:
                 self.outbox.mark_delivered(rid)
         return True
 
+    def send_dealer(self, request: dict[str, Any]) -> bool:
+        """A dealer's badge or PIN to the director, once (QoS 1, never retained, never
+        queued on disk); False when offline."""
+        if not self.connected:
+            return False
+        req = dealer_messages.DealerRequest(id=uuid.uuid4().hex[:16], table=self.cfg.table,
+                                            **request)
+        return self._publish(dealer_messages.request_topic(self.topics, self.cfg.table),
+                             dealer_messages.encode(req), 1, False)
+
     def publish_live(self, live: dict[str, Any]) -> None:
         """Retained live snapshot; remembered so a reconnect republishes the latest."""
         self._live = encode(live)
@@ -292,7 +305,9 @@ class TableLink:
             return
         kind, event = route
         try:
-            data = decode("status" if kind == "director" else kind, msg.payload)
+            data = msgspec.to_builtins(dealer_messages.parse_answer(msg.payload)) \
+                if kind == "dealer_answer" else \
+                decode("status" if kind == "director" else kind, msg.payload)
         except ProtocolError as exc:
             log.warning("table %s: dropped %s on %s: %s", self.cfg.table, kind, msg.topic, exc)
             return

@@ -14,6 +14,8 @@ class Result:
     message: str = ""
     refused: bool = False
     more: tuple[dict[str, Any], ...] = ()    # further reports of the same action (busts)
+    dealer: dict[str, Any] | None = None     # a dealer's badge or PIN for the director: sent
+                                             # once, never queued nor kept on disk
 
     @property
     def reports(self) -> list[dict[str, Any]]:

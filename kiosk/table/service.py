@@ -103,6 +103,9 @@ class TableService:
                 self._storage("")
                 for rep, payload in zip(res.reports, payloads, strict=True):
                     self.link.send(rep["id"], payload)
+            if res.dealer is not None and not self.link.send_dealer(res.dealer):
+                res = self.ctl.act("dealer_answer", self.now(),
+                                   "Offline: badge again once the table is online", False)
             self._after_change()
         return res
 
@@ -148,6 +151,9 @@ class TableService:
                 self._keep("events", msg)
             elif kind == "director":
                 self.ctl.set_director(msg["state"] == "online")
+            elif kind == "dealer_answer":   # the director's word on a badge or a PIN
+                self.ctl.act("dealer_answer", self.now(), str(msg.get("text", "")),
+                             bool(msg.get("ok")))
             self.ctl.set_link(self.link.connected, self.outbox.pending_count(),
                               self.link.refused)
             self._after_change()

@@ -145,4 +145,7 @@ class TableView:
     event_title: str = ""                # the event this table serves
     room_title: str = ""
     director_offline: bool = False       # the director's last will: it is not running
+    dealer_line: str = ""                # "Ann · push 4:30" (kiosk.table.dealer_view)
+    push_prompt: str = ""                # "PUSH after this hand: Cy"
+    dealer_next: str = ""                # "Ann: Table 14" / "Ann: Break until 21:35"
     extra: dict = field(default_factory=dict)

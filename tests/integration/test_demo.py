@@ -144,6 +144,12 @@ def test_demo_runs_a_live_room(tmp_path: Path, broker: str) -> None:
                  timeout=60)
         with urllib.request.urlopen(url + "clock", timeout=5) as r:
             assert b"/static/live.js" in r.read()
+        # the demo's dealers badge in like real ones: each table in play has its dealer,
+        # each string its relief, on the break room's roadmap
+        road = wait_for(lambda: (r := get(url, "api/dealers/public")) and r["tables"]
+                        and all(t["dealer"] for t in r["tables"])
+                        and all(s["relief"] for s in r["strings"]) and r, timeout=30)
+        assert len({t["dealer"] for t in road["tables"]}) == len(road["tables"])
         # the players' page the demo prints follows the same event
         with urllib.request.urlopen(found["players"] + "/state.json", timeout=5) as r:
             clock = json.load(r)["parts"]["clock"]

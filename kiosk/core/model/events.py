@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 from msgspec import Meta
 
+from kiosk.core.model import dealer_events as dealer_events  # the dealers' stream
 from kiosk.core.model import reservation_events as reservation_events  # and these
 from kiosk.core.model import room_events as room_events  # the room's rows are events too
 from kiosk.core.model.bounds import (

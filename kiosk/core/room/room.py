@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kiosk.base.errors import RuleError
+from kiosk.core.dealers.desk import DealerDesk
+from kiosk.core.dealers.roadmap import Roadmap
+from kiosk.core.dealers.state import RoadmapState
 from kiosk.core.model import events as ev_
 from kiosk.core.model import room_commands as rc
 from kiosk.core.model import room_events as re_
@@ -83,6 +86,8 @@ class Room:
         self.bookings = Reservations(self)
         self.parts: dict[type, Any] = {Room: self, RoomPlayers: self.people,
                                        Reservations: self.bookings}
+        self.roadmap = Roadmap(host=self)      # the dealers' rotation (kiosk.core.dealers)
+        self.parts.update({RoadmapState: self.roadmap, DealerDesk: DealerDesk(self.roadmap)})
         self.n_events = 1
         self._out: list[Event] | None = None
 
@@ -324,7 +329,7 @@ def _list(tables: list[int]) -> str:
 
 
 def _routes() -> None:
-    for part in (Room, RoomPlayers, Reservations):
+    for part in (Room, RoomPlayers, Reservations, RoadmapState, DealerDesk):
         for ev, fn in handlers(part, "_on_", Event).items():
             Room.FOLDS[ev] = (part, fn)
         for cmd, fn in handlers(part, "_do_", rc.RoomCommand).items():

@@ -39,6 +39,8 @@ class RoomDesk:
             log.info("new room %s with %d tables", c.name, c.tables)
         else:
             room = Room.replay(log_.read())
+        if c.dealers is not None:       # the rotation the room.toml sets (kiosk.config.dealers)
+            room.roadmap.rotation = c.dealers.settings
         return cls(log_, room, clock)
 
     def decide(self, cmd: RoomCommand, pending: list[Event]) -> tuple[list[Event], Rows]:
@@ -47,6 +49,7 @@ class RoomDesk:
 
     def rebuild(self, pending: list[Event]) -> None:
         room = Room.replay(self.log.read())
+        room.roadmap.rotation = self.room.roadmap.rotation
         for ev in pending:
             room.apply(ev)
         self.room = room

@@ -46,9 +46,12 @@ class Inbox:
 
     def __init__(self, service: RoomService, wire: Wire, hub: Hub, feed: TableFeed,
                  health: dict[str, str],
-                 updates: Callable[[int, bytes], None] | None = None) -> None:
+                 updates: Callable[[int, bytes], None] | None = None,
+                 dealer: Callable[[int, bytes], None] | None = None) -> None:
         self.service = service
         self.updates = updates      # a table's update status (leaf "update"), when served
+        self.dealer = dealer        # a dealer's badge or PIN (leaf "dealer"), when served
+        self.dealer_waiting: list[tuple[int, bytes]] = []   # taken after the batch's write
         self.wire = wire
         self.hub = hub
         self.feed = feed
@@ -95,6 +98,10 @@ class Inbox:
             self.service.commit(batch)
         except Fenced:   # no longer the leader: acknowledge nothing
             return
+        waiting, self.dealer_waiting = self.dealer_waiting, []
+        for table, payload in waiting:   # each its own transaction, after the reports'
+            if self.dealer is not None:
+                self.dealer(table, payload)
         for table, ids in acks.items():
             body: dict[str, Any] = {"ids": ids}
             if rejected.get(table):
@@ -123,6 +130,8 @@ class Inbox:
             self.status(table, payload, changed)
         elif leaf == "update" and self.updates is not None:
             self.updates(table, payload)
+        elif leaf == "dealer" and self.dealer is not None:
+            self.dealer_waiting.append((table, payload))
 
     def report(self, table: int, payload: bytes, batch: Batch, acks: Acks,
                rejected: Refusals) -> None:

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from kiosk.core.dealers import board as dealer_board
 from kiosk.core.event import plans
 from kiosk.director.centre.batch import Batch
 from kiosk.director.centre.desk import Desk
@@ -51,11 +52,16 @@ class Publisher:
         self._schedule_at = 0.0
         self._event_key = plans.event_key(desk.tour)
         self._prizes = tuple(desk.tour.current_payouts())
+        self.dealer_of: Callable[[int], dict[str, Any] | None] | None = None
 
     def plan_msg(self, table: int) -> dict[str, Any]:
-        return {**self.wire.stamp(),
-                **plans.plan(self.desk.tour, table, event=self.desk.name,
-                             title=self.desk.title, room=self.room_title)}
+        msg = {**self.wire.stamp(),
+               **plans.plan(self.desk.tour, table, event=self.desk.name,
+                            title=self.desk.title, room=self.room_title)}
+        dealer = self.dealer_of(table) if self.dealer_of is not None else None
+        if dealer is not None:     # the rotation's part of the plan (kiosk.core.dealers)
+            msg["dealer"] = dealer
+        return msg
 
     def owns(self, table: int) -> bool:
         """Whether this event publishes the plan of `table` (a broken table given back to
@@ -67,8 +73,12 @@ class Publisher:
         under the event's name."""
         if table in self.desk.tour.tables:
             return self.plan_msg(table)
-        return {**free_plan_msg(self.wire, table, self.room_title), "event": self.desk.name,
-                "title": self.desk.title}
+        msg = {**free_plan_msg(self.wire, table, self.room_title), "event": self.desk.name,
+               "title": self.desk.title}
+        dealer = self.dealer_of(table) if self.dealer_of is not None else None
+        if dealer is not None:     # a dealer waits at the table too
+            msg["dealer"] = dealer
+        return msg
 
     def send_plan(self, table: int) -> None:
         if self.owns(table):
@@ -150,12 +160,14 @@ class Publishing:
         self.wire = wire
         self.hub = hub
         self.publishers: dict[str, Publisher] = {}
+        self._dealer_views: dict[int, dict[str, Any] | None] = {}
 
     def opened(self, desk: Desk) -> None:
         """A desk the service now holds: its pacing starts from its state as it is now."""
         self.publishers[desk.name] = Publisher(desk, self.wire, self.hub,
                                                self.repo.table_event,
                                                self.repo.config.title)
+        self.publishers[desk.name].dealer_of = self.dealer_of
 
     def of(self, desk: Desk) -> Publisher:
         """The publisher of `desk`."""
@@ -176,6 +188,21 @@ class Publishing:
         if ROOM_STREAM in batch.rows:
             self.directory()
             self.hub.publish({"type": "room"})
+            self.dealer_plans()
+
+    def dealer_of(self, table: int) -> dict[str, Any] | None:
+        return dealer_board.plan_view(self.repo.room.roadmap, table)
+
+    def dealer_plans(self) -> None:
+        """The plans whose dealer part the roadmap changed (a push, a relief, a break)."""
+        road = self.repo.room.roadmap
+        for table in sorted(road.tables):
+            view = dealer_board.plan_view(road, table)
+            if self._dealer_views.get(table) != view:
+                self._dealer_views[table] = view
+                event = self.repo.table_event(table)
+                if event in self.publishers:
+                    self.publishers[event].send_plan(table)
 
     def free_plan(self, table: int) -> None:
         self.wire.send(self.wire.topics.plan(table),

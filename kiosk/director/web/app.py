@@ -43,6 +43,7 @@ from kiosk.director.views.room_views import EventView
 from kiosk.director.views.table_feed import TableFeed
 from kiosk.director.web import pages, roles
 from kiosk.director.web.auth import SESSION_SECONDS, FloorUsers, LoginLimiter, SessionStore
+from kiosk.director.web.dealer_routes import add_dealer_routes
 from kiosk.director.web.events import desk_for
 from kiosk.director.web.league_routes import add_league_routes
 from kiosk.director.web.money_routes import add_money_routes
@@ -354,6 +355,10 @@ def make_app(served: Served) -> web.Application:
     add_league_routes(app, repo)
     add_release_routes(app, served.releases, acting_user,
                        lambda user, kind: role_refusal(users, user, kind))
+    dealers = getattr(served, "dealers", None)     # the rotation (kiosk.director.adapters.dealers)
+    if dealers is not None:
+        add_dealer_routes(app, dealers, lambda r: (session(r) or (None,))[0], acting_user,
+                          lambda user, kind: role_refusal(users, user, kind))
     add_player_routes(app, repo, hub)
     app.router.add_static("/static/", STATIC)
     return app

@@ -21,10 +21,13 @@ GROUPS: dict[str, frozenset[str]] = {
     "money": frozenset({"rebuy", "reenter", "addon", "lock_payouts", "payout_rules",
                         "deal"}),
     "tickets": frozenset({"issue_ticket", "use_ticket", "return_ticket", "refund_ticket"}),
+    "dealers": frozenset({"dealer_clock_in", "dealer_clock_out", "dealer_sign_early_out",
+                          "dealer_release", "dealer_back", "dealer_push",
+                          "dealer_pin_clear"}),
 }
 ALLOWED: dict[str, frozenset[str]] = {
     "floor": frozenset().union(*(GROUPS[g] for g in ("calls", "moves", "tables", "clock",
-                                                     "penalties", "register"))),
+                                                     "penalties", "register", "dealers"))),
     "cashier": frozenset().union(*(GROUPS[g] for g in ("register", "money", "tickets"))),
 }
 # what a refusal calls an action, for the person refused
@@ -35,7 +38,8 @@ WORDS = {"add_event": "open events", "set_event_state": "open, finish or archive
          "return_ticket": "give tickets back", "rebuy": "sell rebuys",
          "reenter": "sell re-entries", "addon": "sell add-ons", "penalty": "give penalties",
          "register": "register players", "deal": "record deals",
-         "release": "steer the tables' updates"}
+         "release": "steer the tables' updates",
+         "dealer_roster": "add or remove dealers of the roster"}
 
 
 # every action the dashboard's pages offer a control for: a page shows a control only to a

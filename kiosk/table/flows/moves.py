@@ -49,8 +49,9 @@ class MovesFlow:
             if str(who.get("card", "")).upper() == card:
                 return self._checkin(t, card, seat, str(who.get("name", "")))
         found = ctx.find_card(card)
-        if not found:
-            return self._check_text(t, "Unknown card — ask the floor", error=True)
+        if not found:   # no player's card: the director says whether it is a dealer's badge
+            self.checkin_text, self.checkin_at = "Badge: asking the director…", t
+            return Result(message=self.checkin_text, dealer={"badge": card})
         event, (table, seat, name) = found
         if event != ctx.event:     # another event's player (or this table is free)
             named = f"{name}: " if name else ""
@@ -72,6 +73,17 @@ class MovesFlow:
     def _check_text(self, t: float, text: str, error: bool) -> Result:
         self.checkin_text, self.checkin_at = text, t
         return self.ctx.refuse(t, text) if error else Result(message=text)
+
+    def dealer_pin(self, t: float, dealer: str, pin: str) -> Result:
+        """A dealer typed a name and PIN: for the director to check, never kept here."""
+        if not (pin.isdigit() and 4 <= len(pin) <= 8) or not dealer.strip():
+            return self._check_text(t, "A PIN is 4 to 8 digits", error=True)
+        self.checkin_text, self.checkin_at = "PIN: asking the director…", t
+        return Result(message=self.checkin_text, dealer={"dealer": dealer.strip(), "pin": pin})
+
+    def dealer_answer(self, t: float, text: str, ok: bool) -> Result:
+        """The director's answer to a badge or a PIN: shown like a check-in."""
+        return self._check_text(t, text, error=not ok)
 
     def checkin(self, t: float) -> str:
         """The last check-in result while it is fresh."""

@@ -175,7 +175,7 @@ class TableScreen(FloatLayout):
         ids.next_level.text = v.next_hand_note or v.next_level
         hand = f"Hand {v.hand}" if v.hand else ""
         ids.field.text = " · ".join(x for x in (hand, v.field_text) if x)
-        ids.to_break.text = v.to_break
+        ids.to_break.text = " · ".join(x for x in (v.dealer_line, v.to_break) if x)
 
     def _render_buttons(self, v: TableView) -> None:
         ids = self.ids

@@ -32,6 +32,10 @@ def centre_lines(v: TableView) -> list[tuple[str, str]]:
         lines.append((v.state, "final" if v.state.startswith("FINAL") else "state"))
     if v.floor_call:
         lines.append((v.floor_call, f"floor_{v.floor_state or 'open'}"))
+    if v.push_prompt:                 # the dealers' push (kiosk.table.dealer_view)
+        lines.append((v.push_prompt, "warn"))
+    if v.dealer_next:
+        lines.append((v.dealer_next, "arrive"))
     lines += [(m, "move") for m in v.moves]
     lines += [(a, "arrive") for a in v.arrivals]
     lines += [(r, "result") for r in v.bust_results]

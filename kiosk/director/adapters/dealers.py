@@ -1,0 +1,263 @@
+"""The dealers' rotation as the director runs it: the roadmap (kiosk.core.dealers) told what
+only the director sees, and the badge and PIN checked here, never at a table.
+
+- Every write: the tables the room assigned or freed in the batch open or close in the
+  roadmap in the same transaction, so the strings re-form as tables break and open.
+- `tick`: an event's break holds the push clock of its tables, and its end lets it go.
+- `badge` and `pin`: a dealer at a table. The badge is looked up by its salted hash and the
+  PIN checked against the dealer's argon2 hash; neither is ever logged, published or kept.
+  Five wrong PINs lock the dealer out until the floor clears it. A badge or PIN at the
+  wrong table is refused with the table the dealer is due at; at the right one the push
+  waits for the hand's end, then the down closes and the next opens.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.base.errors import RuleError
+from kiosk.config import dealer_roster
+from kiosk.config import dealers as dc
+from kiosk.config.room import load_director_config
+from kiosk.core.dealers import board
+from kiosk.core.dealers.roadmap import Roadmap
+from kiosk.core.model import room_commands as rc
+from kiosk.core.model import room_events as rev
+from kiosk.director.centre.batch import Batch
+from kiosk.director.centre.room_service import RoomService
+from kiosk.director.centre.roomdesk import ROOM_STREAM
+from kiosk.director.mqtt.wire import Wire
+from kiosk.protocol import dealer_messages as dm
+from kiosk.protocol.messages import ProtocolError
+
+log = logging.getLogger("kiosk.director")
+EARLY = 120.0     # a badge this long before the push is taken; earlier, the dealer waits
+
+
+@dataclass
+class Answer:
+    """What the table's screen says after a badge or a PIN."""
+
+    ok: bool
+    text: str
+    dealer: str = ""
+    where: dict[str, Any] | None = None    # the outgoing dealer's next: board.where
+
+
+class Dealers:
+    """The director's side of the roadmap: every change goes through the room's service."""
+
+    def __init__(self, service: RoomService, wire: Wire | None = None) -> None:
+        self.service = service
+        self.wire = wire
+        self.repo = service.repo
+        cfg = service.config.dealers
+        self.config = cfg if cfg is not None else dc.DealersConfig(dc.Rotation())
+
+    def edit_roster(self, action: str, name: str, badge: str | None = None,
+                    pin: str | None = None) -> str:
+        """Add or remove a dealer in the room's file (hashes only), then read the roster
+        again; what was done, in words. KioskError when refused (nothing changed)."""
+        source = getattr(self.service.config, "source", None)
+        if not source:
+            raise RuleError("this room has no room.toml to keep its dealers in")
+        path = Path(source)
+        if action == "remove":
+            done = f"removed {dealer_roster.remove(path, name)}"
+        else:
+            done = f"{'changed' if dealer_roster.add(path, name, badge, pin) else 'added'} {name}"
+        cfg = load_director_config(path).dealers
+        if cfg is not None:
+            self.config = cfg
+        return done
+
+    def hook(self) -> None:
+        """Mirror the room's tables in every write (when the room has dealers)."""
+        self.service.before_write.append(self.settle)
+
+    @property
+    def road(self) -> Roadmap:
+        return self.repo.room.roadmap
+
+    @property
+    def on(self) -> bool:
+        """The room runs a rotation: it has a roster, or someone clocked in."""
+        return bool(self.config.roster) or bool(self.road.dealers)
+
+    # ---------------------------------------------------------------- in every write
+    def settle(self, batch: Batch) -> None:
+        if not self.on or not self.service.config.pool:
+            return
+        room = self.repo.room
+        for n, tb in sorted(self.road.tables.items()):   # a final table keeps its dealers
+            if n in room.assigned and self._final(tb.event, n) != tb.final:
+                self._room(batch, {"kind": "dealer_table_final", "table": n,
+                                   "final": not tb.final})
+        touched = any(isinstance(ev, rev.TableAssigned | rev.TableFreed)
+                      for ev in batch.pending(ROOM_STREAM))
+        if not touched and set(room.assigned) == set(self.road.tables):
+            return
+        for n in sorted(set(self.road.tables) - set(room.assigned)):
+            self._room(batch, {"kind": "dealer_table_close", "table": n})
+        for n in sorted(set(room.assigned) - set(self.road.tables)):
+            event = room.assigned[n]
+            self._room(batch, {"kind": "dealer_table_open", "table": n, "event": event,
+                               "final": self._final(event, n)})
+
+    def _final(self, event: str, table: int) -> bool:
+        desk = self.repo.desks.get(event)
+        return desk is not None and desk.tour.final.table == table
+
+    def _room(self, batch: Batch, cmd: dict[str, Any]) -> None:
+        """One mirroring step in the batch; a refusal is a bug logged, never the batch's."""
+        try:
+            self.service.tx.room_only(rc.decode(cmd), batch)
+        except RuleError as exc:
+            log.error("dealers: %s refused while mirroring the room: %s", cmd["kind"], exc)
+
+    # ---------------------------------------------------------------- the clock's beat
+    def tick(self) -> None:
+        """Hold or let go the push clock of each event as its break starts or ends (a
+        failure is counted, never the clock's beat stopped)."""
+        if not self.on:
+            return
+        try:
+            self._hold_breaks()
+        except Exception as exc:
+            self.service.tx.internal("the dealers' push clock", exc)
+
+    def _hold_breaks(self) -> None:
+        t = self.service.now()
+        for event in sorted({tb.event for tb in self.road.tables.values()}):
+            desk = self.repo.desks.get(event)
+            if desk is None or not desk.tour.started:
+                continue
+            reading = desk.tour.clock.read(desk.tour.structure, t)
+            held = reading.paused or desk.tour.levels.in_break(t)
+            if held != (event in self.road.held):
+                self.act({"kind": "dealer_hold", "event": event, "held": held})
+
+    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Any]:
+        return self.service.room_act(cmd, user)
+
+    # ---------------------------------------------------------------- at a table
+    def badge(self, table: int, badge: str) -> Answer:
+        """A dealer's badge read at `table`; never a player's card (the roster's hashes
+        are the only badges, and the room refuses a player card that is one)."""
+        spec = self.config.find_badge(badge)
+        if spec is None:
+            return Answer(False, "Unknown card — ask the floor")
+        return self._arrive(table, spec.name)
+
+    def pin(self, table: int, dealer: str, pin: str) -> Answer:
+        """A dealer typed a PIN at `table`: checked against the dealer's hash only."""
+        spec = self.config.dealer(dealer)
+        if spec is None or not spec.pin:
+            return Answer(False, f"{dealer} has no PIN: badge in, or ask the floor")
+        if self.road.locked(dealer):
+            return Answer(False, f"{dealer} is locked out after five wrong PINs: the "
+                                 "floor clears it")
+        if not dc.pin_ok(spec.pin, pin):
+            if dealer in self.road.dealers and self.road.dealers[dealer].status != "out":
+                self.act({"kind": "dealer_pin_failed", "dealer": dealer, "table": table})
+            left = 5 - (self.road.dealers[dealer].pin_fails if dealer in self.road.dealers
+                        else 0)
+            return Answer(False, "Wrong PIN" + (f": {left} tries left" if left > 0 else
+                                                ": locked out, the floor clears it"))
+        return self._arrive(table, dealer)
+
+    def _arrive(self, table: int, name: str) -> Answer:
+        """A dealer proven at `table`: clocked in, back from break, or the push."""
+        road = self.road
+        d = road.dealers.get(name)
+        try:
+            arrived = d is None or d.status == "out" or (
+                d.status == "break" and self.service.now() >= d.until)
+            if d is None or d.status == "out":
+                self.act({"kind": "dealer_clock_in", "dealer": name, "at": table,
+                          "by": f"table {table}"})
+            elif arrived:
+                self.act({"kind": "dealer_back", "dealer": name})
+            return self._take(table, name, arrived)
+        except RuleError as exc:
+            return Answer(False, str(exc), name)
+
+    def _take(self, table: int, name: str, arrived: bool) -> Answer:
+        """At the table the dealer is due at, the push; a dealer just in and due at
+        another table is told where to go."""
+        road = self.road
+        tb = road.tables.get(table)
+        due = road.incoming(table, self.service.now()) == name or \
+            (tb is not None and tb.dealer is None)
+        if tb is None or (arrived and not due and tb.dealer != name):
+            return Answer(True, f"{name} is in: {board.where(road, name)['text']}", name,
+                          board.where(road, name))
+        if tb.dealer == name:
+            return Answer(True, f"{name} deals table {table}", name)
+        gone = tb.dealer
+        now = self.service.now()
+        if gone and due and tb.push_at is not None and now < tb.push_at - EARLY:
+            return Answer(arrived, f"{name}: table {table}'s push is at "
+                                   f"{board.clock(tb.push_at)}; badge again then", name)
+        event = self.repo.desks.get(tb.event)
+        state = event.tour.seating.tables.get(table) if event is not None else None
+        self.act({"kind": "dealer_push", "table": table, "dealer": name,
+                  "in_hand": bool(state and state.in_hand),
+                  "hand": state.hand if state is not None else None})
+        where = board.where(road, gone) if gone else None
+        return Answer(True, f"{name} takes table {table}", name, where)
+
+    # ---------------------------------------------------------------- over the broker
+    @property
+    def subscription(self) -> str:
+        assert self.wire is not None
+        return dm.request_topic(self.wire.topics, "+")
+
+    def on_request(self, table: int, payload: bytes) -> None:
+        """A table's badge or PIN: checked, acted on, answered on the table's topic (a
+        failure is counted; the inbox goes on)."""
+        try:
+            self._answer(table, payload)
+        except Exception as exc:
+            self.service.tx.internal(f"table {table}'s dealer request", exc)
+
+    def _answer(self, table: int, payload: bytes) -> None:
+        assert self.wire is not None
+        try:
+            req = dm.parse_request(payload)
+        except ProtocolError as exc:
+            log.warning("table %d: dealer request refused: %s", table, exc)
+            return
+        if req.table != table:
+            log.warning("table %d: a dealer request naming table %d refused", table,
+                        req.table)
+            return
+        try:
+            ans = self.badge(table, req.badge) if req.badge is not None else \
+                self.pin(table, req.dealer or "", req.pin or "")
+        except RuleError as exc:
+            ans = Answer(False, str(exc))
+        where = ans.where or {}
+        reply = dm.DealerAnswer(id=req.id, ok=ans.ok, text=ans.text[:2000],
+                                dealer=ans.dealer,
+                                outgoing=str(where.get("dealer", "")) if where else "",
+                                outgoing_to=str(where.get("text", "")) if where else "")
+        self.wire.send_encoded(dm.answer_topic(self.wire.topics, table), dm.encode(reply),
+                               retain=False)
+
+    # ---------------------------------------------------------------- reading
+    def board(self, hand_s: float = 150.0) -> dict[str, Any]:
+        """The floor's board, with the roster and where each dealer is (names only)."""
+        out = board.board(self.road, self.service.now(), hand_s)
+        out["roster"] = [d.name for d in self.config.roster]
+        out["dealers"] = {n: d.status for n, d in sorted(self.road.dealers.items())}
+        return out
+
+    def public(self) -> dict[str, Any]:
+        return board.public(self.road, self.service.now())
+
+    def where(self, dealer: str) -> dict[str, Any]:
+        return board.where(self.road, dealer)

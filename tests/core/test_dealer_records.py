@@ -1,0 +1,67 @@
+"""The dealers' board and records: alerts the floor acts on, where a dealer goes next,
+hours and hands per dealer, and staff shares that add up to the cent."""
+
+from __future__ import annotations
+
+import random
+
+from kiosk.core.dealers import board, records
+from kiosk.core.dealers.roadmap import Roadmap
+from kiosk.core.dealers.state import Down, Rotation
+
+T0 = 1_800_000_000.0     # 08:00 UTC
+
+
+def test_the_board_alerts_a_table_without_dealer_a_late_push_and_a_late_break() -> None:
+    road = Roadmap(Rotation(down=1800, brk=900, string_size=4))
+    for name in ("Ann", "Bob", "Cy"):
+        road.clock_in(name, T0)
+    for n in (1, 2, 3, 4):
+        road.open_table(n, "daily", T0)
+    kinds = {a["kind"] for a in board.alerts(road, T0)}
+    assert kinds == {"no_dealer", "no_relief"}           # 3 dealers for 4 tables + a relief
+    road.clock_in("Dee", T0 + 60)
+    assert road.tables[4].dealer == "Dee"                # a table first, then a relief
+    road.clock_in("Eve", T0 + 60)
+    late = road.tables[1].push_at + 400
+    texts = [a["text"] for a in board.alerts(road, late, hand_s=150)]
+    assert any(t.startswith("Table 1: push 6 min late") for t in texts)
+    road.push(1, road.incoming(1) or "", late)
+    out = board.board(road, late + 1)
+    assert out["tables"][0]["table"] == 1 and out["tables"][0]["dealer"] == "Eve"
+    assert {"table", "dealer", "push_at"} <= set(out["tables"][0])
+    gone = "Ann"
+    assert board.where(road, gone)["text"] == "Table 2"    # walks on along the string
+
+
+def test_where_says_break_until_and_the_public_board_has_no_alerts_nor_pins() -> None:
+    road = Roadmap(Rotation(down=1800, brk=900, string_size=2))
+    for name in ("Ann", "Bob", "Cy"):
+        road.clock_in(name, T0)
+    road.open_table(1, "daily", T0)
+    road.open_table(2, "daily", T0)
+    t = T0 + 1800
+    road.push(1, road.incoming(1) or "", t)
+    road.push(2, road.incoming(2) or "", t + 120)
+    off = next(n for n, _ in road.breaks())
+    assert board.where(road, off)["text"] == f"Break until {board.clock(t + 120 + 900)}"
+    assert board.where(road, off)["text"] == "Break until 08:47"
+    pub = board.public(road, t)
+    assert "alerts" not in pub and "locked" not in pub
+    late = t + 120 + 900 + 200
+    assert any(a["kind"] == "late_back" for a in board.alerts(road, late))
+
+
+def test_each_event_staff_share_goes_to_its_downs_to_the_cent() -> None:
+    rng = random.Random(3)
+    downs = [Down(f"D{rng.randint(0, 9)}", rng.randint(1, 9), rng.choice(["a", "b"]),
+                  T0 + i * 60, T0 + i * 60 + 1800, rng.randint(10, 40)) for i in range(97)]
+    staff = {"a": 123_457, "b": 99_999, "c": 5000}        # c: no down dealt, nothing paid
+    shares = records.split_staff(downs, staff)
+    assert sum(shares.values()) == staff["a"] + staff["b"]
+    rows = records.summary(downs, staff)
+    assert sum(r["share"] for r in rows) == staff["a"] + staff["b"]
+    assert sum(r["downs"] for r in rows) == 97
+    one = rows[0]
+    assert one["hours"] == round(one["downs"] * 0.5, 2)
+    assert one["hands_per_hour"] == round(one["hands"] / (one["downs"] * 0.5), 1)

@@ -1,0 +1,196 @@
+"""The dealers' rotation in the room's director: badges and PINs checked at the director,
+pushes that wait for the hand's end, a badge at the wrong table told where to go, the
+lockout after five wrong PINs, tables breaking out of the roadmap, and a restart that
+folds the same roadmap back from the log, which never holds a badge or a PIN."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.commands.main import main
+from kiosk.config import dealers as dc
+from kiosk.config.room import load_director_config
+from kiosk.core.calc import button as btn
+from kiosk.core.model import commands
+from kiosk.director.service import Director
+
+SALT = "00112233445566778899aabbccddeeff"
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
+ROOM = """
+[room]
+name = "casino"
+tables = 6
+
+[director]
+db = "room.db"
+
+[[events]]
+name = "daily"
+structure = "turbo"
+seed = 1
+seats = 6
+tables = 4
+[events.money]
+staff = 301
+
+[dealers]
+down_minutes = 30
+break_minutes = 15
+string_size = 4
+salt = "{salt}"
+"""
+
+
+def roster() -> str:
+    out = []
+    for i, name in enumerate(NAMES):
+        out.append(f'[[dealers.roster]]\nname = "{name}"\n'
+                   f'badge = "{dc.badge_hash(f"BADGE-{i}", SALT)}"\n'
+                   + (f'pin = "{dc.pin_hash("2468")}"\n' if name == "Bob" else ""))
+    return "\n".join(out)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def director(tmp_path: Path, clock: Clock) -> Director:
+    path = tmp_path / "room.toml"
+    if not path.exists():
+        path.write_text(ROOM.format(salt=SALT) + roster())
+    return Director(load_director_config(path), clock=clock)
+
+
+ids = itertools.count(1)
+
+
+def report(d: Director, table: int, kind: str, **data: Any) -> None:
+    n = next(ids)
+    rep = {"v": 2, "table": table, "id": f"daily-{n}", "seq": n, "ts": 0.0, "kind": kind,
+           "data": data, "event": "daily"}
+    d.act(commands.decode({"kind": "report", "table": table, "report": rep}), event="daily")
+
+
+def start(d: Director) -> None:
+    for i in range(20):
+        d.act(commands.Register(name=f"P{i}", card=f"p{i}"), event="daily")
+    d.act(commands.Start(), event="daily")
+
+
+def hand_start(d: Director, table: int) -> None:
+    tab = d.desks["daily"].tour.tables[table]
+    pos = btn.first_hand(set(tab.seat_of), min(tab.seat_of), tab.seats)
+    report(d, table, "hand_started", hand=tab.hand + 1, button=pos.button, sb=pos.sb,
+           bb=pos.bb, dealt=list(pos.dealt), waiting=list(pos.waiting))
+
+
+def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = Clock()
+    d = director(tmp_path, clock)
+    start(d)
+    road = d.room.roadmap
+    assert sorted(road.tables) == [1, 2, 3, 4]
+    assert [a["kind"] for a in d.dealers.board()["alerts"]][:4] == ["no_dealer"] * 4
+    assert d.dealers.badge(1, "NOT-A-BADGE").text == "Unknown card — ask the floor"
+    assert d.dealers.badge(1, "p3").ok is False           # a player's card is no badge
+    for i in range(4):
+        ans = d.dealers.badge(i + 1, f"BADGE-{i}")
+        assert ans.ok and ans.text == f"{NAMES[i]} deals table {i + 1}"
+    eve = d.dealers.badge(3, "BADGE-4")                    # the string's relief
+    assert eve.ok and eve.text == "Eve is in: Table 1"
+    assert road.reliefs == {0: "Eve"}
+    wrong = d.dealers.badge(3, "BADGE-1")
+    assert not wrong.ok and "due at table 2" in wrong.text and "Cy deals it" in wrong.text
+    early = d.dealers.badge(1, "BADGE-4")                   # long before the push: wait
+    assert not early.ok and "table 1's push is at" in early.text
+    assert road.tables[1].dealer == "Ann"
+    # the push: due at table 1 first; the hand on is finished first
+    clock.t = road.tables[1].push_at or 0.0
+    hand_start(d, 1)
+    busy = d.dealers.badge(1, "BADGE-4")
+    assert not busy.ok and "hand is still on" in busy.text
+    assert road.tables[1].dealer == "Ann"
+    report(d, 1, "hand_ended", hand=d.desks["daily"].tour.tables[1].hand)
+    done = d.dealers.badge(1, "BADGE-4")
+    assert done.ok and done.where is not None and done.where["text"] == "Table 2"
+    assert road.tables[1].dealer == "Eve" and road.downs[0].hands == 1
+    # Eve is not due at table 1 twice: two dealers never claim one table
+    again = d.dealers.badge(1, "BADGE-0")
+    assert not again.ok and "due at table 2" in again.text
+    clock.t = max(clock.t + 60, road.tables[2].push_at or 0.0)
+    bob = d.dealers.badge(2, "BADGE-0")
+    assert bob.ok and bob.where is not None and bob.where["text"] == "Table 3"
+    seen = (sorted((n, tb.dealer, tb.push_at) for n, tb in road.tables.items()),
+            dict(road.reliefs), road.breaks())
+    d.store.close()
+    back = director(tmp_path, clock)
+    r2 = back.room.roadmap
+    assert (sorted((n, tb.dealer, tb.push_at) for n, tb in r2.tables.items()),
+            dict(r2.reliefs), r2.breaks()) == seen
+    blob = (tmp_path / "room.db").read_bytes()
+    assert b"BADGE-" not in blob and b"2468" not in blob
+    back.store.close()
+    # the records: two downs closed, the staff share (20 entries x 301) split to the cent
+    assert main(["dealers", "--db", str(tmp_path / "room.db"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["staff"] == {"daily": 6020}
+    assert [(r["dealer"], r["downs"], r["share"]) for r in out["dealers"]] == [
+        ("Ann", 1, 3010), ("Bob", 1, 3010)]
+    assert [(x["dealer"], x["table"], x["hands"]) for x in out["downs"]] == [
+        ("Ann", 1, 1), ("Bob", 2, 0)]
+    assert main(["dealers", "--db", str(tmp_path / "room.db"), "--csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("Ann,1,")
+
+
+def test_five_wrong_pins_lock_a_dealer_out_until_the_floor_clears_it(tmp_path: Path) -> None:
+    clock = Clock()
+    d = director(tmp_path, clock)
+    start(d)
+    assert d.dealers.pin(2, "Bob", "2468").ok               # clocked in at table 2
+    for _ in range(5):
+        ans = d.dealers.pin(2, "Bob", "1111")
+        assert not ans.ok and "Wrong PIN" in ans.text
+    assert "locked out" in ans.text
+    assert "locked out" in d.dealers.pin(2, "Bob", "2468").text
+    assert d.dealers.board()["locked"] == ["Bob"]
+    d.room_act({"kind": "dealer_pin_clear", "dealer": "Bob"}, user="floor")
+    assert d.dealers.pin(2, "Bob", "2468").ok
+    assert d.dealers.pin(2, "Ann", "2468").text.startswith("Ann has no PIN")
+
+
+def test_the_events_break_holds_the_push_clock_and_its_end_lets_it_go(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    (tmp_path / "room.toml").write_text(       # two-hour downs: the break comes first
+        ROOM.format(salt=SALT).replace("down_minutes = 30", "down_minutes = 120") + roster())
+    d = director(tmp_path, clock)
+    start(d)
+    for i in range(5):
+        assert d.dealers.badge(i % 4 + 1, f"BADGE-{i}").ok
+    road, tour = d.room.roadmap, d.desks["daily"].tour
+    t = clock.t
+    while not tour.levels.in_break(t):            # the structure's first break
+        t += 60
+    clock.t = t + 1
+    due = road.tables[4].push_at
+    assert due is not None and due > clock.t
+    d.dealers.tick()
+    assert "daily" in road.held and road.tables[4].push_at is None
+    assert road.due(clock.t + 10_000) == []       # no push falls due in the break
+    while tour.levels.in_break(clock.t):
+        clock.t += 60
+    d.dealers.tick()
+    assert "daily" not in road.held
+    # the down goes on where it stopped: its push as far off as when the break began
+    assert road.tables[4].push_at == clock.t + (due - (t + 1))
+    assert d.internal_errors == 0
