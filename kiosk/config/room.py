@@ -40,7 +40,9 @@ from kiosk.config.files import (
 from kiosk.core.season.leagues import FormulaError, LeagueSpec, formula
 
 log = logging.getLogger("kiosk.config.files")
-MAX_ROOM_TABLES = 500
+# one director keeps every table's plan, connection and calls: tried with 558 tables of a
+# 5,000-entrant flight (bench/festival_bench.py); past this, run a second room
+MAX_ROOM_TABLES = 2000
 EventKind = Literal["event", "satellite", "flight", "day2"]
 
 
@@ -193,6 +195,7 @@ def load_director_config(path: str | Path) -> RoomConfig:
         log.info("%s is a single-event config: read as a room of one event (%s); "
                  "docs/room.md says how to move to a room.toml", source, cfg.name)
         return RoomConfig.of_event(cfg)
+    _check_room_size(source, data)
     doc = convert(source, data, RoomFile)
     name = _event_name(source, "room.name", doc.room.name)
     base = Path(path).parent
@@ -208,6 +211,17 @@ def load_director_config(path: str | Path) -> RoomConfig:
     return RoomConfig(name=name, title=doc.room.title or name, tables=doc.room.tables,
                       events=tuple(events), director=director,
                       leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)))
+
+
+def _check_room_size(source: str, data: dict[str, Any]) -> None:
+    """A room past MAX_ROOM_TABLES is refused with the reason, not a bare bound."""
+    tables = (data.get("room") or {}).get("tables") if isinstance(data.get("room"), dict) \
+        else None
+    if isinstance(tables, int) and not isinstance(tables, bool) and tables > MAX_ROOM_TABLES:
+        raise ConfigError(source, "room.tables",
+                          f"{tables} tables: a room holds at most {MAX_ROOM_TABLES:,} (one "
+                          "director serves every table's plan, calls and connection); "
+                          "split the floor into two rooms")
 
 
 def _league(source: str, i: int, lg: LeagueSection) -> LeagueSpec:
