@@ -37,6 +37,7 @@ from kiosk.config.files import (
     director_settings,
     load_event_config,
 )
+from kiosk.config.sections import SectionEntry, load_sections
 from kiosk.core.season.leagues import FormulaError, LeagueSpec, formula
 
 log = logging.getLogger("kiosk.config.files")
@@ -133,6 +134,7 @@ class RoomFile(_Section):
     printer: PrinterSection = msgspec.field(default_factory=PrinterSection)
     events: Annotated[list[RoomEventSection], Meta(max_length=200)] = []
     leagues: Annotated[list[LeagueSection], Meta(max_length=50)] = []
+    sections: Annotated[list[SectionEntry], Meta(max_length=200)] = []
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,7 @@ class RoomConfig:
     legacy: bool = False               # read from an event.toml
     director: EventConfig = field(default_factory=lambda: EventConfig(name="room"))
     leagues: tuple[LeagueSpec, ...] = ()
+    sections: tuple[tuple[str, tuple[int, ...]], ...] = ()   # (name, tables), file order
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -210,7 +213,8 @@ def load_director_config(path: str | Path) -> RoomConfig:
     events.sort(key=lambda e: {"satellite": 1, "day2": 2}.get(e.kind, 0))
     return RoomConfig(name=name, title=doc.room.title or name, tables=doc.room.tables,
                       events=tuple(events), director=director,
-                      leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)))
+                      leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)),
+                      sections=load_sections(source, doc.sections, doc.room.tables))
 
 
 def _check_room_size(source: str, data: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ from kiosk.core.model.component import handlers
 from kiosk.core.model.event_base import Event
 from kiosk.core.room.players import PlayerRecord, RoomPlayers, Ticket
 from kiosk.core.room.reservations import Reservations
+from kiosk.core.room.sections import RoomSections
 
 ROOM_STREAM = "room"    # the room's own stream: no event may take this name
 # names become MQTT topic levels: the rule of kiosk.protocol.topics.check_event_name
@@ -83,6 +84,8 @@ class Room:
         self.bookings = Reservations(self)
         self.parts: dict[type, Any] = {Room: self, RoomPlayers: self.people,
                                        Reservations: self.bookings}
+        self.floor_sections = RoomSections(self)
+        self.parts[RoomSections] = self.floor_sections
         self.n_events = 1
         self._out: list[Event] | None = None
 
@@ -324,7 +327,7 @@ def _list(tables: list[int]) -> str:
 
 
 def _routes() -> None:
-    for part in (Room, RoomPlayers, Reservations):
+    for part in (Room, RoomPlayers, Reservations, RoomSections):
         for ev, fn in handlers(part, "_on_", Event).items():
             Room.FOLDS[ev] = (part, fn)
         for cmd, fn in handlers(part, "_do_", rc.RoomCommand).items():

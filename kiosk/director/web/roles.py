@@ -35,7 +35,7 @@ WORDS = {"add_event": "open events", "set_event_state": "open, finish or archive
          "return_ticket": "give tickets back", "rebuy": "sell rebuys",
          "reenter": "sell re-entries", "addon": "sell add-ons", "penalty": "give penalties",
          "register": "register players", "deal": "record deals",
-         "release": "steer the tables' updates"}
+         "release": "steer the tables' updates", "set_sections": "set the sections"}
 
 
 # every action the dashboard's pages offer a control for: a page shows a control only to a
@@ -44,7 +44,7 @@ OFFERED = ("start", "clock", "h4h", "set_event_state", "add_event", "assign_tabl
            "free_table", "floor_ack", "floor_resolve", "clock_approve", "clock_cancel",
            "return_ticket", "refund_ticket", "release", "register", "import", "bust",
            "unbust", "move", "arrived", "penalty", "rebuy", "reenter", "break_table",
-           "confirm_reservation", "deal", "print")
+           "confirm_reservation", "deal", "print", "set_sections")
 # what any floor login may do whatever its role (no group names it: it is not a command)
 ANY_ROLE = frozenset({"print"})
 

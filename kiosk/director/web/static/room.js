@@ -90,7 +90,7 @@ function callItem(c) {
   const btn = c.type === "floor"
     ? (c.state === "open" && can("floor_ack") ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">Acknowledge</button>` : "")
     : (c.state === "requested" && can("clock_approve") ? `<button class="small ok" data-event="${esc(c.event)}" data-approve="${esc(c.call)}">Approve</button>` : "");
-  return `<li data-since="${esc(c.since)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
+  return `<li data-since="${esc(c.since)}" data-table="${esc(c.table)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
     ${esc(title)} · table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>${btn}</li>`;
 }
 

@@ -1,0 +1,75 @@
+"""The floor's sections on the web, registered by app.py.
+
+GET /api/room/sections lists them (no login, like every read): each with its tables as
+ranges, the section of every table, and who set them. POST /api/room/sections sets them
+all at once from the room page's form, tables written as ranges ("1-60"): parsed here,
+decided by the room (each table in one section at most) and logged as a room event with
+the user; only a login whose role may `set_sections` (a director) may.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from kiosk.base.errors import KioskError, RuleError
+from kiosk.core.model.room_events import Section
+from kiosk.core.room.sections import RoomSections, SetSections, parse_ranges, ranges
+from kiosk.director.centre.room_service import RoomService
+from kiosk.director.web.room_routes import _body, _error
+
+
+def sections_view(secs: RoomSections) -> dict[str, Any]:
+    """The sections as the room page and the phones read them."""
+    return {"sections": [{"name": n, "tables": ts, "ranges": ranges(ts), "count": len(ts)}
+                         for n, ts in secs.sections.items()],
+            "set_by": secs.set_by}
+
+
+def _parse(body: dict[str, Any]) -> SetSections:
+    raw = body.get("sections")
+    if not isinstance(raw, list):
+        raise RuleError("send {\"sections\": [{\"name\": ..., \"tables\": \"1-60\"}, ...]}")
+    out = []
+    for i, item in enumerate(raw, 1):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise RuleError(f"section {i}: a name and its tables")
+        tables = item.get("tables", "")
+        if not isinstance(tables, str | list):
+            raise RuleError(f"section {item['name']!r}: tables as ranges such as 1-60")
+        try:
+            nums = parse_ranges(tables)
+        except RuleError as exc:
+            raise RuleError(f"section {item['name']!r}: {exc}") from None
+        out.append(Section(name=item["name"].strip()[:40], tables=nums))
+    return SetSections(sections=out)
+
+
+def add_section_routes(app: web.Application, service: RoomService,
+                       acting_user: Callable[[web.Request], str | None],
+                       refusal: Callable[[str, str], web.Response | None]) -> None:
+    async def listed(request: web.Request) -> web.Response:
+        return web.json_response(sections_view(service.repo.room.floor_sections))
+
+    async def set_them(request: web.Request) -> web.Response:
+        user = acting_user(request)
+        if user is None:
+            return _error(401, "log in as floor staff to act")
+        refused = refusal(user, "set_sections")
+        if refused is not None:
+            return refused
+        body = await _body(request)
+        if isinstance(body, web.Response):
+            return body
+        try:
+            cmd = _parse(body)
+            service.room_act(cmd, user)
+        except KioskError as exc:
+            return _error(400, str(exc))
+        return web.json_response({"ok": True, **sections_view(
+            service.repo.room.floor_sections)})
+
+    app.router.add_get("/api/room/sections", listed)
+    app.router.add_post("/api/room/sections", set_them)

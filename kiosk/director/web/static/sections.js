@@ -1,0 +1,79 @@
+// The floor's sections on the room page: each with its tables as ranges, a director's form
+// to set them all ("Pavilion: 1-60", one a line), and the section this login works in,
+// remembered per user in this browser; choosing one filters the tables and calls to it,
+// "Whole room" brings everything back. Loaded after room.js, whose render it follows.
+"use strict";
+let sections = [], sectionOf = {};
+const SEC_KEY = () => `pk-section:${user || "visitor"}`;
+const mySection = () => localStorage.getItem(SEC_KEY()) || "";
+
+function sectionLines() { return sections.map(s => `${s.name}: ${s.ranges}`).join("\n"); }
+
+function parseSectionLines(text) {
+  return text.split("\n").map(l => l.trim()).filter(Boolean).map(l => {
+    const at = l.lastIndexOf(":");
+    return at < 0 ? {name: l, tables: ""} : {name: l.slice(0, at).trim(), tables: l.slice(at + 1).trim()};
+  });
+}
+
+function showSections() {
+  const box = $("#sections-box"); if (!box) return;
+  const mine = mySection();
+  $("#sections").innerHTML = sections.map(s => `<li data-section="${esc(s.name)}"${s.name === mine ? ' class="mine"' : ""}>
+    <span class="grow"><b>${esc(s.name)}</b> <span class="muted">tables ${esc(s.ranges)} · ${s.count}</span></span>
+    <button class="small" data-work="${esc(s.name)}" aria-pressed="${s.name === mine}">${s.name === mine ? "Mine" : "Work here"}</button></li>`).join("")
+    || '<li class="muted">One room: no sections</li>';
+  $("#whole-room").hidden = !mine;
+  $("#my-section").textContent = mine ? `Section: ${mine}` : "";
+  const form = $("#sections-form");
+  form.hidden = !can("set_sections");
+  if (!form.hidden && document.activeElement !== form.lines) form.lines.value = sectionLines();
+  filterToSection();
+}
+
+// only the chosen section's tables and calls; everything with "Whole room"
+function filterToSection() {
+  const mine = mySection();
+  document.querySelectorAll("#map .tbl").forEach(el => {
+    el.hidden = !!mine && sectionOf[Number(el.id.slice(4))] !== mine;
+  });
+  document.querySelectorAll("#calls li[data-table]").forEach(el => {
+    el.hidden = !!mine && sectionOf[Number(el.dataset.table)] !== mine;
+  });
+}
+
+async function loadSections() {
+  try {
+    const r = await fetch("/api/room/sections").then(res => res.json());
+    sections = r.sections || [];
+    sectionOf = {};
+    sections.forEach(s => s.tables.forEach(n => { sectionOf[n] = s.name; }));
+  } catch (e) { return; }
+  showSections();
+}
+
+function workIn(name) {
+  if (name) localStorage.setItem(SEC_KEY(), name); else localStorage.removeItem(SEC_KEY());
+  showSections();
+}
+
+if (typeof render === "function") {
+  const roomRender = render;
+  render = r => { roomRender(r); filterToSection(); };   // eslint-disable-line no-global-assign
+}
+
+document.addEventListener("click", ev => {
+  const b = ev.target.closest("button"); if (!b) return;
+  if (b.dataset.work !== undefined) workIn(b.dataset.work === mySection() ? "" : b.dataset.work);
+  else if (b.id === "whole-room") workIn("");
+});
+
+$("#sections-form").addEventListener("submit", async ev => {
+  ev.preventDefault();
+  const res = await post("/api/room/sections", {sections: parseSectionLines(ev.target.lines.value)});
+  toast(res.ok ? "Sections saved" : (res.error || "refused"), res.ok);
+  if (res.ok) { ev.target.lines.blur(); loadSections(); }
+});
+
+loadSections();
+setInterval(loadSections, 5000);

@@ -1,0 +1,121 @@
+"""The floor's sections: written as ranges in room.toml, checked when the file loads, set
+by the director at the first start, then edited from the room page (a director's
+action, logged with the user) and kept across a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient
+from test_room_web import LOGINS, PASSWORD, answer, login, served
+
+from kiosk.base.errors import ConfigError
+from kiosk.config import floor_users
+from kiosk.config.room import load_director_config
+from kiosk.core.model import room_events as re_
+from kiosk.director.service import Director
+
+ROOM = """
+[room]
+name = "festival"
+tables = 200
+
+[director]
+db = "room.db"
+
+[[sections]]
+name = "Pavilion"
+tables = "1-60"
+
+[[sections]]
+name = "Amazon Blue"
+tables = "61-120, 125"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "room.toml"
+    path.write_text(text)
+    return path
+
+
+def director(tmp_path: Path, text: str = ROOM) -> Director:
+    floor_users.save(tmp_path / floor_users.FILE,
+                     {u: floor_users.hash_password(PASSWORD) for u in LOGINS},
+                     {u: r for u, r in LOGINS.items() if r})
+    return Director(load_director_config(write(tmp_path, text)), clock=lambda: 1000.0)
+
+
+def test_room_toml_sections_are_ranges_in_file_order(tmp_path: Path) -> None:
+    cfg = load_director_config(write(tmp_path, ROOM))
+    assert [n for n, _ in cfg.sections] == ["Pavilion", "Amazon Blue"]
+    assert cfg.sections[0][1] == tuple(range(1, 61))
+    assert cfg.sections[1][1] == (*range(61, 121), 125)
+
+
+@pytest.mark.parametrize(("extra", "key", "why"), [
+    ('[[sections]]\nname = "Rail"\ntables = "118-130"\n', "sections",
+     "tables 118-120, 125 are in section 'Amazon Blue' and 'Rail'"),
+    ('[[sections]]\nname = "Rail"\ntables = "195-205"\n', "sections",
+     "section 'Rail': tables 201-205 are not the room's (the room has 1-200)"),
+    ('[[sections]]\nname = "Rail"\ntables = "130-x"\n', "sections.2.tables",
+     "'130-x' is not a table or a range"),
+    ('[[sections]]\nname = "Rail"\ntables = "140-130"\n', "sections.2.tables",
+     "from a low table to a higher one"),
+    ('[[sections]]\nname = "Pavilion"\ntables = "130"\n', "sections",
+     "two sections are named 'Pavilion'"),
+])
+def test_a_bad_section_is_refused_when_the_file_loads(tmp_path: Path, extra: str, key: str,
+                                                      why: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_director_config(write(tmp_path, ROOM + extra))
+    assert err.value.key == key and why in str(err.value), str(err.value)
+
+
+def test_the_director_sets_the_files_sections_once_and_the_floor_edits_them(
+        tmp_path: Path) -> None:
+    d = director(tmp_path)
+    assert list(d.room.floor_sections.sections) == ["Pavilion", "Amazon Blue"]
+    assert d.room.floor_sections.section_of(125) == "Amazon Blue"
+    assert d.room.floor_sections.section_of(130) is None
+
+    async def go(client: TestClient) -> None:
+        status, view = await answer(await client.get("/api/room/sections"))
+        assert status == 200 and view["set_by"] == "room.toml"
+        assert [(s["name"], s["ranges"]) for s in view["sections"]] == \
+            [("Pavilion", "1-60"), ("Amazon Blue", "61-120, 125")]
+        body = {"sections": [{"name": "Pavilion", "tables": "1-50"},
+                             {"name": "Amazon Blue", "tables": "51-120"},
+                             {"name": "Rail", "tables": "121-200"}]}
+        status, ans = await answer(await client.post("/api/room/sections", json=body))
+        assert status == 401, "a visitor sets nothing"
+        fl = await login(client, "fl")
+        status, ans = await answer(await client.post("/api/room/sections", json=body,
+                                                     headers=fl))
+        assert status == 403 and "director" in ans["error"]
+        td = await login(client, "td")
+        bad = {"sections": [{"name": "A", "tables": "1-50"}, {"name": "B", "tables": "50"}]}
+        status, ans = await answer(await client.post("/api/room/sections", json=bad,
+                                                     headers=td))
+        assert status == 400 and "table 50 is in section 'A' and 'B'" in ans["error"]
+        status, ans = await answer(await client.post("/api/room/sections", json=body,
+                                                     headers=td))
+        assert status == 200 and [s["ranges"] for s in ans["sections"]] == \
+            ["1-50", "51-120", "121-200"]
+
+    before = d.store.last_seq
+    served(d, go)
+    logged = [e for e in d.store.read("room") if isinstance(e, re_.SectionsSet)]
+    assert [e.by for e in logged] == ["room.toml", "td"] and d.store.last_seq == before + 1
+    stop(d)
+    again = director(tmp_path)   # a restart keeps the floor's sections, not the file's
+    assert list(again.room.floor_sections.sections) == ["Pavilion", "Amazon Blue", "Rail"]
+    assert again.room.floor_sections.section_of(125) == "Rail"
+    stop(again)
+
+
+def stop(d: Director) -> None:
+    if d.ha is not None:
+        d.ha.close()
+    d.store.close()
