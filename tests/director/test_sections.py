@@ -119,3 +119,33 @@ def stop(d: Director) -> None:
     if d.ha is not None:
         d.ha.close()
     d.store.close()
+
+
+def test_the_floor_gives_an_event_a_break_order_of_sections_by_name(tmp_path: Path) -> None:
+    d = director(tmp_path, ROOM + '\n[[events]]\nname = "day1d"\nstructure = "turbo"\n'
+                 'seed = 4\n')
+    for i in range(40):
+        d.act({"kind": "register", "name": f"P{i}"}, event="day1d")
+    d.act({"kind": "start"}, event="day1d")
+
+    async def go(client: TestClient) -> None:
+        fl = await login(client, "fl")
+        order = {"event": "day1d", "sections": "Amazon Blue, then Pavilion"}
+        status, ans = await answer(await client.post("/api/room/break-order", json=order,
+                                                     headers=fl))
+        assert status == 200 and ans["sections"] == ["Amazon Blue", "Pavilion"], ans
+        status, ans = await answer(await client.post(
+            "/api/room/break-order", json={"event": "day1d", "sections": ["Ballroom"]},
+            headers=fl))
+        assert status == 400 and "no section 'Ballroom'" in ans["error"]
+        cash = await login(client, "cash")
+        status, ans = await answer(await client.post("/api/room/break-order", json=order,
+                                                     headers=cash))
+        assert status == 403
+
+    served(d, go)
+    tour = d.desks["day1d"].tour
+    assert [n for n, _ in tour.balancing.sections] == ["Amazon Blue", "Pavilion"]
+    # the event holds tables 1-5: the Pavilion's, so they break in the Pavilion's order
+    assert tour.break_order() == sorted(tour.break_order(), reverse=True)
+    stop(d)

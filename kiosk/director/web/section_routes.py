@@ -5,16 +5,22 @@ ranges, the section of every table, and who set them. POST /api/room/sections se
 all at once from the room page's form, tables written as ranges ("1-60"): parsed here,
 decided by the room (each table in one section at most) and logged as a room event with
 the user; only a login whose role may `set_sections` (a director) may.
+
+POST /api/room/break-order {"event": ..., "sections": ["Pavilion", "Amazon Blue"]} gives
+an event the floor's break order of sections by name: resolved here to their tables and
+logged in the event's stream (`set_break_order`), so a replay needs no room file.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
 from kiosk.base.errors import KioskError, RuleError
+from kiosk.core.model.commands import SetBreakOrder
 from kiosk.core.model.room_events import Section
 from kiosk.core.room.sections import RoomSections, SetSections, parse_ranges, ranges
 from kiosk.director.centre.room_service import RoomService
@@ -47,6 +53,21 @@ def _parse(body: dict[str, Any]) -> SetSections:
     return SetSections(sections=out)
 
 
+def order_of(secs: RoomSections, names: Any) -> SetBreakOrder:
+    """Section names (a list, or "Pavilion, then Amazon Blue") as the event's command."""
+    if isinstance(names, str):
+        names = [n.strip() for n in re.split(r",|\bthen\b", names)]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RuleError("name the sections in the order they break")
+    wanted = [n for n in names if n]
+    unknown = [n for n in wanted if n not in secs.sections]
+    if unknown:
+        raise RuleError(f"no section {unknown[0]!r} (sections: "
+                        f"{', '.join(secs.sections) or 'none'})")
+    return SetBreakOrder(sections=[Section(name=n, tables=secs.sections[n])
+                                   for n in dict.fromkeys(wanted)])
+
+
 def add_section_routes(app: web.Application, service: RoomService,
                        acting_user: Callable[[web.Request], str | None],
                        refusal: Callable[[str, str], web.Response | None]) -> None:
@@ -71,5 +92,26 @@ def add_section_routes(app: web.Application, service: RoomService,
         return web.json_response({"ok": True, **sections_view(
             service.repo.room.floor_sections)})
 
+    async def break_order(request: web.Request) -> web.Response:
+        user = acting_user(request)
+        if user is None:
+            return _error(401, "log in as floor staff to act")
+        refused = refusal(user, "set_break_order")
+        if refused is not None:
+            return refused
+        body = await _body(request)
+        if isinstance(body, web.Response):
+            return body
+        event = body.get("event")
+        if not isinstance(event, str) or event not in service.repo.room.events:
+            return _error(404, f"no event {event!r} in this room")
+        try:
+            cmd = order_of(service.repo.room.floor_sections, body.get("sections"))
+            service.act(cmd, user, event=event)
+        except KioskError as exc:
+            return _error(400, str(exc))
+        return web.json_response({"ok": True, "sections": [s.name for s in cmd.sections]})
+
     app.router.add_get("/api/room/sections", listed)
+    app.router.add_post("/api/room/break-order", break_order)
     app.router.add_post("/api/room/sections", set_them)

@@ -28,6 +28,14 @@ function showSections() {
   const form = $("#sections-form");
   form.hidden = !can("set_sections");
   if (!form.hidden && document.activeElement !== form.lines) form.lines.value = sectionLines();
+  const order = $("#break-order-form");
+  order.hidden = !can("set_break_order") || !sections.length || !room;
+  if (!order.hidden && document.activeElement !== order.event) {
+    const live = room.events.filter(e => e.state === "running" || e.state === "open");
+    const was = order.event.value;
+    order.event.innerHTML = live.map(e => `<option value="${esc(e.event)}">${esc(e.title)}</option>`).join("");
+    if (was) order.event.value = was;
+  }
   filterToSection();
 }
 
@@ -73,6 +81,13 @@ $("#sections-form").addEventListener("submit", async ev => {
   const res = await post("/api/room/sections", {sections: parseSectionLines(ev.target.lines.value)});
   toast(res.ok ? "Sections saved" : (res.error || "refused"), res.ok);
   if (res.ok) { ev.target.lines.blur(); loadSections(); }
+});
+
+$("#break-order-form").addEventListener("submit", async ev => {
+  ev.preventDefault();
+  const f = ev.target;
+  const res = await post("/api/room/break-order", {event: f.event.value, sections: f.sections.value});
+  toast(res.ok ? `Breaks ${res.sections.join(", then ")} first` : (res.error || "refused"), res.ok);
 });
 
 loadSections();
