@@ -56,6 +56,9 @@ class RoomSection(_Section):
                                "unset: the name")] = ""
     tables: Annotated[int, _doc("tables provisioned to the room, numbered 1..N",
                                 ge=1, le=MAX_ROOM_TABLES)] = 8
+    calls_to_room_s: Annotated[int, _doc("seconds a call waits for its section's floor "
+                                         "staff before it goes to the whole room, marked "
+                                         "late", ge=5, le=3600)] = 60
 
 
 class RoomEventSection(EventSection):
@@ -170,6 +173,7 @@ class RoomConfig:
     director: EventConfig = field(default_factory=lambda: EventConfig(name="room"))
     leagues: tuple[LeagueSpec, ...] = ()
     sections: tuple[tuple[str, tuple[int, ...]], ...] = ()   # (name, tables), file order
+    calls_to_room_s: int = 60          # a section's call goes to the room after this
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -214,7 +218,8 @@ def load_director_config(path: str | Path) -> RoomConfig:
     return RoomConfig(name=name, title=doc.room.title or name, tables=doc.room.tables,
                       events=tuple(events), director=director,
                       leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)),
-                      sections=load_sections(source, doc.sections, doc.room.tables))
+                      sections=load_sections(source, doc.sections, doc.room.tables),
+                      calls_to_room_s=doc.room.calls_to_room_s)
 
 
 def _check_room_size(source: str, data: dict[str, Any]) -> None:

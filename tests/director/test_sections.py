@@ -15,6 +15,7 @@ from kiosk.config import floor_users
 from kiosk.config.room import load_director_config
 from kiosk.core.model import room_events as re_
 from kiosk.director.service import Director
+from kiosk.director.views.section_view import section_view
 
 ROOM = """
 [room]
@@ -148,4 +149,47 @@ def test_the_floor_gives_an_event_a_break_order_of_sections_by_name(tmp_path: Pa
     assert [n for n, _ in tour.balancing.sections] == ["Amazon Blue", "Pavilion"]
     # the event holds tables 1-5: the Pavilion's, so they break in the Pavilion's order
     assert tour.break_order() == sorted(tour.break_order(), reverse=True)
+    stop(d)
+
+
+CALLS = ROOM.replace('tables = 200\n', 'tables = 200\ncalls_to_room_s = 30\n') + '''
+[[events]]
+name = "day1d"
+structure = "turbo"
+seed = 4
+'''
+
+
+def test_a_call_reaches_its_section_first_then_the_room_late_and_says_who_took_it(
+        tmp_path: Path) -> None:
+    now = [1000.0]
+    floor_users.save(tmp_path / floor_users.FILE,
+                     {u: floor_users.hash_password(PASSWORD) for u in LOGINS},
+                     {u: r for u, r in LOGINS.items() if r})
+    d = Director(load_director_config(write(tmp_path, CALLS)), clock=lambda: now[0])
+    d.room_act({"kind": "assign_table", "table": 61, "event": "day1d"}, user="td")
+    for i in range(6):
+        d.act({"kind": "register", "name": f"P{i}"}, event="day1d")
+    d.act({"kind": "start"}, event="day1d")
+    assert d.room.tables_of("day1d") == [61]
+    rep = {"v": 2, "table": 61, "id": "fc-1", "seq": 1, "ts": 0.0, "kind": "floor_call",
+           "data": {"seat": 3}, "event": "day1d"}
+    d.act({"kind": "report", "table": 61, "report": rep}, event="day1d")
+
+    def view(section: str | None) -> dict:
+        return section_view(d.service.repo, d.feed, now[0], section)
+
+    amazon, pavilion = view("Amazon Blue"), view("Pavilion")
+    assert [(c["table"], c["to"], c["late"]) for c in amazon["calls"]] == \
+        [(61, "section", False)]
+    assert pavilion["calls"] == [], "another section does not hear it yet"
+    assert any(n["table"] == 61 and "floor call" in n["why"] for n in amazon["need"])
+    now[0] += 31
+    late = view("Pavilion")["calls"]
+    assert [(c["table"], c["to"], c["late"]) for c in late] == [(61, "room", True)]
+    call = late[0]["call"]
+    d.act({"kind": "floor_ack", "call": call}, user="fl", event="day1d")
+    taken = view(None)["calls"][0]
+    assert taken["by"] == "fl" and taken["state"] == "acked" and not taken["late"]
+    assert view("Pavilion")["calls"] == [], "answered: back with its own section"
     stop(d)

@@ -356,7 +356,7 @@ def make_app(served: Served) -> web.Application:
     add_release_routes(app, served.releases, acting_user,
                        lambda user, kind: role_refusal(users, user, kind))
     add_player_routes(app, repo, hub)
-    add_section_routes(app, service, acting_user,
+    add_section_routes(app, service, feed, acting_user,
                        lambda user, kind: role_refusal(users, user, kind))
     app.router.add_static("/static/", STATIC)
     return app

@@ -6,6 +6,9 @@ all at once from the room page's form, tables written as ranges ("1-60"): parsed
 decided by the room (each table in one section at most) and logged as a room event with
 the user; only a login whose role may `set_sections` (a director) may.
 
+GET /api/room/section?name=NAME is one section for its staff's phone (/floor/section):
+its calls, running clocks, moves in transit and tables that need the floor.
+
 POST /api/room/break-order {"event": ..., "sections": ["Pavilion", "Amazon Blue"]} gives
 an event the floor's break order of sections by name: resolved here to their tables and
 logged in the event's stream (`set_break_order`), so a replay needs no room file.
@@ -24,6 +27,9 @@ from kiosk.core.model.commands import SetBreakOrder
 from kiosk.core.model.room_events import Section
 from kiosk.core.room.sections import RoomSections, SetSections, parse_ranges, ranges
 from kiosk.director.centre.room_service import RoomService
+from kiosk.director.views.section_view import section_view
+from kiosk.director.views.table_feed import TableFeed
+from kiosk.director.web.pages import render_plain
 from kiosk.director.web.room_routes import _body, _error
 
 
@@ -68,7 +74,7 @@ def order_of(secs: RoomSections, names: Any) -> SetBreakOrder:
                                    for n in dict.fromkeys(wanted)])
 
 
-def add_section_routes(app: web.Application, service: RoomService,
+def add_section_routes(app: web.Application, service: RoomService, feed: TableFeed,
                        acting_user: Callable[[web.Request], str | None],
                        refusal: Callable[[str, str], web.Response | None]) -> None:
     async def listed(request: web.Request) -> web.Response:
@@ -112,6 +118,18 @@ def add_section_routes(app: web.Application, service: RoomService,
             return _error(400, str(exc))
         return web.json_response({"ok": True, "sections": [s.name for s in cmd.sections]})
 
+    async def one_section(request: web.Request) -> web.Response:
+        name = request.query.get("name") or None
+        if name is not None and name not in service.repo.room.floor_sections.sections:
+            return _error(404, f"no section {name!r}")
+        return web.json_response(section_view(service.repo, feed, service.now(), name))
+
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=render_plain("section.html", "Section"),
+                            content_type="text/html")
+
     app.router.add_get("/api/room/sections", listed)
+    app.router.add_get("/api/room/section", one_section)
+    app.router.add_get("/floor/section", page)
     app.router.add_post("/api/room/break-order", break_order)
     app.router.add_post("/api/room/sections", set_them)

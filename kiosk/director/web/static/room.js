@@ -88,10 +88,10 @@ function tableTile(t) {
 function callItem(c) {
   const title = (room.events.find(e => e.event === c.event) || {}).title || c.event;
   const btn = c.type === "floor"
-    ? (c.state === "open" && can("floor_ack") ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">Acknowledge</button>` : "")
+    ? (c.state === "open" && can("floor_ack") ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">On my way</button>` : "")
     : (c.state === "requested" && can("clock_approve") ? `<button class="small ok" data-event="${esc(c.event)}" data-approve="${esc(c.call)}">Approve</button>` : "");
-  return `<li data-since="${esc(c.since)}" data-table="${esc(c.table)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
-    ${esc(title)} · table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>${btn}</li>`;
+  return `<li data-since="${esc(c.since)}" data-table="${esc(c.table)}" data-to="${esc(c.to)}" data-call="${esc(c.call)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
+    ${esc(title)} · table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""}${c.section ? ` · ${esc(c.section)}` : ""} · <span class="wait"></span> · ${c.by ? `<span class="taken">${c.type === "floor" ? "on my way" : esc(c.state)}: ${esc(c.by)}</span>` : esc(c.state)}${c.late ? ' <span class="tag late-call">LATE</span>' : ""}</span>${btn}</li>`;
 }
 
 function ticketItem(t) {

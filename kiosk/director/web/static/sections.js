@@ -45,9 +45,29 @@ function filterToSection() {
   document.querySelectorAll("#map .tbl").forEach(el => {
     el.hidden = !!mine && sectionOf[Number(el.id.slice(4))] !== mine;
   });
+  // a call reaches its section first; late (or from a table of no section), the room
+  const fresh = [];
   document.querySelectorAll("#calls li[data-table]").forEach(el => {
-    el.hidden = !!mine && sectionOf[Number(el.dataset.table)] !== mine;
+    const ours = sectionOf[Number(el.dataset.table)] === mine || el.dataset.to === "room";
+    el.hidden = !!mine && !ours;
+    const key = `${el.dataset.call}:${el.dataset.to}`;
+    if (!el.hidden && !heardCalls.has(key)) { heardCalls.add(key); fresh.push(el); }
   });
+  if (fresh.length && heardOnce) ding();
+  heardOnce = true;
+}
+
+// a new call for this login (its section's, or one gone to the room): a short tone
+const heardCalls = new Set();
+let heardOnce = false, audio = null;
+function ding() {
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = 880; g.gain.value = 0.2; o.connect(g); g.connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + 0.25);
+    document.body.dataset.dings = String(Number(document.body.dataset.dings || 0) + 1);
+  } catch (e) { /* no sound on this device: the list still shows the call */ }
 }
 
 async function loadSections() {
