@@ -72,3 +72,20 @@ def section_view(repo: Repository, feed: TableFeed, t: float,
             "sections": list(secs.sections), "server_time": t,
             "calls_to_room_s": repo.config.calls_to_room_s,
             "calls": calls, "clocks": clocks, "moves": _moves(repo, feed, mine), "need": need}
+
+
+def room_find(repo: Repository, feed: TableFeed, query: str, limit: int = 20
+              ) -> list[dict[str, Any]]:
+    """Players of every event not archived whose name, id or card holds `query`, in play
+    first, each with the event's title and the section of the table."""
+    out: list[dict[str, Any]] = []
+    secs = repo.room.floor_sections
+    for name, desk in repo.desks.items():
+        info = repo.room.events[name]
+        if info.state == "archived":
+            continue
+        for p in views.find_player(EventView.of(desk, feed), query, limit):
+            out.append({**p, "event": name, "event_title": info.title,
+                        "section": secs.section_of(p["table"]) if p["table"] else None})
+    out.sort(key=lambda p: (p["table"] is None, p["name"].lower()))
+    return out[:limit]

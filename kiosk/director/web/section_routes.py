@@ -6,6 +6,7 @@ all at once from the room page's form, tables written as ranges ("1-60"): parsed
 decided by the room (each table in one section at most) and logged as a room event with
 the user; only a login whose role may `set_sections` (a director) may.
 
+GET /api/room/find?q=... finds players across the room's events (name, id or card).
 GET /api/room/section?name=NAME is one section for its staff's phone (/floor/section):
 its calls, running clocks, moves in transit and tables that need the floor.
 
@@ -27,7 +28,7 @@ from kiosk.core.model.commands import SetBreakOrder
 from kiosk.core.model.room_events import Section
 from kiosk.core.room.sections import RoomSections, SetSections, parse_ranges, ranges
 from kiosk.director.centre.room_service import RoomService
-from kiosk.director.views.section_view import section_view
+from kiosk.director.views.section_view import room_find, section_view
 from kiosk.director.views.table_feed import TableFeed
 from kiosk.director.web.pages import render_plain
 from kiosk.director.web.room_routes import _body, _error
@@ -128,6 +129,11 @@ def add_section_routes(app: web.Application, service: RoomService, feed: TableFe
         return web.Response(text=render_plain("section.html", "Section"),
                             content_type="text/html")
 
+    async def find(request: web.Request) -> web.Response:
+        return web.json_response({"players": room_find(service.repo, feed,
+                                                       request.query.get("q", "")[:60])})
+
+    app.router.add_get("/api/room/find", find)
     app.router.add_get("/api/room/sections", listed)
     app.router.add_get("/api/room/section", one_section)
     app.router.add_get("/floor/section", page)

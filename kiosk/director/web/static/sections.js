@@ -77,6 +77,7 @@ async function loadSections() {
     sectionOf = {};
     sections.forEach(s => s.tables.forEach(n => { sectionOf[n] = s.name; }));
   } catch (e) { return; }
+  if (room) render(room);
   showSections();
 }
 
