@@ -129,3 +129,30 @@ def test_a_600_table_room_renders_fast_finds_by_typing_and_routes_a_call_by_sect
         phone.screenshot(path=str(SCREENS / "section-phone-390.png"), full_page=True)
         browser.close()
     kiosk.stop()
+
+
+def test_the_event_dashboard_of_a_big_field_is_a_map_by_section_and_finds_a_table(
+        tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
+    d = room_process(director_factory, mosquitto, tmp_path, text=ROOM, players=700)
+    with sync_playwright() as pw:
+        browser = chromium(pw)
+        td = Floor(browser.new_context().request, d.url, "td")
+        td.post("/api/act?event=day1d", {"kind": "start"})
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(d.url + "/event/day1d")
+        expect(page.locator("#dash-map")).to_be_visible(timeout=10000)
+        # 700 players at 9 a table: 78 tables, in sections 1 (1-75) and 2 (76-78)
+        expect(page.locator("#dash-map .map-section h3")).to_have_text(
+            ["Section 1 tables 1-75", "Section 2 tables 76-78"])
+        expect(page.locator("#dash-map .chip")).to_have_count(78)
+        assert page.locator("#tables > .tile:visible").count() == 0, \
+            "a quiet floor shows the map, not 78 tiles"
+        page.locator("#find").fill("42")
+        expect(page.locator("#t42")).to_be_visible()
+        expect(page.locator("#t42")).to_contain_text("Table 42")
+        page.locator("[data-dash-chip='77']").click()
+        expect(page.locator("#t77")).to_be_visible()
+        fits(page, False, "dashboard 78 tables")
+        no_overlap(page, ["#dash-map .chip", "main > *"], "dashboard 78 tables")
+        page.screenshot(path=str(SCREENS / "dashboard-big-field-1920x1080.png"))
+        browser.close()
