@@ -308,8 +308,10 @@ def _check_flight(room: Room, day2: str, name: str) -> None:
     info = room.events.get(name)
     if info is None:
         raise RuleError(f"Day 2 {day2}: no flight {name!r} in the room")
-    if info.kind != "flight":
-        raise RuleError(f"Day 2 {day2}: {name} is {re_.A_TYPE[info.kind]}, not a flight")
+    # a Day 3 is made of Day 2s (festivals merge in two steps): any day that bags
+    if info.kind not in ("flight", "day2"):
+        raise RuleError(f"Day 2 {day2}: {name} is {re_.A_TYPE[info.kind]}, not a flight "
+                        "nor a Day 2")
     fed = next((e.name for e in room.events.values() if name in e.flights), None)
     if fed is not None:
         raise RuleError(f"Day 2 {day2}: flight {name} already feeds {fed}")
