@@ -7,9 +7,13 @@ The core decides through `Tournament.execute`, exactly as in the director; the
 reference breaks the table with the fewest players once everyone fits one table fewer,
 and otherwise moves a random player from the longest table to a random seat at the
 shortest whenever they differ by two or more. Both see the same bust order. With
-`--sim`, whole chip-driven tournaments from the simulator are measured too.
+`--sim`, whole chip-driven tournaments from the simulator are measured too. With
+`--sections K`, the core runs again with the tables split into K sections of
+consecutive numbers and a break order of them (the highest-numbered section first): the
+moves per entrant with and without a section order, side by side.
 
     python bench/balance_bench.py --players N --seed S [--profile P|all] [--json] [--sim]
+                                  [--sections K]
 """
 
 from __future__ import annotations
@@ -120,7 +124,7 @@ def _worst(pos: btn.Positions | None, occupied: set[int], seat: int) -> bool:
 class CoreRun:
     """The tournament core driven by table reports, hand by hand."""
 
-    def __init__(self, players: int, prof: Profile, seed: int) -> None:
+    def __init__(self, players: int, prof: Profile, seed: int, sections: int = 0) -> None:
         self.tour = Tournament.create(event="bench", profile=prof, structure=_structure(),
                                       seats=SEATS, seed=seed)
         self.prof = prof
@@ -130,6 +134,9 @@ class CoreRun:
         for i in range(players):
             self.tour.execute({"kind": "register", "name": f"P{i}", "player": f"p{i}"}, 0.0)
         self._do({"kind": "start"})
+        if sections:
+            self.tour.execute({"kind": "set_break_order",
+                               "sections": split_sections(self.tables(), sections)}, 0.0)
 
     def seating(self) -> dict[int, dict[int, str]]:
         return {t.id: dict(t.seat_of) for t in self.tour.tables.values() if not t.broken}
@@ -193,6 +200,14 @@ class CoreRun:
 
     def alive(self) -> int:
         return self.tour.alive
+
+
+def split_sections(tables: list[int], k: int) -> list[dict[str, Any]]:
+    """`tables` cut into `k` sections of consecutive numbers, the last section first in
+    the break order (the far ballroom, which holds the highest numbers)."""
+    size = -(-len(tables) // k)
+    parts = [tables[i:i + size] for i in range(0, len(tables), size)]
+    return [{"name": f"S{n + 1}", "tables": part} for n, part in reversed(list(enumerate(parts)))]
 
 
 # ------------------------------------------------------------------- the reference
@@ -316,13 +331,19 @@ def _play(run: CoreRun | ReferenceRun, order: list[str], seed: int) -> dict[str,
     return run.tally.result()
 
 
-def compare(players: int, seed: int, prof: Profile) -> dict[str, dict[str, Any]]:
+def compare(players: int, seed: int, prof: Profile, sections: int = 0
+            ) -> dict[str, dict[str, Any]]:
     core = CoreRun(players, prof, seed)
     seating = core.seating()
     order = sorted(p for s in seating.values() for p in s.values())
     random.Random(f"{seed}:busts").shuffle(order)
     ref = ReferenceRun(players, prof, seed, seating)
-    return {"core": play(core, order, seed), "reference": play(ref, order, seed)}
+    out = {"core": play(core, order, seed), "reference": play(ref, order, seed)}
+    if sections:
+        # the same draw and bust order, the tables breaking section by section
+        out["core_sections"] = play(CoreRun(players, prof, seed, sections), order, seed)
+        out["core_sections"]["sections"] = sections
+    return out
 
 
 def simulate(players: int, seed: int, prof: Profile) -> dict[str, Any]:
@@ -374,19 +395,25 @@ def main(argv: list[str] | None = None) -> int:
                     help="also run with this break_order (fewest, published)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--sim", action="store_true", help="also run the chip-driven simulator")
+    ap.add_argument("--sections", type=int, default=0,
+                    help="also run the core with a break order of this many sections")
     args = ap.parse_args(argv)
     if args.players < 20:
         ap.error("--players must be at least 20")
+    if not 0 <= args.sections <= 40:
+        ap.error("--sections must be 0 to 40")
     if args.json:
-        print(json.dumps(compare(args.players, args.seed, load_profile(args.profile))))
+        print(json.dumps(compare(args.players, args.seed, load_profile(args.profile),
+                                 args.sections)))
         return 0
     profiles = profile_ids() if args.profile == "all" else [args.profile]
     for profile in profiles:
         for name, prof in _variants(profile, args.policy):
             print(f"== {args.players:,} entrants, 9-max, {name}, seed {args.seed}")
-            out = compare(args.players, args.seed, prof)
-            for side in ("core", "reference"):
-                print(_line(side, out[side]))
+            out = compare(args.players, args.seed, prof, args.sections)
+            for side in ("core", "reference", "core_sections"):
+                if side in out:
+                    print(_line(side, out[side]))
             core, ref = out["core"], out["reference"]
             gain = 100 * (1 - core["moves_per_entrant"] / ref["moves_per_entrant"])
             print(f"  core moves {gain:+.1f} % below the reference; players per broken "

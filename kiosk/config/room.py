@@ -38,10 +38,13 @@ from kiosk.config.files import (
     director_settings,
     load_event_config,
 )
+from kiosk.config.sections import SectionEntry, load_sections
 from kiosk.core.season.leagues import FormulaError, LeagueSpec, formula
 
 log = logging.getLogger("kiosk.config.files")
-MAX_ROOM_TABLES = 500
+# one director keeps every table's plan, connection and calls: tried with 558 tables of a
+# 5,000-entrant flight (bench/festival_bench.py); past this, run a second room
+MAX_ROOM_TABLES = 2000
 EventKind = Literal["event", "satellite", "flight", "day2"]
 
 
@@ -54,6 +57,9 @@ class RoomSection(_Section):
                                "unset: the name")] = ""
     tables: Annotated[int, _doc("tables provisioned to the room, numbered 1..N",
                                 ge=1, le=MAX_ROOM_TABLES)] = 8
+    calls_to_room_s: Annotated[int, _doc("seconds a call waits for its section's floor "
+                                         "staff before it goes to the whole room, marked "
+                                         "late", ge=5, le=3600)] = 60
 
 
 class RoomEventSection(EventSection):
@@ -133,6 +139,7 @@ class RoomFile(_Section):
     events: Annotated[list[RoomEventSection], Meta(max_length=200)] = []
     leagues: Annotated[list[LeagueSection], Meta(max_length=50)] = []
     dealers: DealersSection = msgspec.field(default_factory=DealersSection)
+    sections: Annotated[list[SectionEntry], Meta(max_length=200)] = []
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,8 @@ class RoomConfig:
     director: EventConfig = field(default_factory=lambda: EventConfig(name="room"))
     leagues: tuple[LeagueSpec, ...] = ()
     dealers: DealersConfig | None = None   # the rotation and the roster (kiosk.config.dealers)
+    sections: tuple[tuple[str, tuple[int, ...]], ...] = ()   # (name, tables), file order
+    calls_to_room_s: int = 60          # a section's call goes to the room after this
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -196,6 +205,7 @@ def load_director_config(path: str | Path) -> RoomConfig:
         log.info("%s is a single-event config: read as a room of one event (%s); "
                  "docs/room.md says how to move to a room.toml", source, cfg.name)
         return RoomConfig.of_event(cfg)
+    _check_room_size(source, data)
     doc = convert(source, data, RoomFile)
     name = _event_name(source, "room.name", doc.room.name)
     base = Path(path).parent
@@ -211,7 +221,20 @@ def load_director_config(path: str | Path) -> RoomConfig:
     return RoomConfig(name=name, title=doc.room.title or name, tables=doc.room.tables,
                       events=tuple(events), director=director,
                       leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)),
-                      dealers=dealers_config(source, doc.dealers))
+                      dealers=dealers_config(source, doc.dealers),
+                      sections=load_sections(source, doc.sections, doc.room.tables),
+                      calls_to_room_s=doc.room.calls_to_room_s)
+
+
+def _check_room_size(source: str, data: dict[str, Any]) -> None:
+    """A room past MAX_ROOM_TABLES is refused with the reason, not a bare bound."""
+    tables = (data.get("room") or {}).get("tables") if isinstance(data.get("room"), dict) \
+        else None
+    if isinstance(tables, int) and not isinstance(tables, bool) and tables > MAX_ROOM_TABLES:
+        raise ConfigError(source, "room.tables",
+                          f"{tables} tables: a room holds at most {MAX_ROOM_TABLES:,} (one "
+                          "director serves every table's plan, calls and connection); "
+                          "split the floor into two rooms")
 
 
 def _league(source: str, i: int, lg: LeagueSection) -> LeagueSpec:

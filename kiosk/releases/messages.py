@@ -39,7 +39,7 @@ class Wanted(msgspec.Struct, forbid_unknown_fields=False):
 class UpdateStatus(msgspec.Struct, forbid_unknown_fields=False):
     """What a table's updater is doing, for the floor's room page."""
 
-    table: Annotated[int, Meta(ge=1, le=999)]
+    table: Annotated[int, Meta(ge=1, le=9999)]   # a room's table numbers (up to 2,000)
     version: Version
     state: State
     v: Literal[2] = 2

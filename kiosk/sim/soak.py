@@ -2,7 +2,8 @@
 the floor does what a floor does, with the room's invariants checked all the way.
 
 One seed makes one room: an ordinary event always, and on the seed's throw a satellite
-into a scheduled main event and two Day 1 flights into a Day 2, each on a random rule
+into a scheduled main event and two Day 1 flights into a Day 2 (or four in a festival's
+two steps: Day 2ABC and Day 2D, each bagging, then Day 3), each on a random rule
 profile and structure, some with bounties, colour-ups or hand-for-hand at the bubble.
 Simulated dealers play every event at once (kiosk.sim.room_loop). Between hands the floor
 registers late, re-enters, pauses and resumes the clock, runs hand-for-hand at the bubble,
@@ -107,11 +108,20 @@ def plan_room(seed: int) -> list[EventPlan]:
         events += [sat, ev("main", "event", 0, 0, "scheduled = true\n")]
     if rng.random() < 0.5:
         structure = rng.choice(STRUCTURES)
-        events += [ev("d1a", "flight", 18, 60, structure=structure),
-                   ev("d1b", "flight", 18, 60, structure=structure)]
+        events += [ev(n, "flight", 18, 60, structure=structure) for n in ("d1a", "d1b")]
+        # on a throw of its own (the rooms of other seeds stay as they were), a
+        # festival's two steps: Day 2ABC from 1A-1C, Day 2D from 1D, then Day 3 from both
+        if random.Random(f"{seed}:festival").random() < 0.5:
+            events += [ev(n, "flight", 18, 60, structure=structure) for n in ("d1c", "d1d")]
     if len(events) == 1:
         events.append(ev("turbo", "event", 10, 30, structure="turbo"))
     return events
+
+
+FLIGHTS_4 = ("d1a", "d1b", "d1c", "d1d")
+# the days of two-step flights: each Day 2 and the days it is made of, then Day 3
+TWO_STEP = {"day2abc": ["d1a", "d1b", "d1c"], "day2d": ["d1d"],
+            "day3": ["day2abc", "day2d"]}
 
 
 def room_toml(events: list[EventPlan]) -> str:
@@ -220,6 +230,8 @@ class SoakFloor:
         self.refusal = ""                        # the floor's last refusal, in its words
         self.last_bust: dict[str, str] = {}    # event -> the newest bust a table reported
         self.dealers = soak_dealers.SoakDealers(room, self.violation)   # the rotation
+        self.two_step = set(FLIGHTS_4) <= set(self.plans)
+        self.day_size: dict[str, int] = {}     # a Day 2 that bags: the players it began with
 
     @property
     def d(self) -> Director:
@@ -314,8 +326,9 @@ class SoakFloor:
         bubble, then one more thing on a throw of the dice."""
         self.clock(event)
         plan = self.plans.get(event)
-        if plan is not None and plan.kind == "flight" and event not in self.ended \
-                and tour.alive <= max(4, plan.entrants // 4):
+        size = plan.entrants if plan is not None and plan.kind == "flight" \
+            else self.day_size.get(event)
+        if size is not None and event not in self.ended and tour.alive <= max(4, size // 4):
             self.ended.add(event)
             self.act(commands.EndDay(), event)
             return
@@ -449,9 +462,18 @@ class SoakFloor:
         if event == "sat" and tour.finished_at is not None:
             self.open_main()
         flights = [n for n, p in self.plans.items() if p.kind == "flight"]
-        if event in flights and set(flights) <= self.bagged and "day2" not in self.d.desks:
+        if self.two_step:
+            self.next_days(event)
+        elif event in flights and set(flights) <= self.bagged and "day2" not in self.d.desks:
             self.open_day2(flights)
         self.reassign(event)
+
+    def next_days(self, event: str) -> None:
+        """Two-step flights: each day whose days are all bagged opens (a Day 2 that bags
+        again, then the Day 3 played to its winner)."""
+        for day, made_of in TWO_STEP.items():
+            if event in made_of and set(made_of) <= self.bagged and day not in self.d.desks:
+                self.open_day2(made_of, day, bags=day != "day3")
 
     def open_main(self) -> None:
         if not self.room_act(rc.SetEventState(event="main", state="open")):
@@ -461,18 +483,20 @@ class SoakFloor:
         if self.act(commands.Start(), "main"):
             self.play("main")
 
-    def open_day2(self, flights: list[str]) -> None:
-        first = self.plans[flights[0]]
-        spec = {"name": "day2", "title": "Day 2", "kind": "day2", "flights": flights,
+    def open_day2(self, flights: list[str], name: str = "day2", bags: bool = False) -> None:
+        first = self.plans.get(flights[0]) or self.plans["d1a"]
+        spec = {"name": name, "title": name.capitalize(), "kind": "day2", "flights": flights,
                 "structure": first.structure, "profile": first.profile, "seats": SEATS,
-                "seed": first.seed + 1}
+                "seed": first.seed + 1 + len(name)}
         try:
             self.d.open_event(spec, user="td")
         except RuleError as exc:
-            self.referee.violation("day2", f"could not open: {exc}")
+            self.referee.violation(name, f"could not open: {exc}")
             return
-        if self.act(commands.Start(), "day2"):
-            self.play("day2")
+        if bags:
+            self.day_size[name] = len(self.d.desks[name].tour.players)
+        if self.act(commands.Start(), name):
+            self.play(name)
 
     def reassign(self, event: str) -> None:
         """A table this event gave back goes to an event still playing."""

@@ -37,3 +37,17 @@ def test_bad_field_size_is_one_clear_error() -> None:
     proc = subprocess.run([sys.executable, str(BENCH), "--players", "5", "--json"],
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and proc.stdout == "" and "--players" in proc.stderr
+
+
+def test_a_break_order_of_sections_is_measured_beside_the_core() -> None:
+    """Breaking section by section costs some moves (the far ballroom breaks however full
+    its tables are) but stays below the reference's plain fewest-players policy."""
+    proc = subprocess.run([sys.executable, str(BENCH), "--players", "1000", "--seed", "3",
+                           "--sections", "6", "--json"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    core, ref, sec = out["core"], out["reference"], out["core_sections"]
+    assert sec["sections"] == 6 and set(sec) >= KEYS
+    assert core["moves_per_entrant"] <= sec["moves_per_entrant"] < ref["moves_per_entrant"]
+    assert sec["tda10a_share"] == 1.0

@@ -47,7 +47,7 @@ def digest(room: Room) -> tuple:
     return (room.name, room.title, sorted(room.pool), sorted(room.assigned.items()),
             {n: asdict(e) for n, e in room.events.items()},
             {p: asdict(x) for p, x in room.players.items()}, dict(room.people.by_card),
-            {t: asdict(x) for t, x in room.tickets.items()})
+            {t: asdict(x) for t, x in room.tickets.items()}, room.floor_sections.sections)
 
 
 @pytest.fixture
@@ -300,6 +300,7 @@ def test_a_replay_of_the_room_events_rebuilds_the_same_room(floor: Floor) -> Non
     floor.do({"kind": "update_player", "player": "r2", "country": "FR"})
     floor.do(add("day2", "day2", flights=["d1a", "d1b"]))
     floor.do({"kind": "provision_tables", "tables": [11]})
+    floor.do({"kind": "set_sections", "sections": [{"name": "Rail", "tables": [1, 2]}]})
     assert {e.kind for e in floor.events} == {cls.kind for cls in re_.ROOM_EVENTS}
     replayed = Room.replay(floor.events)
     assert digest(replayed) == digest(floor.room)

@@ -14,6 +14,10 @@ it is long enough (an Irish added table, or any table under the published order)
 players would move when it breaks anyway, so those moves cost nothing extra. A table
 breaks once its players fit at the others, but under the fewest-players order one
 holding more than `seats - spread` waits a few busts for a shorter one (`break_now`).
+
+A break order of sections (the far ballroom first) lowers the rank of each section's
+tables by a band of SECTION_STEP: the published order runs section by section, and the
+fewest-players order picks the shortest table of the first section still playing.
 """
 
 from __future__ import annotations
@@ -28,6 +32,20 @@ ORIGINAL = 1_000_000   # added tables that break first rank below 0, the rest ab
 # open seats a fewest-players break may wait for, per playing table, beyond one table's
 # worth: one in ten tables keeps a seat open (about 1 % more tables at 1,000 tables)
 BREAK_SLACK = 0.1
+SECTION_STEP = 20_000   # a band of ranks wider than any table number (MAX_TABLES)
+MAX_ORDERED_SECTIONS = 40   # their bands stay above 0 (ORIGINAL), below the added tables
+
+
+def section_bias(position: int, ordered: int) -> int:
+    """How much sooner a table of the `position`-th section (0: first) of a break order
+    of `ordered` sections breaks than a table of no ordered section."""
+    return (ordered - position) * SECTION_STEP
+
+
+def group(rank: int) -> int:
+    """The band a rank lies in: added tables breaking first, then each ordered section,
+    then every other table. Tables break band by band, whatever their counts."""
+    return rank // SECTION_STEP
 
 
 def break_rank(table: int, added: bool, added_first: bool) -> int:
@@ -42,9 +60,15 @@ def break_order(tables: Iterable[tuple[int, bool, int, int]], added_first: bool,
     """Tables (id, added, players, moved weight) in the order they break: with `fewest`
     the shortest first inside each group (added tables, then the rest), ties to the
     table whose players moved least; else the published order."""
-    def key(x: tuple[int, bool, int, int]) -> tuple[bool, int, int, int]:
-        rank = break_rank(x[0], x[1], added_first)
-        return (rank > 0, x[2], x[3], rank) if fewest else (False, 0, 0, rank)
+    return break_order_ranked(((x[0], break_rank(x[0], x[1], added_first), x[2], x[3])
+                               for x in tables), fewest)
+
+
+def break_order_ranked(tables: Iterable[tuple[int, int, int, int]], fewest: bool) -> list[int]:
+    """As break_order, from each table's rank (id, rank, players, moved weight)."""
+    def key(x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        rank = x[1]
+        return (group(rank), x[2], x[3], rank) if fewest else (0, 0, 0, rank)
     return [x[0] for x in sorted(tables, key=key)]
 
 
@@ -58,10 +82,10 @@ class Balancer:
         self._latest: dict[int, list[tuple[int, int]]] = {}   # count -> heap (-rank, t)
         self._size = [0] * 12   # tables per count; counts run 0..10 (+ final-table headroom)
         self._lo = self._hi = 0  # the smallest and largest count held (0 with no table)
-        self.any_added = False  # a table ranked ahead of the originals was ever opened
+        self.any_added = False  # a table ranked in a band of its own (added, a section)
         self.weight: dict[int, int] = {}
-        # count -> heap (original?, weight, rank, t): the order tables break in
-        self._breakq: dict[int, list[tuple[bool, int, int, int]]] = {}
+        # count -> heap (band, weight, rank, t): the order tables break in
+        self._breakq: dict[int, list[tuple[int, int, int, int]]] = {}
         self._heaps: dict[str, dict[int, list[Any]]] = {
             "soonest": self._soonest, "latest": self._latest, "break": self._breakq}
         self._queued: dict[tuple[str, int], dict[int, tuple]] = {}  # what each heap holds
@@ -75,7 +99,7 @@ class Balancer:
 
     def set_rank(self, table: int, rank: int) -> None:
         self.rank[table] = rank
-        self.any_added = self.any_added or rank < 0
+        self.any_added = self.any_added or group(rank) != group(ORIGINAL - 1)
 
     def set(self, table: int, count: int, weight: int = 0) -> None:
         """`count` players (after ordered moves); `weight` says how much its players
@@ -85,7 +109,7 @@ class Balancer:
         if old == count:
             if self.weight.get(table) != weight:
                 self.weight[table] = weight
-                self._push("break", count, (r > 0, weight, r, table))
+                self._push("break", count, (group(r), weight, r, table))
             return
         if old is not None:
             self._leave(table, old)
@@ -105,7 +129,7 @@ class Balancer:
             self._lo = count
         self._push("soonest", count, (r, table))
         self._push("latest", count, (-r, table))
-        self._push("break", count, (r > 0, weight, r, table))
+        self._push("break", count, (group(r), weight, r, table))
 
     def add(self, table: int, delta: int) -> None:
         self.set(table, self.count[table] + delta, self.weight.get(table, 0))
@@ -152,7 +176,7 @@ class Balancer:
             return (r, table)
         if kind == "latest":
             return (-r, table)
-        return (r > 0, self.weight[table], r, table)
+        return (group(r), self.weight[table], r, table)
 
     def _pop(self, kind: str, count: int) -> None:
         item = heapq.heappop(self._heaps[kind][count])
@@ -197,22 +221,21 @@ class Balancer:
     def fewest_first(self) -> int | None:
         """The table with the fewest players; of several, the one whose players have
         moved least (each player's moves squared, so nobody is moved again and again),
-        then by rank. An added table ranked ahead of the originals (Irish r.72) comes
-        first however many it holds."""
-        first: int | None = None
+        then by rank. An added table ranked ahead of the originals (Irish r.72), then a
+        table of the first section of a break order, comes first however many it holds."""
+        best: tuple[tuple[int, int], int] | None = None
         for c, n in enumerate(self._size):
             if not n:
                 continue
             t = self._first_to_break(c)
             if t is None:
                 continue
-            if self.rank[t] < 0:
-                return t
-            if first is None:
-                first = t
+            key = (group(self.rank[t]), c)
+            if best is None or key < best[0]:
+                best = (key, t)
                 if not self.any_added:
                     break
-        return first
+        return best[1] if best else None
 
     def candidates(self, count: int, limit: int) -> list[int]:
         """Up to `limit` tables holding `count` players, soonest to break first."""

@@ -15,6 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.base.errors import RuleError
+from kiosk.core.model import room_events
 from kiosk.core.model.bounds import Chips, Ident, Money, Name, SeatNo, TableNo, Text
 from kiosk.core.model.events import Record
 from kiosk.core.model.report_data import (
@@ -345,6 +346,13 @@ class CarryIn(Command, tag="carry_in", kw_only=True):
 class Deal(Command, tag="deal", kw_only=True):
     amounts: dict[Ident, Money]
     method: Name = ""
+
+
+class SetBreakOrder(Command, tag="set_break_order", kw_only=True):
+    """The floor's break order of sections (the far ballroom first): each a name and its
+    tables, first to break first; an empty list: the profile's order alone."""
+
+    sections: Annotated[list[room_events.Section], Meta(max_length=40)]
 
 
 def _reports() -> dict[str, type[TableReport]]:

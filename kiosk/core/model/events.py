@@ -467,6 +467,13 @@ class DealAgreed(Event, tag="deal_agreed", kw_only=True):
     by: Name | None = None
 
 
+class BreakOrderSet(Event, tag="break_order_set", kw_only=True):
+    """Tables break section by section in this order (none: the profile's order)."""
+
+    sections: Annotated[list[room_events.Section], Meta(max_length=40)]
+    by: Name | None = None
+
+
 def _declared() -> dict[str, type[Event]]:
     out: dict[str, type[Event]] = {}
     stack = list(Event.__subclasses__())

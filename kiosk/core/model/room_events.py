@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from msgspec import Meta
+from msgspec import Meta, Struct
 
 from kiosk.core.model.bounds import MAX_TABLES, Ident, Money, Name, TableNo, Text
 from kiosk.core.model.event_base import Event
@@ -121,6 +121,21 @@ class TicketRefunded(Event, tag="ticket_refunded", kw_only=True):
     note: Text = ""
 
 
+class Section(Struct, kw_only=True, forbid_unknown_fields=True):
+    """One section of the floor: a name and its tables (a table is in one section)."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    tables: Tables
+
+
+class SectionsSet(Event, tag="sections_set", kw_only=True):
+    """The floor's sections, all of them at once (the last set wins; none: one room)."""
+
+    sections: Annotated[list[Section], Meta(max_length=200)]
+    by: Name | None = None
+
+
 ROOM_EVENTS: tuple[type[Event], ...] = (
     RoomCreated, TablesProvisioned, EventAdded, EventStateSet, TableAssigned, TableFreed,
-    PlayerAdded, PlayerUpdated, TicketIssued, TicketUsed, TicketReturned, TicketRefunded)
+    PlayerAdded, PlayerUpdated, TicketIssued, TicketUsed, TicketReturned, TicketRefunded,
+    SectionsSet)

@@ -27,6 +27,7 @@ from kiosk.core.model.component import handlers
 from kiosk.core.model.event_base import Event
 from kiosk.core.room.players import PlayerRecord, RoomPlayers, Ticket
 from kiosk.core.room.reservations import Reservations
+from kiosk.core.room.sections import RoomSections
 
 ROOM_STREAM = "room"    # the room's own stream: no event may take this name
 # names become MQTT topic levels: the rule of kiosk.protocol.topics.check_event_name
@@ -88,6 +89,8 @@ class Room:
                                        Reservations: self.bookings}
         self.roadmap = Roadmap(host=self)      # the dealers' rotation (kiosk.core.dealers)
         self.parts.update({RoadmapState: self.roadmap, DealerDesk: DealerDesk(self.roadmap)})
+        self.floor_sections = RoomSections(self)
+        self.parts[RoomSections] = self.floor_sections
         self.n_events = 1
         self._out: list[Event] | None = None
 
@@ -310,8 +313,10 @@ def _check_flight(room: Room, day2: str, name: str) -> None:
     info = room.events.get(name)
     if info is None:
         raise RuleError(f"Day 2 {day2}: no flight {name!r} in the room")
-    if info.kind != "flight":
-        raise RuleError(f"Day 2 {day2}: {name} is {re_.A_TYPE[info.kind]}, not a flight")
+    # a Day 3 is made of Day 2s (festivals merge in two steps): any day that bags
+    if info.kind not in ("flight", "day2"):
+        raise RuleError(f"Day 2 {day2}: {name} is {re_.A_TYPE[info.kind]}, not a flight "
+                        "nor a Day 2")
     fed = next((e.name for e in room.events.values() if name in e.flights), None)
     if fed is not None:
         raise RuleError(f"Day 2 {day2}: flight {name} already feeds {fed}")
@@ -329,7 +334,7 @@ def _list(tables: list[int]) -> str:
 
 
 def _routes() -> None:
-    for part in (Room, RoomPlayers, Reservations, RoadmapState, DealerDesk):
+    for part in (Room, RoomPlayers, Reservations, RoadmapState, DealerDesk, RoomSections):
         for ev, fn in handlers(part, "_on_", Event).items():
             Room.FOLDS[ev] = (part, fn)
         for cmd, fn in handlers(part, "_do_", rc.RoomCommand).items():

@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 from kiosk.base.errors import RuleError
 from kiosk.core.calc import button as btn
 from kiosk.core.calc.balance import (
+    MAX_ORDERED_SECTIONS,
     Balancer,
     break_now,
-    break_order,
+    break_order_ranked,
     break_rank,
     choose_source,
     choose_target,
     seat_card_target,
+    section_bias,
     unbalanced,
 )
 from kiosk.core.model import commands as cmd_
@@ -55,6 +57,8 @@ class Balancing(Component):
     _longest_at: int = -1  # event count when _longest_now was taken
     _longest_now: int = 0
     n_pending: int = 0  # balancing moves ordered, not yet made
+    sections: list[tuple[str, list[int]]] = field(default_factory=list)  # break order
+    _bias: dict[int, int] = field(default_factory=dict)  # table -> its section's head start
 
     seating: SeatingView = peer()
     registry: RegistryView = peer()
@@ -70,7 +74,7 @@ class Balancing(Component):
         if reopened:
             self._order = [e for e in self._order if e[1] != tab.id]
             self._cursor = 0
-        rank = break_rank(tab.id, tab.added, self.t.profile.balance.added_tables_break_first)
+        rank = self._rank(tab)
         at = bisect.bisect(self._order, (rank, tab.id))
         self._order.insert(at, (rank, tab.id))
         self._cursor = min(self._cursor, at)
@@ -110,10 +114,8 @@ class Balancing(Component):
         """The balancer and the breaking order afresh from the tables in play (after the
         final draw, or when it is called off)."""
         b = Balancer()
-        first = self.t.profile.balance.added_tables_break_first
         tables = self.seating.tables
-        self._order = sorted((break_rank(t.id, t.added, first), t.id)
-                             for t in tables.values() if not t.broken)
+        self._order = sorted((self._rank(t), t.id) for t in tables.values() if not t.broken)
         self._cursor = 0
         for rank, tid in self._order:
             b.set_rank(tid, rank)
@@ -121,6 +123,12 @@ class Balancing(Component):
             if not tab.breaking:
                 b.set(tid, tab.effective, tab.moved_weight)
         self.balancer = b
+
+    def _rank(self, tab: Table) -> int:
+        """`tab`'s place in the breaking order: the profile's, moved ahead by its
+        section's place in the floor's break order."""
+        first = self.t.profile.balance.added_tables_break_first
+        return break_rank(tab.id, tab.added, first) - self._bias.get(tab.id, 0)
 
     def redrawn(self) -> None:
         """The next day's redraw seats everyone afresh: a break or a final-table draw
@@ -152,10 +160,9 @@ class Balancing(Component):
         predetermined procedure (TDA 10C) applied to the counts balancing sees now."""
         rules = self.t.profile.balance
         open_tables = self.seating.active_tables()
-        return sorted(t.id for t in open_tables if t.breaking) + break_order(
-            ((t.id, t.added, t.effective, t.moved_weight)
-             for t in open_tables if not t.breaking),
-            rules.added_tables_break_first, rules.break_order == "fewest")
+        return sorted(t.id for t in open_tables if t.breaking) + break_order_ranked(
+            ((t.id, self._rank(t), t.effective, t.moved_weight)
+             for t in open_tables if not t.breaking), rules.break_order == "fewest")
 
     def refresh_halts(self) -> None:
         """A halt depends on the longest table anywhere, so when that changes every
@@ -413,7 +420,34 @@ class Balancing(Component):
         if not tab.in_hand:
             self._break(tab, t)
 
+    def _do_set_break_order(self, cmd: cmd_.SetBreakOrder, t: float) -> None:
+        """The floor's break order of sections: each table in one section at most."""
+        if self.final.pending:
+            raise RuleError("the final table draw is under way: every table breaks into it")
+        if len(cmd.sections) > MAX_ORDERED_SECTIONS:
+            raise RuleError(f"a break order names at most {MAX_ORDERED_SECTIONS} sections")
+        seen: dict[int, str] = {}
+        for sec in cmd.sections:
+            twice = [n for n in sec.tables if n in seen]
+            if twice:
+                raise RuleError(f"table {twice[0]} is in section {seen[twice[0]]!r} and "
+                                f"{sec.name!r}: a table breaks with one section")
+            seen.update((n, sec.name) for n in sec.tables)
+        now = [(s.name, sorted(s.tables)) for s in cmd.sections]
+        if now == self.sections:
+            raise RuleError("the break order is already so")
+        self.t.emit("break_order_set", t, sections=[
+            ev_.room_events.Section(name=n, tables=ts) for n, ts in now], by=cmd.by)
+
     # -------------------------------------------------------------------- folds
+    def _on_break_order_set(self, ev: ev_.BreakOrderSet) -> None:
+        self.sections = [(s.name, list(s.tables)) for s in ev.sections]
+        n = len(self.sections)
+        self._bias = {tid: section_bias(i, n) for i, (_, ts) in enumerate(self.sections)
+                      for tid in ts}
+        self.rebuild()
+        self.changes.schedule_changed()
+
     def _on_move_ordered(self, ev: ev_.MoveOrdered) -> None:
         src, dst = self.seating.tables[ev.table], self.seating.tables[ev.to_table]
         src.pending_out.append(dst.id)

@@ -33,6 +33,7 @@ from kiosk.core.model.events import Event
 from kiosk.core.model.room_events import EventState
 from kiosk.core.room.players import PlayerRecord
 from kiosk.core.room.room import OVER
+from kiosk.core.room.sections import from_file
 from kiosk.director.centre.batch import Batch
 from kiosk.director.centre.desk import Desk, created_event
 from kiosk.director.centre.repository import Repository
@@ -103,6 +104,10 @@ class Transactions:
             if spec.name not in repo.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch),
                             f"room: opening {spec.name}")
+        sections = from_file(repo.room.floor_sections, repo.config.sections) if write else None
+        if sections is not None:
+            self.atomic(batch, functools.partial(self.room_only, sections, batch),
+                        "room: the sections of the room file")
         return batch
 
     def sync_state(self, desk: Desk, batch: Batch) -> None:

@@ -18,6 +18,9 @@ from kiosk.director.views.views import next_break_in
 
 MAX_MATCHES = 20        # a seat lookup lists at most this many players
 MAX_QUERY = 120         # characters of a name to look up (a name's own limit)
+# a page of the field: what every phone is sent of the counts, the results, the bounties
+# and the payouts (its own seat it looks up): a 5,000-player field stays a few KB a phone
+PAGE = 50
 
 
 def fold(text: str) -> str:
@@ -45,10 +48,17 @@ def clock_part(tour: Tournament, t: float) -> dict[str, Any]:
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
         "prize_pool": money.prize_pool, "places_paid": money.places_paid,
         "bubble": money.bubble, "in_the_money": money.in_the_money,
+        "prize_now": _prize_at(tour, tour.alive) if money.in_the_money else None,
         "bounty_mode": tour.prize.bounty_mode, "bounty_pool": money.bounty_pool,
         "hand_for_hand": tour.h4h_on,
         "final_table": bool(tour.final_table) and not tour.final_pending,
     }
+
+
+def _prize_at(tour: Tournament, place: int) -> int | None:
+    """The prize of `place` (the least anyone left wins, in the money)."""
+    paid = tour.current_payouts()
+    return paid[place - 1] if 0 < place <= len(paid) else None
 
 
 def _winner(tour: Tournament) -> str | None:
@@ -79,9 +89,11 @@ def _ante_text(p: Any) -> str:
 
 
 def payouts_part(tour: Tournament) -> dict[str, Any]:
-    """Every paid place and its prize; the bubble is the first place not paid."""
+    """The first PAGE paid places and their prizes (all of them: `places_paid`); the
+    bubble is the first place not paid."""
     paid = tour.current_payouts()
-    return {"payouts": list(paid), "places_paid": len(paid), "locked": tour.locked is not None}
+    return {"payouts": list(paid)[:PAGE], "places_paid": len(paid),
+            "locked": tour.locked is not None}
 
 
 def _keys(tour: Tournament) -> dict[str, str]:
@@ -91,32 +103,39 @@ def _keys(tour: Tournament) -> dict[str, str]:
 
 
 def counts_part(tour: Tournament, public: bool) -> dict[str, Any]:
-    """Stacks as last counted at the tables, [name, chips, table] by player key (when the
-    event shows them); phones sort them, biggest first."""
+    """The PAGE biggest stacks as last counted at the tables, [name, chips, table] by
+    player key (when the event shows them); phones sort them, biggest first."""
     if not public:
         return {"shown": False, "label": "", "rows": {}}
     keys = _keys(tour)
-    rows = {keys[p.id]: [p.name, tour.last_count[p.id], p.table]
-            for p in tour.players.values()
-            if p.status in IN_PLAY and p.id in tour.last_count}
+    counted = [p for p in tour.players.values()
+               if p.status in IN_PLAY and p.id in tour.last_count]
+    top = sorted(counted, key=lambda p: (-tour.last_count[p.id], fold(p.name)))[:PAGE]
+    rows = {keys[p.id]: [p.name, tour.last_count[p.id], p.table] for p in top}
     r = tour.count_round
     return {"shown": True, "label": str(r["label"]) if r is not None else "", "rows": rows}
 
 
 def results_part(tour: Tournament) -> dict[str, Any]:
-    """The places decided so far, [place, name, prize, bounty cash] by player key."""
+    """The PAGE best places decided so far (the latest busts, and the money places),
+    [place, name, prize, bounty cash] by player key."""
     keys = _keys(tour)
+    placed = sorted((r for r in results(tour) if r["place"] is not None),
+                    key=lambda r: r["place"])[:PAGE]
     return {"rows": {keys[r["player"]]: [r["place"], r["name"], r["prize"], r["bounty"]]
-                     for r in results(tour) if r["place"] is not None}}
+                     for r in placed}}
 
 
 def bounties_part(tour: Tournament) -> dict[str, Any]:
-    """Bounty events: [name, on the head, won] of each player in play, by player key."""
+    """Bounty events: [name, on the head, won] of the PAGE biggest heads in play."""
     if not tour.prize.bounty_mode:
         return {"mode": "", "rows": {}}
     keys = _keys(tour)
+    playing = [p for p in tour.players.values() if p.status in IN_PLAY]
+    top = sorted(playing, key=lambda p: (-tour.head(p.id), -tour.bounty_cash.get(p.id, 0),
+                                         fold(p.name)))[:PAGE]
     rows = {keys[p.id]: [p.name, tour.head(p.id), tour.bounty_cash.get(p.id, 0)]
-            for p in tour.players.values() if p.status in IN_PLAY}
+            for p in top}
     return {"mode": tour.prize.bounty_mode, "rows": rows}
 
 

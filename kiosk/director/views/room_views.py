@@ -13,6 +13,7 @@ from kiosk.core.tables.seating import start_refusal
 from kiosk.director.centre.desk import Desk
 from kiosk.director.centre.repository import Repository
 from kiosk.director.views import views
+from kiosk.director.views.call_routing import routed
 from kiosk.director.views.table_feed import TableFeed
 
 
@@ -142,4 +143,6 @@ def room_snapshot(repo: Repository, feed: TableFeed, t: float) -> dict[str, Any]
             "events": [_event_row(repo, feed, name, t) for name in room.events],
             "tables": [_table_row(repo, feed, n) for n in sorted(tables)],
             "free_tables": room.free_tables() if c.pool else [],
-            "calls": room_calls(repo, feed, t), "tickets": tickets(repo)}
+            "calls": routed(room_calls(repo, feed, t), room.floor_sections, t,
+                            c.calls_to_room_s),
+            "tickets": tickets(repo)}

@@ -137,13 +137,15 @@ def _h4h_state(tour: Any, tab: Any) -> str | None:
 
 def _floor(c: Any, t: float) -> dict[str, Any]:
     return {"call": c.id, "table": c.table, "seat": c.seat, "state": c.state,
-            "since": c.raised_at, "waiting": round(t - c.raised_at), "note": c.note}
+            "since": c.raised_at, "waiting": round(t - c.raised_at), "note": c.note,
+            "by": c.acked_by}
 
 
 def _clock_call(c: Any, t: float) -> dict[str, Any]:
     return {"call": c.id, "table": c.table, "seat": c.seat, "state": c.state,
             "since": c.raised_at, "waiting": round(t - c.raised_at),
-            "seconds": c.seconds, "countdown": c.countdown, "approved_at": c.approved_at}
+            "seconds": c.seconds, "countdown": c.countdown, "approved_at": c.approved_at,
+            "by": c.approved_by}
 
 
 def calls(d: DirectorLike, t: float) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 GROUPS: dict[str, frozenset[str]] = {
     "calls": frozenset({"floor_ack", "floor_resolve", "clock_approve", "clock_cancel"}),
     "moves": frozenset({"move", "arrived", "seat_waiting", "break_table", "bust", "unbust",
-                        "set_eliminator"}),
+                        "set_eliminator", "set_break_order"}),
     "tables": frozenset({"assign_table", "free_table", "grant_tables", "release_table"}),
     "clock": frozenset({"clock", "h4h", "count_chips"}),
     "penalties": frozenset({"penalty"}),
@@ -39,7 +39,8 @@ WORDS = {"add_event": "open events", "set_event_state": "open, finish or archive
          "reenter": "sell re-entries", "addon": "sell add-ons", "penalty": "give penalties",
          "register": "register players", "deal": "record deals",
          "release": "steer the tables' updates",
-         "dealer_roster": "add or remove dealers of the roster"}
+         "dealer_roster": "add or remove dealers of the roster",
+         "set_sections": "set the sections"}
 
 
 # every action the dashboard's pages offer a control for: a page shows a control only to a
@@ -48,7 +49,7 @@ OFFERED = ("start", "clock", "h4h", "set_event_state", "add_event", "assign_tabl
            "free_table", "floor_ack", "floor_resolve", "clock_approve", "clock_cancel",
            "return_ticket", "refund_ticket", "release", "register", "import", "bust",
            "unbust", "move", "arrived", "penalty", "rebuy", "reenter", "break_table",
-           "confirm_reservation", "deal", "print")
+           "confirm_reservation", "deal", "print", "set_sections", "set_break_order")
 # what any floor login may do whatever its role (no group names it: it is not a command)
 ANY_ROLE = frozenset({"print"})
 

@@ -117,10 +117,10 @@ function renderTable(v) {
 
 function renderCalls() {
   const items = [];
-  for (const c of calls.floor) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Floor</b> table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>
-      ${c.state === "open" && can("floor_ack") ? `<button class="small ok" data-ack="${esc(c.call)}">Acknowledge</button>` : ""}
+  for (const c of calls.floor) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Floor</b> table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}${c.by ? ` · <span class="taken">on my way: ${esc(c.by)}</span>` : ""}</span>
+      ${c.state === "open" && can("floor_ack") ? `<button class="small ok" data-ack="${esc(c.call)}">On my way</button>` : ""}
       ${can("floor_resolve") ? `<button class="small" data-resolve="${esc(c.call)}">Resolve…</button>` : ""}</li>`);
-  for (const c of calls.clock) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Clock</b> table ${esc(c.table)} seat ${esc(c.seat)} · <span class="wait"></span> · ${esc(c.state)}</span>
+  for (const c of calls.clock) items.push(`<li data-since="${esc(c.since)}"><span class="grow"><b>Clock</b> table ${esc(c.table)} seat ${esc(c.seat)} · <span class="wait"></span> · ${esc(c.state)}${c.by ? ` · <span class="taken">by ${esc(c.by)}</span>` : ""}</span>
       ${c.state === "requested" && can("clock_approve") ? `<button class="small ok" data-approve="${esc(c.call)}">Approve</button>` : ""}
       ${can("clock_cancel") ? `<button class="small" data-cancel="${esc(c.call)}">Cancel</button>` : ""}</li>`);
   $("#calls").innerHTML = items.join("") || '<li class="muted">No calls</li>';

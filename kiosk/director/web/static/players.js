@@ -72,7 +72,7 @@
     const left = c.players_left || 0;
     let note = `${num(p.places_paid)} places paid`;
     if (c.bubble) note = `Bubble: ${left} left, ${num(p.places_paid)} paid. The next one out wins nothing.`;
-    else if (c.in_the_money && !c.finished) note = `In the money: everyone left wins at least ${num(p.payouts[left - 1])}.`;
+    else if (c.in_the_money && !c.finished) note = `In the money: everyone left wins at least ${num(c.prize_now ?? p.payouts[left - 1])}.`;
     else if (c.started && !c.finished && left > p.places_paid) note = `${num(p.places_paid)} places paid; ${num(left - p.places_paid)} more to go before the money.`;
     text("#bubble", note);
   }
@@ -85,7 +85,8 @@
     if (!k.shown) return;
     // [name, chips, table], biggest stack first
     const rows = rowsOf(k).sort((a, b) => b[1] - a[1] || byName(a[0], b[0]));
-    text("#counts-note", rows.length ? `As last counted at the tables${k.label ? " (" + k.label + ")" : ""}.` : "No chip count entered yet.");
+    const left = (parts.clock || {}).players_left || 0;
+    text("#counts-note", rows.length ? `${rows.length < left ? `The ${rows.length} biggest of ${num(left)} stacks, as` : "As"} last counted at the tables${k.label ? " (" + k.label + ")" : ""}.` : "No chip count entered yet.");
     fill("#counts", rows, (tr, r, i) => {
       cell(tr, i + 1, "rank");
       cell(tr, r[0], "name"); cell(tr, num(r[1]), "num"); cell(tr, r[2] == null ? "-" : r[2], "num");

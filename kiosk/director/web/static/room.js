@@ -55,6 +55,16 @@ function eventActs(e) {
   return `<div class="acts">${acts.map(a => `<button class="small${ASK[a] ? " warn" : ""}" data-event="${esc(e.event)}" data-do="${a}">${LABELS[a]}</button>`).join("")}</div>`;
 }
 
+// table numbers as runs: "1-60, 75"
+function tableRanges(nums) {
+  const runs = [];
+  for (const n of [...nums].sort((a, b) => a - b)) {
+    const last = runs[runs.length - 1];
+    if (last && n === last[1] + 1) last[1] = n; else runs.push([n, n]);
+  }
+  return runs.map(([a, b]) => a === b ? String(a) : `${a}-${b}`).join(", ");
+}
+
 const titleOf = name => (room.events.find(e => e.event === name) || {}).title || name;
 
 function eventCard(e) {
@@ -66,7 +76,7 @@ function eventCard(e) {
     <div class="facts"><span>${e.started ? `${e.players_left} left of ${e.entries}` : `${e.entries ?? 0} registered`}</span>
       <span>${esc(level)}</span><span class="clock">${e.started && !e.finished ? esc(e.clock) + (e.paused ? " ⏸" : "") : ""}</span></div>
     ${PK.countLines(e.chip_count).map(c => `<div class="count">${esc(c)}</div>`).join("")}
-    <div class="muted">${e.tables.length ? "tables " + e.tables.map(esc).join(", ") : "no tables"}${e.target ? ` · seats to ${esc(titleOf(e.target))}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
+    <div class="muted">${e.tables.length ? `${e.tables.length > 1 ? "tables" : "table"} ${esc(tableRanges(e.tables))}` : "no tables"}${e.target ? ` · seats to ${esc(titleOf(e.target))}` : ""}${e.flights.length ? ` · from ${e.flights.map(esc).join(", ")}` : ""}</div>
     ${eventActs(e)}</div>`;
 }
 
@@ -88,10 +98,10 @@ function tableTile(t) {
 function callItem(c) {
   const title = (room.events.find(e => e.event === c.event) || {}).title || c.event;
   const btn = c.type === "floor"
-    ? (c.state === "open" && can("floor_ack") ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">Acknowledge</button>` : "")
+    ? (c.state === "open" && can("floor_ack") ? `<button class="small ok" data-event="${esc(c.event)}" data-ack="${esc(c.call)}">On my way</button>` : "")
     : (c.state === "requested" && can("clock_approve") ? `<button class="small ok" data-event="${esc(c.event)}" data-approve="${esc(c.call)}">Approve</button>` : "");
-  return `<li data-since="${esc(c.since)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
-    ${esc(title)} · table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""} · <span class="wait"></span> · ${esc(c.state)}</span>${btn}</li>`;
+  return `<li data-since="${esc(c.since)}" data-table="${esc(c.table)}" data-to="${esc(c.to)}" data-call="${esc(c.call)}"><span class="grow"><b>${c.type === "floor" ? "Floor" : "Clock"}</b>
+    ${esc(title)} · table ${esc(c.table)}${c.seat ? ` seat ${esc(c.seat)}` : ""}${c.section ? ` · ${esc(c.section)}` : ""} · <span class="wait"></span> · ${esc(c.state)}${c.by ? ` · <span class="taken">${c.type === "floor" ? "on my way" : "by"}: ${esc(c.by)}</span>` : ""}${c.late ? ' <span class="tag late-call">LATE</span>' : ""}</span>${btn}</li>`;
 }
 
 function ticketItem(t) {
@@ -117,7 +127,7 @@ function render(r) {
   $("#tv-link").href = "/clock?events=" + shown.filter(e => e.state === "running").slice(0, 4).map(e => e.event).join(",");
   // keep an open select's choice across a refresh
   const chosen = {}; document.querySelectorAll("#map select").forEach(s => { chosen[s.dataset.for] = s.value; });
-  $("#map").innerHTML = r.tables.map(tableTile).join("");
+  $("#map").innerHTML = typeof bigMap === "function" ? bigMap(r) : r.tables.map(tableTile).join("");
   document.querySelectorAll("#map select").forEach(s => { if (chosen[s.dataset.for]) s.value = chosen[s.dataset.for]; });
   $("#calls").innerHTML = r.calls.map(callItem).join("") || '<li class="muted">No calls</li>';
   $("#ncalls").textContent = r.calls.length || "";
