@@ -47,8 +47,10 @@ def test_a_room_plays_every_event_to_its_end_with_no_trouble(seed: int) -> None:
         opened |= {"day2"}
     assert found.events_played == len([p for p in plans if p.entrants]) + len(opened)
     assert found.kills == 1 and found.resent > 0 and found.floor_actions > 50
-    # the room's dealers pushed at hands' ends all along, a push mid-hand always refused
-    assert found.dealer_pushes > 50 and found.pushes_refused_mid_hand > 0
+    # the room's dealers pushed at hands' ends all along (several pushes an event), a push
+    # mid-hand always refused
+    assert found.dealer_pushes >= 5 * found.events_played
+    assert found.pushes_refused_mid_hand > 0
 
 
 def test_the_referee_names_a_broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
