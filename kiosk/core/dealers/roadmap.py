@@ -329,15 +329,9 @@ class Roadmap(RoadmapState):
                 return
             self._emit(de.DealerSeated(t=t, table=n, dealer=pool.pop(0),
                                        push_at=self._first_push(n, t)))
-        for i in sorted(range(len(self.strings)), key=self._next_due):
+        for i in sorted(range(len(self.strings)), key=lambda i: _next_due(self, i)):
             if i not in self.reliefs and pool:
                 self._emit(de.ReliefSet(t=t, string=i, dealer=pool.pop(0)))
-
-    def _next_due(self, string: int) -> tuple[float, int]:
-        """When the string's next push is due: the string due first gets a relief first."""
-        tb = self.tables.get(self.nexts.get(string, 0))
-        due = tb.push_at if tb is not None and tb.push_at is not None else math.inf
-        return due, string
 
     def _first_push(self, table: int, t: float) -> float:
         """A new table's first push, staggered along its string so the relief can walk
@@ -347,6 +341,13 @@ class Roadmap(RoadmapState):
         behind = len(string) - 1 - string.index(table)
         down = self.down_of(tb)
         return t + max(down - behind * STAGGER, down / 2)
+
+
+def _next_due(roadmap: Roadmap, string: int) -> tuple[float, int]:
+    """When the string's next push is due: the string due first gets a relief first."""
+    tb = roadmap.tables.get(roadmap.nexts.get(string, 0))
+    due = tb.push_at if tb is not None and tb.push_at is not None else math.inf
+    return due, string
 
 
 def _clock(t: float) -> str:
