@@ -7,8 +7,8 @@ from core_kit import Room
 
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model import commands as cmd_
+from kiosk.core.model import dealer_events, reservation_events, room_events
 from kiosk.core.model import events as ev_
-from kiosk.core.model import reservation_events, room_events
 
 
 def test_every_declared_command_report_and_event_has_a_handler() -> None:
@@ -16,7 +16,8 @@ def test_every_declared_command_report_and_event_has_a_handler() -> None:
     assert set(Tournament.report_handlers) == set(cmd_.TableReport.__subclasses__())
     assert set(Tournament.FOLDS) == (set(ev_.KINDS.values()) - {ev_.Created}
                                      - set(room_events.ROOM_EVENTS)
-                                     - set(reservation_events.RESERVATION_EVENTS))
+                                     - set(reservation_events.RESERVATION_EVENTS)
+                                     - set(dealer_events.DEALER_EVENTS))
 
 
 @pytest.mark.parametrize(("raw", "why"), [
