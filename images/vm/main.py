@@ -57,14 +57,29 @@ ExecStart=
 ExecStart=/opt/pokerkiosk/venv/bin/pokerkiosk director --config /etc/pokerkiosk/event.toml \
 --players /etc/pokerkiosk/players.csv --start
 """
-HEADLESS_DROPIN = """\
+# An emulated Pi (TCG, llvmpipe) starts Kivy many times slower than a Pi does, and more so
+# on a CI machine running the test suite beside it: 58 s to READY=1 on a quiet host, past
+# the unit's 120 s under load, where systemd then killed each start until the start limit
+# rebooted the table. The harness gives a start five times the Pi's time; a frozen kiosk
+# is still caught by the unit's own WatchdogSec (the watchdog check).
+SLOW_START_S = 600
+SLOW_START_DROPIN = f"""\
+# VM harness: an emulated Pi starts slowly (images/vm/main.py, SLOW_START_S).
+[Service]
+TimeoutStartSec={SLOW_START_S}
+ExecStart=
+ExecStart=/usr/bin/python3 -m kiosk.releases.supervisor /opt/pokerkiosk/ab \
+--ready {SLOW_START_S} --crash 60 -- table --config /etc/pokerkiosk/table.toml
+"""
+HEADLESS_DROPIN = f"""\
 # VM harness: this table has no screen; the host plays it through a FIFO on stdin. The
 # supervisor runs the kiosk as the image's unit does (it updates itself: rollout).
 [Service]
+TimeoutStartSec={SLOW_START_S}
 ExecStartPre=+/bin/sh -c 'mkfifo -m 0600 /run/pokerkiosk/cmd; chown pokerkiosk: /run/pokerkiosk/cmd'
 ExecStart=
 ExecStart=/bin/sh -c 'exec /usr/bin/python3 -m kiosk.releases.supervisor /opt/pokerkiosk/ab \
---ready 120 --crash 60 -- table --headless --config /etc/pokerkiosk/table.toml \
+--ready {SLOW_START_S} --crash 60 -- table --headless --config /etc/pokerkiosk/table.toml \
 <>/run/pokerkiosk/cmd'
 """
 
@@ -94,7 +109,8 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
     director_disk = roots.disk(director_root, director_card, work / "director.img")
     disks = {}
     for n in (1, 2):
-        extra = {} if n == 1 else {
+        extra = {"etc/systemd/system/pokerkiosk-table.service.d/vm-slow-start.conf":
+                 SLOW_START_DROPIN} if n == 1 else {
             "etc/systemd/system/pokerkiosk-table.service.d/vm-headless.conf": HEADLESS_DROPIN}
         dropin = table_root / "etc/systemd/system/pokerkiosk-table.service.d"
         shutil.rmtree(dropin, ignore_errors=True)

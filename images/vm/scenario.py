@@ -402,6 +402,21 @@ def to_table_2(d: Machine, room: Room, version: str, state: str, seen: list[str]
     return str(wait(f"table 2: {version} {state}", ended, 900, every=5)["reason"])
 
 
+def journal_tails(machines: list[Machine], lines: int = 25) -> dict[str, str]:
+    """The last lines of each booted machine's own units, so a failed step says why (the
+    JSON is all a CI run keeps)."""
+    tails: dict[str, str] = {}
+    for m in machines:
+        try:
+            _, out = m.sh(f"journalctl -b --no-pager -o short-monotonic -n {lines} "
+                          "-u 'pokerkiosk-*' -u mosquitto; systemctl --failed --no-legend",
+                          timeout=60)
+        except Exception as exc:      # not booted, or its agent gone: say that instead
+            out = f"(no journal: {exc})"
+        tails[m.name] = out[-4000:]
+    return tails
+
+
 def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
                png: Path | None = None) -> dict[str, Any]:
     """Every check in order; a failure is reported in the JSON with its reason."""
@@ -424,6 +439,7 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
         except Exception as exc:
             res["failed"] = f"{name}: {exc}"
             log(f"FAILED {name}: {exc}")
+            res["failed_journal"] = journal_tails([d, t1, t2])
             break
         res[f"{name}_step_s"] = round(time.monotonic() - t, 1)
         if name == "director":
