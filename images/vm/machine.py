@@ -21,6 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DIRECTOR_ADDR = "10.0.2.100"
+# QEMU's USB serial adapter is an FTDI (the guest's ftdi_sio drives it); its serial number
+# names it in /dev/serial/by-id, as a real reader's does
+READER = {"driver": "usb-serial", "id": "reader", "chardev": "rdr", "bus": "xhci.0",
+          "serial": "PKREADER1"}
+READER_DEVICE = ",".join([READER["driver"]] + [f"{k}={v}" for k, v in READER.items()
+                                               if k != "driver"])
+READER_BY_ID = "/dev/serial/by-id/usb-QEMU_QEMU_USB_SERIAL_PKREADER1-if00-port0"
 
 
 @dataclass
@@ -35,6 +42,7 @@ class Machine:
     append: str
     net: str
     display: bool = False
+    reader: bool = False      # a USB serial card reader (FTDI) on an xHCI controller
     memory_mb: int = 1024
     smp: int = 2
     proc: subprocess.Popen[bytes] | None = None
@@ -46,6 +54,9 @@ class Machine:
     @property
     def console_log(self) -> Path:
         return self.work / f"{self.name}.console.log"
+
+    def reader_socket(self) -> Path:
+        return self._sock("reader")
 
     def _sock(self, kind: str) -> Path:
         return self.work / f"{self.name}.{kind}.sock"
@@ -69,10 +80,14 @@ class Machine:
                "-display", "none"]
         if self.display:
             cmd += ["-device", "virtio-gpu-pci,xres=800,yres=480"]
+        if self.reader:      # the host writes card lines into the socket (inputs.py)
+            cmd += ["-device", "qemu-xhci,id=xhci",
+                    "-chardev", f"socket,id=rdr,path={self._sock('reader')},server=on,wait=off",
+                    "-device", READER_DEVICE]
         return cmd
 
     def start(self) -> None:
-        for kind in ("ctl", "qmp"):
+        for kind in ("ctl", "qmp", "reader"):
             self._sock(kind).unlink(missing_ok=True)
         self.console_log.unlink(missing_ok=True)
         out = open(self.work / f"{self.name}.qemu.log", "ab")   # noqa: SIM115 (lives with proc)

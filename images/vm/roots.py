@@ -341,8 +341,9 @@ def harness(root: Path, hostname: str, extra: dict[str, str]) -> None:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    shutil.copy(GUEST / "pk-vmctl", root / "usr/local/sbin/pk-vmctl")
-    (root / "usr/local/sbin/pk-vmctl").chmod(0o755)
+    for tool in ("pk-vmctl", "pk-touch"):
+        shutil.copy(GUEST / tool, root / "usr/local/sbin" / tool)
+        (root / "usr/local/sbin" / tool).chmod(0o755)
     shutil.copy(GUEST / "pk-vmctl.service", root / "etc/systemd/system/pk-vmctl.service")
     links = {
         "sysinit.target.wants/pk-vmctl.service": "/etc/systemd/system/pk-vmctl.service",

@@ -29,6 +29,7 @@ class Room:
     version: str              # the kiosk the cards run
     releases: dict[str, str]  # what the rollout step adds: tampered, broken, good -> version
     http_port: int = 0
+    mqtt_port: int = 0
 
     def get(self, path: str) -> dict[str, Any]:
         """One of the director's /api/ pages through its forwarded HTTPS port (CA-checked)."""
@@ -418,13 +419,18 @@ def journal_tails(machines: list[Machine], lines: int = 25) -> dict[str, str]:
 
 
 def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
-               png: Path | None = None) -> dict[str, Any]:
+               png: Path | None = None, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Every check in order; a failure is reported in the JSON with its reason."""
+    import inputs  # its checks use this module's helpers
+
     res: dict[str, Any] = {"arch": None, "booted_roles": []}
     steps: list[tuple[str, Callable[[], None]]] = [
         ("director", lambda: boot_director(room, d, res)),
         ("tables", lambda: boot_tables(room, [t1, t2], res)),
         ("screen", lambda: res.update(screenshot(t1, d.work, room, png))),
+        ("touch", lambda: res.update(inputs.touch(t1, d, room))),
+        ("reader", lambda: res.update(inputs.reader(t1, d))),
+        ("gpio", lambda: res.update(inputs.gpio(t1))),
         ("watchdog", lambda: res.update(watchdog(t1))),
         ("power_cut", lambda: res.update(power_cut(d, t2, room))),
         ("full_disk", lambda: res.update(full_disk(d, t2))),
@@ -433,6 +439,8 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
         ("wrong_password", lambda: res.update(wrong_password(t1, d.work))),
     ]
     for name, step in steps:
+        if name in skip:
+            continue
         t = time.monotonic()
         try:
             step()
@@ -452,5 +460,8 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
     res["ok"] = bool("failed" not in res and res["import_ok"] and res.get("watchdog_restart_ok")
                      and res.get("power_cut_lost") == 0 and res.get("full_disk_lost") == 0
                      and res.get("rollout_ok")
-                     and res.get("wrong_password_still_running"))
+                     and res.get("wrong_password_still_running")
+                     and all((res.get("touch_panels") or {"none": False}).values())
+                     and res.get("touch_hand_ok") and res.get("reader_checkin_ok")
+                     and res.get("reader_replug_ok") and res.get("gpio_absent_said"))
     return res

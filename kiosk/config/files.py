@@ -215,6 +215,8 @@ class UiSection(_Section):
 
     size: Annotated[str, _doc("window size WIDTHxHEIGHT", pattern=r"^\d+x\d+$")] = "800x480"
     fullscreen: Annotated[bool, _doc("fill the screen (the Pi)")] = False
+    log_touches: Annotated[bool, _doc("log each touch's device and place in the journal, to "
+                                      "commission a touch panel (docs/install.md)")] = False
 
 
 class TableFile(_Section):
@@ -595,6 +597,7 @@ class TableConfig:
     reader_baud: int = 9600
     ui_size: str = "800x480"
     fullscreen: bool = False
+    log_touches: bool = False
     source: str = ""
     printer: PrinterConfig | None = None  # prints the seat cards of players moved here
 
@@ -614,7 +617,8 @@ def load_table_config(path: str | Path) -> TableConfig:
         state_dir=_relative(Path(path).parent, doc.table.state_dir),
         gpio=gpio if g.enabled else None, reader_port=doc.reader.port,
         reader_baud=doc.reader.baud, ui_size=doc.ui.size, fullscreen=doc.ui.fullscreen,
-        source=source, printer=printer_settings(source, Path(path).parent, doc.printer))
+        log_touches=doc.ui.log_touches, source=source,
+        printer=printer_settings(source, Path(path).parent, doc.printer))
 
 
 __all__ = ["BrokerConfig", "ConfigError", "EventConfig", "EventFile", "GpioConfig",

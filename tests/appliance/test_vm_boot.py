@@ -70,6 +70,20 @@ def test_director_and_two_tables_boot_on_arm64_and_survive_their_faults() -> Non
     assert got["rollout_switches"] == 2 and got["rollout_switched_mid_hand"] == 0
     assert got["rollout_reports_waiting"] == 0
     assert got["rollout_table1_kept"] and got["rollout_played_after"]
+    # the dealer's hands: five touch panels made through uinput as the real ones announce
+    # themselves, each tap taken once at its place; a hand with a bust played by touch
+    # reached the director's log once each; the USB card reader (FTDI, by its stable
+    # name) checked a player in, ignored noise and half a line, and read again after
+    # being unplugged and plugged back; no GPIO chip said in the journal and the doctor
+    assert set(got["touch_panels"]) >= {"generic ft5x06 (79)", "raspberrypi-ts",
+                                        "11-005d Goodix Capacitive TouchScreen",
+                                        "eGalax Inc. USB TouchController", "ILITEK ILITEK-TP"}
+    assert all(got["touch_panels"].values()), got["touch_lines"]
+    assert got["touch_strays"] == [] and got["touch_hand_ok"], got["touch_hand_events"]
+    assert 0 < got["touch_to_report_ms"] < 10_000
+    assert got["reader_checkin_ok"] and got["reader_noise_ignored"]
+    assert got["reader_replug_ok"] and got["reader_path"].startswith("/dev/ttyUSB")
+    assert got["gpio_absent_said"], (got["gpio_journal"], got["gpio_doctor"])
     # a card with no config, and a wrong broker password: both said on the screen
     assert got["unprovisioned_kiosk_skipped"] and got["unprovisioned_logged"]
     assert got["wrong_password_refusals"] >= 2 and got["wrong_password_still_running"]

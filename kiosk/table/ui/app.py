@@ -6,6 +6,7 @@ settings when it is first imported.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +35,8 @@ from kiosk.table.ui.texts import (
 )
 from kiosk.table.ui.widgets import DealerButton
 from kiosk.table.view import BustPanel, TableView
+
+log = logging.getLogger(__name__)
 
 KEYPAD_ACTIONS = {"bust": ("bust_key", "bust_confirm"), "count": ("count_key", "count_send")}
 KV = Path(__file__).with_name("table.kv")
@@ -332,9 +335,11 @@ class TableApp(App):
 
     title = "poker-kiosk table"
 
-    def __init__(self, service: Any, devices: list[Any] | None = None, **kw: Any) -> None:
+    def __init__(self, service: Any, devices: list[Any] | None = None, *,
+                 log_touches: bool = False, **kw: Any) -> None:
         super().__init__(**kw)
         self.service, self.devices = service, devices or []
+        self.log_touches = log_touches
         self.screen: TableScreen | None = None
         self._notifier: Any = None
         self._last_ping = 0.0
@@ -345,6 +350,9 @@ class TableApp(App):
 
     def build(self) -> TableScreen:
         self.screen = TableScreen(act=self.service.act)
+        if self.log_touches:
+            from kivy.core.window import Window  # the window exists once the app runs
+            Window.bind(on_touch_down=log_touch)
         self.screen.render(self.service.view())
         Clock.schedule_interval(self.refresh, FRAME_S)
         return self.screen
@@ -374,6 +382,15 @@ class TableApp(App):
             self._notifier.watchdog()
 
 
+def log_touch(window: Any, touch: Any) -> bool:
+    """`[ui] log_touches`: where a finger landed and which input device brought it (a
+    probesysfs device is named for its /dev/input node), in screen pixels from the top
+    left, so an installer sees a panel's taps arrive once each and in the right place."""
+    log.info("touch: %s at %d,%d", touch.device, round(touch.x),
+             round(window.height - touch.y))
+    return False
+
+
 def run_ui(cfg: TableConfig, config: str | None = None) -> int:
     """Run the kiosk with its screen (blocks until the window closes); the caller has
     run `env.prepare` before Kivy was first imported. With an update.toml beside
@@ -383,7 +400,7 @@ def run_ui(cfg: TableConfig, config: str | None = None) -> int:
     from kiosk.table.service import TableService
     from kiosk.table.updater import start_updater
     service = TableService(cfg)
-    app = TableApp(service, start_devices(service, gpio=True))
+    app = TableApp(service, start_devices(service, gpio=True), log_touches=cfg.log_touches)
     updater = start_updater(service, config, on_switch=lambda: Clock.schedule_once(
         lambda _dt: app.stop())) if config else None
     if updater is not None:
