@@ -37,6 +37,7 @@ from kiosk.config.database import (
 from kiosk.config.files import BrokerConfig, EventConfig, GpioConfig, TableConfig
 
 DEV = Path("/dev")
+UNSTABLE_TTY = re.compile(r".*/tty(USB|ACM)\d+")   # numbered in the order they were found
 ROOT = Path("/")     # where /sys and /dev/gpiochip* are read (a fake tree in tests)
 MAX_OFFSET_S = 0.5   # tables more than half a second apart show different countdowns
 
@@ -294,6 +295,10 @@ def reader(port: str | None, baud: int) -> Check:
     except ValueError as exc:
         return fail("reader", f"bad port {port!r} ({exc})", "set [reader] port")
     s.close()
+    if UNSTABLE_TTY.fullmatch(port):
+        return Check("WARN", "reader", f"{port} opens at {baud} baud, but a USB device's "
+                     "number can change at the next boot",
+                     "set [reader] port to its /dev/serial/by-id/... name (docs/install.md)")
     return ok("reader", f"{port} opens at {baud} baud")
 
 
