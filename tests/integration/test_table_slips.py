@@ -91,8 +91,8 @@ def play_to_the_money(tmp_path: Path, mosquitto, director_factory, slips: bool
                      ("choose_seat", seat, 5000)):
             assert not svc.act(*step).refused, step
         wait_for(lambda: svc.outbox.pending_count() == 0)
-        wait_for(lambda: any(b.get("place") == 6 - out
-                             for b in svc.ctl.ctx.plan.get("busts") or []))
+        wait_for(lambda place=6 - out: any(b.get("place") == place
+                                           for b in svc.ctl.ctx.plan.get("busts") or []))
     bust = next(b for b in svc.ctl.ctx.plan["busts"] if b["place"] == 3)
     assert bust["prize"] > 0, "third of six is paid"
     return printer, desk, bust, svc
