@@ -4,6 +4,10 @@ would take, or the names it saw when it takes none."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import fake_sysfs
@@ -77,3 +81,27 @@ def test_doctor_says_why_no_panel_is_taken(tmp_path: Path) -> None:
         "no panel matches kivy_config.ini's providers: names seen: 'vc4-hdmi-0', "
         "'Logitech USB Keyboard', 'Some Touchscreen'")
     assert "kivy_config.ini" in found.fix
+
+
+def test_kivy_itself_gives_each_panel_one_provider(tmp_path: Path) -> None:
+    """Kivy's probesysfs, run over a /sys holding all five panels and a keyboard, makes
+    one provider per panel, of the kind its protocol needs, and none for the keyboard."""
+    for n, (name, multitouch) in enumerate(PANELS.items()):
+        fake_sysfs.input_device(tmp_path, n, name, multitouch)
+    fake_sysfs.keyboard(tmp_path, 9, "Logitech USB Keyboard")
+    env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
+           "KIVY_NO_FILELOG": "1", "KIVY_HOME": str(tmp_path / "kivy"),
+           "SDL_VIDEODRIVER": "offscreen"}
+    probe = Path(__file__).parents[1] / "kivy_probe.py"
+    done = subprocess.run([sys.executable, str(probe), str(SHIPPED), str(tmp_path)],
+                          capture_output=True, text=True, env=env, timeout=120, check=True)
+    made = [p for p in json.loads(done.stdout.splitlines()[-1]) if p["input"]]
+    by_node = {p["input"]: p for p in made}
+    assert len(by_node) == len(made) == len(PANELS), made      # one each, never two
+    for n, (name, multitouch) in enumerate(PANELS.items()):
+        got = by_node[f"/dev/input/event{n}"]
+        if multitouch:
+            assert got["provider"] == "MTDMotionEventProvider", name
+        else:
+            assert got["provider"] == "HIDInputMotionEventProvider", name
+            assert got["ranges"]["invert_y"] == 0
