@@ -30,7 +30,8 @@ class Probe:
     provider: str = "mtdev"             # probesysfs's own default
     match: str | None = None
     use_regex: bool = False
-    select_all: bool = False            # Kivy's default off a Pi; the config says it
+    select_all: bool = False            # Kivy's default off a Pi (on one: on); our
+                                        # config always says it
 
     def takes_name(self, name: str) -> bool:
         """Whether this line's `match` keeps a device called `name` (Kivy's test)."""
@@ -99,27 +100,29 @@ def devices(root: Path = Path("/")) -> list[InputDevice]:
     return out
 
 
-def taken(config: Path, root: Path = Path("/")) -> tuple[list[tuple[InputDevice, Probe]],
-                                                          list[InputDevice]]:
-    """Each device some line takes (with the first such line), and every device seen."""
+def taken(config: Path, root: Path = Path("/")) -> tuple[
+        list[tuple[InputDevice, list[Probe]]], list[InputDevice]]:
+    """Each device some line takes (with every line that takes it: Kivy makes a provider
+    for each), and every device seen."""
     lines = probes(config)
     seen = devices(root)
-    pairs = []
-    for dev in seen:
-        line = next((p for p in lines if p.takes(dev)), None)
-        if line is not None:
-            pairs.append((dev, line))
-    return pairs, seen
+    pairs = [(dev, [p for p in lines if p.takes(dev)]) for dev in seen]
+    return [(dev, ps) for dev, ps in pairs if ps], seen
 
 
 def summary(config: Path, root: Path = Path("/")) -> tuple[bool, str]:
-    """(a panel is taken, the doctor's sentence)."""
+    """(one provider for each panel taken, the doctor's sentence)."""
     try:
         pairs, seen = taken(config, root)
     except (OSError, configparser.Error) as exc:
         return False, f"cannot read {config}: {str(exc).splitlines()[0]}"
+    twice = [(d, ps) for d, ps in pairs if len(ps) > 1]
+    if twice:
+        return False, "; ".join(f"{d.name!r} (/dev/input/{d.node}) is taken by "
+                                f"{len(ps)} lines ({', '.join(p.key for p in ps)}): "
+                                "every tap would arrive twice" for d, ps in twice)
     if pairs:
-        return True, "; ".join(f"{d.name!r} (/dev/input/{d.node}) by {p.provider}"
-                               for d, p in pairs)
+        return True, "; ".join(f"{d.name!r} (/dev/input/{d.node}) by {ps[0].provider}"
+                               for d, ps in pairs)
     names = ", ".join(repr(d.name) for d in seen) or "none"
     return False, f"no panel matches {config.name}'s providers: names seen: {names}"

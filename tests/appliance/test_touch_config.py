@@ -105,3 +105,15 @@ def test_kivy_itself_gives_each_panel_one_provider(tmp_path: Path) -> None:
         else:
             assert got["provider"] == "HIDInputMotionEventProvider", name
             assert got["ranges"]["invert_y"] == 0
+
+
+def test_doctor_fails_a_panel_two_lines_would_take(tmp_path: Path) -> None:
+    """A local edit that lets both lines take one panel: each tap would land twice."""
+    edited = tmp_path / "config.ini"
+    edited.write_text(SHIPPED.read_text().replace("match=egalax", "match=.*(egalax|goodix)"))
+    fake_sysfs.input_device(tmp_path, 0, "Goodix Capacitive TouchScreen")
+    found = checks.touch(edited, tmp_path)
+    assert found.failed
+    assert found.message == (
+        "'Goodix Capacitive TouchScreen' (/dev/input/event0) is taken by 2 lines "
+        "(%(name)s, usbtouch_%(name)s): every tap would arrive twice")
