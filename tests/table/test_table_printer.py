@@ -1,5 +1,6 @@
 """A table with a receipt printer prints the seat card of each player the plan moves to
-it: once per move, whatever the plan's revisions, and not again after a restart."""
+it, and, when the plan asks (`slips`), the payout slip of a bust in the money: once each,
+whatever the plan's revisions, and not again after a restart."""
 
 from __future__ import annotations
 
