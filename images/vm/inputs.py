@@ -56,6 +56,12 @@ def touch_lines(t: Machine, since: str) -> list[tuple[str, int, int]]:
     return got
 
 
+def owner(device: str) -> str:
+    """The /dev/input node a Kivy touch came from: probesysfs names a provider by its
+    config key with the node for %(name)s ("event3", "usbtouch_event5")."""
+    return device.rsplit("_", 1)[-1]
+
+
 def guest_now(t: Machine) -> str:
     return t.sh("date '+%Y-%m-%d %H:%M:%S'")[1].strip()
 
@@ -147,11 +153,11 @@ def touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
     panels = {}
     for i, p in enumerate(PANELS):
         node = nodes.get(p["name"], "?").rsplit("/", 1)[-1]
-        mine = [(x, y) for dev, x, y in lines if dev == node]
+        mine = [(x, y) for dev, x, y in lines if owner(dev) == node]
         want = INERT[i]
         panels[p["name"]] = len(mine) == 1 and all(
             abs(a - b) <= SLACK_PX for a, b in zip(mine[0], want, strict=True))
-    strays = [dev for dev, _, _ in lines if dev not in
+    strays = [dev for dev, _, _ in lines if owner(dev) not in
               {n.rsplit("/", 1)[-1] for n in nodes.values()}]
     res["touch_panels"] = panels
     res["touch_strays"] = strays             # a tap that came twice (SDL's mouse, say)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from kiosk.appliance import gpiochip
+from kiosk.appliance import touch as touch_
 from kiosk.base.errors import KioskError
 from kiosk.config.database import (
     STORE_SCHEMA,
@@ -35,6 +37,8 @@ from kiosk.config.database import (
 from kiosk.config.files import BrokerConfig, EventConfig, GpioConfig, TableConfig
 
 DEV = Path("/dev")
+UNSTABLE_TTY = re.compile(r".*/tty(USB|ACM)\d+")   # numbered in the order they were found
+ROOT = Path("/")     # where /sys and /dev/gpiochip* are read (a fake tree in tests)
 MAX_OFFSET_S = 0.5   # tables more than half a second apart show different countdowns
 
 
@@ -243,6 +247,33 @@ def _open_pins(cfg: GpioConfig, Button: Any, OutputDevice: Any, GPIOPinInUse: An
     return ok("gpio", f"pins free: {listing}")
 
 
+def buttons(cfg: GpioConfig | None, root: Path | None = None) -> Check:
+    """Whether the header's GPIO chip is there for the buttons (said, not guessed)."""
+    if cfg is None:
+        return ok("buttons", "GPIO disabled in config: dealing by touch")
+    chip, seen = gpiochip.header_chip(ROOT if root is None else root)
+    if chip is None:
+        return Check("WARN", "buttons", gpiochip.no_chip_line(seen).partition(": ")[2] +
+                     "; the kiosk deals by touch only",
+                     "run on a Raspberry Pi (3, 4 or 5) with the kernel's GPIO driver, or "
+                     "set [gpio] enabled = false")
+    return ok("buttons", f"{chip.path} ({chip.label}) has the header's lines")
+
+
+# -------------------------------------------------------------------------- touch
+def touch(config: Path | None = None, root: Path | None = None) -> Check:
+    """Which input devices the kiosk's Kivy config would take as the touch panel."""
+    if config is None:
+        config = touch_.INSTALLED if touch_.INSTALLED.exists() else touch_.SHIPPED
+    found, message = touch_.summary(config, ROOT if root is None else root)
+    if found:
+        return ok("touch", message)
+    return fail("touch", message,
+                "plug the panel in (and its dtoverlay in config.txt), or add its name to "
+                "a match= of [input] in firmware_cfg/kivy_config.ini (the mtdev line for "
+                "a multitouch panel)")
+
+
 # ------------------------------------------------------------------------- reader
 def reader(port: str | None, baud: int) -> Check:
     if not port:
@@ -264,6 +295,10 @@ def reader(port: str | None, baud: int) -> Check:
     except ValueError as exc:
         return fail("reader", f"bad port {port!r} ({exc})", "set [reader] port")
     s.close()
+    if UNSTABLE_TTY.fullmatch(port):
+        return Check("WARN", "reader", f"{port} opens at {baud} baud, but a USB device's "
+                     "number can change at the next boot",
+                     "set [reader] port to its /dev/serial/by-id/... name (docs/install.md)")
     return ok("reader", f"{port} opens at {baud} baud")
 
 
@@ -433,7 +468,8 @@ def table_checks(cfg: TableConfig, timeout: float) -> list[Check]:
     brokers = each_broker(cfg.broker)
     return [*(broker(b, timeout=timeout) for b in brokers),
             *(anonymous(b, timeout=timeout) for b in brokers),
-            clock(), gpio(cfg.gpio), reader(cfg.reader_port, cfg.reader_baud), display()]
+            clock(), buttons(cfg.gpio), gpio(cfg.gpio), reader(cfg.reader_port, cfg.reader_baud),
+            display(), touch()]
 
 
 def director_checks(cfg: EventConfig, timeout: float) -> list[Check]:

@@ -31,7 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the director serves the dashboard (default 127.0.0.1:8080; "
                         "with --tls 0.0.0.0:8443, HTTPS for the whole room)")
     p.add_argument("--reader-port", default="/dev/ttyAMA0",
-                   help="card reader serial port on the tables, or 'none' (default %(default)s)")
+                   help="card reader serial port on the tables, or 'none' (default "
+                        "%(default)s, the header's UART); a USB reader by the name that "
+                        "stays: /dev/serial/by-id/... (docs/install.md)")
 
 
 def run(args: argparse.Namespace) -> int:

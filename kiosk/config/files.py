@@ -206,7 +206,9 @@ class GpioSection(_Section):
 class ReaderSection(_Section):
     """`[reader]`: the serial card reader."""
 
-    port: Annotated[str | None, _doc("serial port (/dev/ttyAMA0); unset: no reader")] = None
+    port: Annotated[str | None, _doc("serial port: /dev/ttyAMA0 (the header's UART), or a "
+                                     "USB reader's /dev/serial/by-id/... (ttyUSBn can "
+                                     "change between boots); unset: no reader")] = None
     baud: Annotated[int, _doc("baud rate", ge=300)] = 9600
 
 

@@ -292,6 +292,8 @@ class Plan(Message, kw_only=True):
     chip_count: ChipCountPlan | None = None
     colour_up: ColourUpPlan | None = None
     dealer: DealerPlan | None = None   # the rotation, when the room runs one
+    slips: bool = False                # print `busts` with money to collect at a table with
+                                       # a printer ([room] slips_at_table)
 
 
 class EventEntry(Part, kw_only=True):

@@ -1,4 +1,6 @@
-"""A table's own receipt printer: the seat card of every player the plan moves here.
+"""A table's own receipt printer: the seat card of every player the plan moves here, and,
+when the room asks for it (the plan's `slips`), the payout slip of a player who busts
+here with money to collect, so the dealer hands it over and the player goes to the desk.
 
 The plan lists the players on their way to this table (`moves_in`) until they arrive, and
 it is published again at every change, so each move is printed once: the moves already
@@ -18,6 +20,7 @@ from kiosk.printer.spooler import Spooler
 from kiosk.table.outbox import Outbox
 
 PRINTED = "printed_moves"
+PAID = "printed_payouts"
 REMEMBER = 200           # moves remembered (far more than a plan ever lists)
 
 
@@ -36,16 +39,41 @@ class TablePrinter:
         return cls(cfg, Spooler(cfg.printer, queue), store)
 
     def plan(self, msg: dict[str, Any], now: float) -> list[int]:
-        """Print the seat cards of the moves in `msg` not printed yet; their job ids."""
+        """Print the seat cards and payout slips of `msg` not printed yet; their job ids."""
         event = msg.get("event")
         if not event:
             return []
-        done: list[str] = list(self.store.get(PRINTED) or [])
-        jobs = []
         assert self.cfg.printer is not None
         head = cards.Heading(event=event, title=msg.get("title") or event,
                              columns=self.cfg.printer.columns,
                              url=self.cfg.printer.url_for(event))
+        jobs = self._seat_cards(head, msg, now)
+        if msg.get("slips"):
+            jobs += self._payouts(head, msg, now)
+        return jobs
+
+    def _payouts(self, head: cards.Heading, msg: dict[str, Any], now: float) -> list[int]:
+        """The payout slip of each player out here on this hand with a prize or bounties
+        won, once (the desk prints its own copy from the event log)."""
+        done: list[str] = list(self.store.get(PAID) or [])
+        jobs = []
+        for b in msg.get("busts") or []:
+            prize, bounties = int(b.get("prize") or 0), int(b.get("bounty_won") or 0)
+            key = f"{head.event}:{b.get('player')}:{msg.get('hand')}"
+            if not (prize or bounties) or key in done:
+                continue
+            jobs.append(self.spooler.submit(cards.payout(
+                head, str(b.get("name") or b.get("player")), now, b.get("place"), prize,
+                bounties)))
+            done.append(key)
+        if jobs:
+            self.store.put(PAID, done[-REMEMBER:])
+        return jobs
+
+    def _seat_cards(self, head: cards.Heading, msg: dict[str, Any], now: float) -> list[int]:
+        event = head.event
+        done: list[str] = list(self.store.get(PRINTED) or [])
+        jobs = []
         for m in msg.get("moves_in") or []:
             key = (f"{event}:{m.get('player')}:{self.cfg.table}:{m.get('seat')}:"
                    f"{m.get('from_table')}:{m.get('from_seat')}")

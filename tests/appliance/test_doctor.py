@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import fake_sysfs
 import pytest
 from appliance_helpers import Broker, free_port, make_room, start_broker, stop_broker
 
@@ -45,8 +46,11 @@ def chronyc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], 
 
 
 @pytest.fixture
-def machine(monkeypatch: pytest.MonkeyPatch, chronyc: Callable[[str], None]) -> None:
-    """A table Pi as the tests can have it: mock GPIO pins, a display, a synced clock."""
+def machine(monkeypatch: pytest.MonkeyPatch, chronyc: Callable[[str], None],
+            tmp_path: Path) -> None:
+    """A table Pi as the tests can have it: mock GPIO pins, a display, a synced clock, the
+    7-inch display's touch panel and the SoC's GPIO chip in a /sys of files."""
+    monkeypatch.setattr(checks, "ROOT", fake_sysfs.table_pi(tmp_path / "pi"))
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
@@ -105,10 +109,12 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
         f"OK   broker: connected to {scheme}://127.0.0.1:{room.port} as table-3",
         f"OK   anonymous: {scheme}://127.0.0.1:{room.port} refuses clients without a login",
         "OK   clock: synchronised, offset -0.1 ms",
+        "OK   buttons: /dev/gpiochip0 (pinctrl-bcm2711) has the header's lines",
         "OK   gpio: pins free: allin 17, clock 27, floor 22, floor_led 5, clock_led 6, "
         "buzzer 13",
         "OK   reader: loop:// opens at 9600 baud",
         "OK   display: DISPLAY=:0",
+        "OK   touch: 'raspberrypi-ts' (/dev/input/event0) by mtdev",
     ]
     assert code == 0
 

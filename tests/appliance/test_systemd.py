@@ -123,6 +123,11 @@ def test_table_unit_keeps_its_devices_and_escalates() -> None:
     for dev in ("char-drm", "char-input", "char-gpiochip", "char-ttyAMA", "char-fb"):
         assert dev in s["DeviceAllow"]
     assert s["StateDirectory"] == "pokerkiosk" and s["RuntimeDirectory"] == "pokerkiosk"
+    env = dict(kv.split("=", 1) for kv in s["Environment"].split())
+    # one tap is one touch (Kivy reads the panel, SDL adds no mouse click of its own), and
+    # the GPIO pin factory is the one the image installs
+    assert env["SDL_TOUCH_MOUSE_EVENTS"] == "0"
+    assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
     assert u["Unit"]["StartLimitAction"] == "reboot"
     d = load_unit("pokerkiosk-director.service")["Service"]
     assert d["ExecStart"].endswith("pokerkiosk director --config /etc/pokerkiosk/event.toml")

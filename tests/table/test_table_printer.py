@@ -1,5 +1,6 @@
 """A table with a receipt printer prints the seat card of each player the plan moves to
-it: once per move, whatever the plan's revisions, and not again after a restart."""
+it, and, when the plan asks (`slips`), the payout slip of a bust in the money: once each,
+whatever the plan's revisions, and not again after a restart."""
 
 from __future__ import annotations
 
@@ -50,6 +51,41 @@ def test_a_player_moved_here_gets_a_seat_card(tmp_path: Path) -> None:
     again = service(tmp_path, paper)                  # a restart, the move still listed
     try:
         again._on_message("plan", arriving(4))
+        assert again.printer is not None and again.printer.spooler.wait_idle(10)
+        assert len(escpos.decode(paper.read_bytes(), COLUMNS)) == 1
+    finally:
+        again.stop()
+
+
+def busting(rev: int, slips: bool = True, hand: int = 7) -> dict:
+    """Table 3's plan after hand `hand`: Zoë out 4th with a prize, Al out 5th with none."""
+    return plan([1, 2, 3, 5], rev=rev, slips=slips, hand=hand, busts=[
+        {"seat": 4, "player": "p40", "name": "Zoë Winner", "place": 4, "prize": 1240,
+         "bounty_won": 175},
+        {"seat": 6, "player": "p60", "name": "Al Bubble", "place": 5, "prize": 0}])
+
+
+def test_a_bust_in_the_money_gets_its_payout_slip_once(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.bin"
+    svc = service(tmp_path, paper)
+    try:
+        svc._on_message("plan", busting(1, slips=False))   # the room prints at the desk
+        svc._on_message("plan", busting(2))
+        svc._on_message("plan", busting(3))                 # the same busts, a later revision
+        assert svc.printer is not None and svc.printer.spooler.wait_idle(10)
+        slips = escpos.decode(paper.read_bytes(), COLUMNS)
+        assert len(slips) == 1, "Al left with nothing to collect; Zoë's slip once"
+        texts = [ln.text for ln in slips[0]]
+        assert texts[1] == "PAYOUT" and "Zoë Winner" in texts
+        pairs = {t.split()[0]: t.split()[-1] for t in texts if len(t) == COLUMNS}
+        assert (pairs["Place"], pairs["Prize"], pairs["Bounties"]) == ("4th", "1,240", "175")
+        assert any(t.startswith("To pay") and t.endswith("1,415") for t in texts)
+    finally:
+        svc.stop()
+
+    again = service(tmp_path, paper)                  # a restart, the bust still listed
+    try:
+        again._on_message("plan", busting(4))
         assert again.printer is not None and again.printer.spooler.wait_idle(10)
         assert len(escpos.decode(paper.read_bytes(), COLUMNS)) == 1
     finally:

@@ -38,8 +38,10 @@ class Publisher:
     directory, and reads the desk's tournament."""
 
     def __init__(self, desk: Desk, wire: Wire, hub: Hub,
-                 table_event: Callable[[int], str | None], room_title: str) -> None:
+                 table_event: Callable[[int], str | None], room_title: str,
+                 slips_at_table: bool = False) -> None:
         self.desk = desk
+        self.slips_at_table = slips_at_table
         self.wire = wire
         self.hub = hub
         self.table_event = table_event
@@ -61,6 +63,10 @@ class Publisher:
         dealer = self.dealer_of(table) if self.dealer_of is not None else None
         if dealer is not None:     # the rotation's part of the plan (kiosk.core.dealers)
             msg["dealer"] = dealer
+        # the table prints its busts' payout slips; once a deal is agreed the desk prints
+        # the deal's slips at once and the plan's prizes no longer say what is paid
+        if self.slips_at_table and not self.desk.tour.deal:
+            msg["slips"] = True
         return msg
 
     def owns(self, table: int) -> bool:
@@ -166,7 +172,8 @@ class Publishing:
         """A desk the service now holds: its pacing starts from its state as it is now."""
         self.publishers[desk.name] = Publisher(desk, self.wire, self.hub,
                                                self.repo.table_event,
-                                               self.repo.config.title)
+                                               self.repo.config.title,
+                                               self.repo.config.slips_at_table)
         self.publishers[desk.name].dealer_of = self.dealer_of
 
     def of(self, desk: Desk) -> Publisher:

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 from typing import Any
 
+from kiosk.appliance import gpiochip
 from kiosk.table.service import TableService
 
 log = logging.getLogger(__name__)
+_said: set[str] = set()       # what was logged once for this process
 
 
-def start_devices(service: TableService, *, gpio: bool) -> list[Any]:
+def start_devices(service: TableService, *, gpio: bool, root: Path = Path("/")) -> list[Any]:
     """GPIO buttons and the card reader, each optional; a missing device is a warning."""
     cfg = service.cfg
     out: list[Any] = []
+    if gpio and cfg.gpio is not None and not _mock_pins():
+        chip, seen = gpiochip.header_chip(root)
+        if chip is None:       # said once; the dealer keeps dealing by touch
+            line = gpiochip.no_chip_line(seen)
+            if line not in _said:
+                _said.add(line)
+                log.warning("table %s: %s; dealing by touch only", cfg.table, line)
+            gpio = False
     if gpio and cfg.gpio is not None:
         try:
             from kiosk.table.hardware.gpio import TableGpio
@@ -27,3 +39,8 @@ def start_devices(service: TableService, *, gpio: bool) -> list[Any]:
         reader.start()
         out.append(reader)
     return out
+
+
+def _mock_pins() -> bool:
+    """GPIOZERO_PIN_FACTORY=mock (buttons tried on a PC) needs no chip."""
+    return os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock"
