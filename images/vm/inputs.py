@@ -42,6 +42,44 @@ HAND = [("NEW HAND", 57, 442), ("BUST", 400, 442), ("seat 3", 105, 181), ("OK", 
         ("winner seat 5", 311, 213), ("END HAND", 171, 442)]
 FIFO = "/run/pk-touch"
 SLACK_PX = 4
+PRINTER_ADDR = "10.0.2.101"     # table 1's receipt printer, forwarded to SlipPrinter
+SLIP_COLUMNS = 42
+
+
+class SlipPrinter:
+    """Table 1's network receipt printer (TCP 9100) as a listener on the host: it keeps
+    every byte the kiosk sends, for the project's own ESC/POS reader to decode."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.sock.getsockname()[1])
+        self.data = bytearray()
+        self._lock = threading.Lock()
+        threading.Thread(target=self._serve, name="vm-slip-printer", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            conn, _ = self.sock.accept()
+            threading.Thread(target=self._read, args=(conn,), daemon=True).start()
+
+    def _read(self, conn: socket.socket) -> None:
+        with conn:
+            while chunk := conn.recv(4096):
+                with self._lock:
+                    self.data += chunk
+
+    def payouts(self) -> list[list[str]]:
+        """The whole payout slips printed so far, each as its lines of text."""
+        from kiosk.printer import escpos
+
+        with self._lock:
+            data = bytes(self.data)
+        cut = data.rfind(escpos.CUT)
+        if cut < 0:
+            return []
+        slips = [[ln.text for ln in slip]
+                 for slip in escpos.decode(data[:cut + len(escpos.CUT)], SLIP_COLUMNS)]
+        return [slip for slip in slips if slip[1:2] == ["PAYOUT"]]
 
 
 def touch_lines(t: Machine, since: str) -> list[tuple[str, int, int]]:
@@ -100,14 +138,16 @@ class Reports:
         text = (room.out / "director" / "event.toml").read_text()
         password = text.split('password = "', 1)[1].split('"', 1)[0]
         self.seen: list[tuple[float, dict[str, Any]]] = []
+        self.plan: dict[str, Any] = {}
         self._lock = threading.Lock()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="vm-check-reports")
         c.username_pw_set("director", password)
         ctx = ssl.create_default_context(cafile=str(room.out / "ca" / "ca.crt"))
         ctx.check_hostname = False
         c.tls_set_context(ctx)
-        topic = f"pk/v2/{room.event}/table/1/report"
-        c.on_connect = lambda cl, *_: cl.subscribe(topic, qos=1)
+        self.topic = f"pk/v2/{room.event}/table/1/report"
+        topics = [(self.topic, 1), (f"pk/v2/{room.event}/table/1/plan", 1)]
+        c.on_connect = lambda cl, *_: cl.subscribe(topics)
         c.on_message = self._message
         c.connect("127.0.0.1", room.mqtt_port)
         c.loop_start()
@@ -115,7 +155,10 @@ class Reports:
 
     def _message(self, _c: Any, _u: Any, msg: Any) -> None:
         with self._lock:
-            self.seen.append((time.monotonic(), json.loads(msg.payload)))
+            if msg.topic == self.topic:
+                self.seen.append((time.monotonic(), json.loads(msg.payload)))
+            else:
+                self.plan = json.loads(msg.payload)
 
     def kinds_after(self, t0: float) -> list[tuple[float, str]]:
         with self._lock:
@@ -183,6 +226,7 @@ def hand_by_touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
         wait("table 1's hand_ended at the broker",
              lambda: any(k == "hand_ended" for _, k in reports.kinds_after(t0)), 60, every=1)
         res["touch_reports"] = [k for _, k in reports.kinds_after(t0)]
+        res.update(slip_at_table(room, reports))
     finally:
         reports.close()
     time.sleep(5)
@@ -195,6 +239,25 @@ def hand_by_touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
                             and got.count("busted") == 1 and len(set(ids)) == len(ids)
                             and any(e.get("seat") == 3 for e in new if e["kind"] == "busted"))
     return res
+
+
+def slip_at_table(room: Room, reports: Reports) -> dict[str, Any]:
+    """The bust was in the money (every place is paid): table 1's printer printed its
+    payout slip with the player, the place and the amount the plan names."""
+    bust = wait("the bust's place in table 1's plan", lambda: next(
+        (b for b in reports.plan.get("busts") or [] if b.get("place")), None), 120)
+    try:
+        slips = wait("the payout slip at table 1's printer", room.slips.payouts, 120)
+    except TimeoutError:
+        slips = []
+    n = int(bust["place"])
+    place = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    ok = [slip for slip in slips if bust.get("name", "?") in slip
+          and any(t.startswith("Place") and t.endswith(place) for t in slip)
+          and any(t.startswith("To pay") and t.endswith(f"{bust.get('prize', 0):,}")
+                  for t in slip)]
+    return {"printer_slip": slips[0] if slips else [], "printer_slip_ok":
+            len(slips) == 1 and len(ok) == 1 and int(bust.get("prize") or 0) > 0}
 
 
 # ------------------------------------------------------------------------- card reader

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import roots
+from inputs import PRINTER_ADDR, SLIP_COLUMNS, SlipPrinter
 from machine import DIRECTOR_ADDR, READER_BY_ID, Machine
 from scenario import ROLLOUT_WHEELS, Room, run_checks
 
@@ -45,13 +46,19 @@ def provision(work: Path) -> Room:
     event = out / "director" / "event.toml"
     event.write_text(event.read_text().replace(
         'name = "vm-open"\n', 'name = "vm-open"\nprofile = "tda-2017"\nstructure = "turbo"\n'
-        "seats = 9\nseed = 7\nbuy_in = 100\nstart_stack = 20000\n", 1))
+        "seats = 9\nseed = 7\nbuy_in = 100\nstart_stack = 20000\n", 1)
+        # every place paid, so table 1's first bust is in the money and its printer
+        # prints the slip ([director] slips_at_table)
+        .replace("[director]\n", "[director]\nslips_at_table = true\n", 1)
+        + '\n[money]\ntable = "percent"\npercent_paid = 100\n')
     # table 1: the USB card reader by its stable name, and the kiosk logs each touch
     t1 = out / "tables" / "table-1.toml"
     text = t1.read_text()
     assert 'port = "/dev/ttyAMA0"' in text and "fullscreen = true\n" in text, text
     t1.write_text(text.replace('port = "/dev/ttyAMA0"', f'port = "{READER_BY_ID}"')
-                  .replace("fullscreen = true\n", "fullscreen = true\nlog_touches = true\n"))
+                  .replace("fullscreen = true\n", "fullscreen = true\nlog_touches = true\n")
+                  + f'\n[printer]\nport = "tcp:{PRINTER_ADDR}:9100"\nstatus = false\n'
+                  f"columns = {SLIP_COLUMNS}\n")
     version = roots.project_version()
     return Room(out=out, event="vm-open", version=version, releases={
         kind: f"{version}.post{n}" for n, kind in enumerate(("tampered", "broken", "good"), 1)})
@@ -139,7 +146,10 @@ def build_machines(work: Path, room: Room) -> tuple[Machine, Machine, Machine]:
     table_net = "user,id=n0,restrict=on" + "".join(
         f",guestfwd=tcp:{DIRECTOR_ADDR}:{guest}-cmd:socat - TCP:127.0.0.1:{host}"
         for guest, host in ((8883, mqtt), (8443, http)))    # broker; releases over HTTPS
-    t1 = Machine("table-1", work, disks[1], kernel, initrd, append_t, net=table_net,
+    room.slips = SlipPrinter()       # table 1's receipt printer: a listener on the host
+    t1_net = table_net + (f",guestfwd=tcp:{PRINTER_ADDR}:9100-cmd:socat - "
+                          f"TCP:127.0.0.1:{room.slips.port}")
+    t1 = Machine("table-1", work, disks[1], kernel, initrd, append_t, net=t1_net,
                  display=True, reader=True, memory_mb=1536)
     t2 = Machine("table-2", work, disks[2], kernel, initrd, append_t, net=table_net)
     roots.remove(director_root)

@@ -30,6 +30,7 @@ class Room:
     releases: dict[str, str]  # what the rollout step adds: tampered, broken, good -> version
     http_port: int = 0
     mqtt_port: int = 0
+    slips: Any = None         # table 1's printer on the host (inputs.SlipPrinter)
 
     def get(self, path: str) -> dict[str, Any]:
         """One of the director's /api/ pages through its forwarded HTTPS port (CA-checked)."""
@@ -463,5 +464,6 @@ def run_checks(room: Room, d: Machine, t1: Machine, t2: Machine,
                      and res.get("wrong_password_still_running")
                      and all((res.get("touch_panels") or {"none": False}).values())
                      and res.get("touch_hand_ok") and res.get("reader_checkin_ok")
-                     and res.get("reader_replug_ok") and res.get("gpio_absent_said"))
+                     and res.get("reader_replug_ok") and res.get("gpio_absent_said")
+                     and res.get("printer_slip_ok"))
     return res

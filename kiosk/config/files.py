@@ -90,6 +90,10 @@ class DirectorSection(_Section):
                                     "(https://poker.example.org), for the QR codes on the "
                                     "TV clock and the seat cards; unset: `http`'s own",
                                     pattern=r"^(https?://[^\s/?#]+(/[^\s?#]*)?)?$")] = ""
+    slips_at_table: Annotated[bool, _doc("a table with its own [printer] prints the payout "
+                                         "slip of a player who busts there with money "
+                                         "to collect, for the dealer to hand over; the "
+                                         "desk's printer prints its copy as always")] = False
 
 
 class MoneySection(_Section):
@@ -432,6 +436,7 @@ class EventConfig:
     satellite_leftover: str = "next"      # "next" | "split": a satellite's leftover cash
     printer: PrinterConfig | None = None  # the desk's receipt printer
     public_url: str = ""                  # players' address of the director (QR codes)
+    slips_at_table: bool = False          # tables with a printer print their busts' payouts
     public_counts: bool = True            # chip counts on the public player pages
     max_entries: int | None = None        # stacks for sale (a room's [[events]])
     max_tables: int | None = None         # tables the event may take
@@ -514,6 +519,7 @@ def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
         name=name, broker=_broker(source, broker), db=_database(base, d.db), http_host=host,
         http_port=port, tls_cert=cert, tls_key=key, floor_users=floor_users.load(users_file),
         floor_users_file=users_file, source=source, public_url=d.public_url.rstrip("/"),
+        slips_at_table=d.slips_at_table,
         printer=printer_settings(source, base, printer or PrinterSection()))
 
 

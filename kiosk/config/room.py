@@ -60,10 +60,6 @@ class RoomSection(_Section):
     calls_to_room_s: Annotated[int, _doc("seconds a call waits for its section's floor "
                                          "staff before it goes to the whole room, marked "
                                          "late", ge=5, le=3600)] = 60
-    slips_at_table: Annotated[bool, _doc("a table with its own [printer] prints the payout "
-                                         "slip of a player who busts there with money "
-                                         "to collect, for the dealer to hand over; the "
-                                         "desk's printer prints its copy as always")] = False
 
 
 class RoomEventSection(EventSection):
@@ -181,7 +177,6 @@ class RoomConfig:
     dealers: DealersConfig | None = None   # the rotation and the roster (kiosk.config.dealers)
     sections: tuple[tuple[str, tuple[int, ...]], ...] = ()   # (name, tables), file order
     calls_to_room_s: int = 60          # a section's call goes to the room after this
-    slips_at_table: bool = False       # tables with a printer print their busts' payouts
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -228,8 +223,7 @@ def load_director_config(path: str | Path) -> RoomConfig:
                       leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)),
                       dealers=dealers_config(source, doc.dealers),
                       sections=load_sections(source, doc.sections, doc.room.tables),
-                      calls_to_room_s=doc.room.calls_to_room_s,
-                      slips_at_table=doc.room.slips_at_table)
+                      calls_to_room_s=doc.room.calls_to_room_s)
 
 
 def _check_room_size(source: str, data: dict[str, Any]) -> None:

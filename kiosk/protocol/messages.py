@@ -293,7 +293,7 @@ class Plan(Message, kw_only=True):
     colour_up: ColourUpPlan | None = None
     dealer: DealerPlan | None = None   # the rotation, when the room runs one
     slips: bool = False                # print `busts` with money to collect at a table with
-                                       # a printer ([room] slips_at_table)
+                                       # a printer ([director] slips_at_table)
 
 
 class EventEntry(Part, kw_only=True):

@@ -84,6 +84,9 @@ def test_director_and_two_tables_boot_on_arm64_and_survive_their_faults() -> Non
     assert got["reader_checkin_ok"] and got["reader_noise_ignored"]
     assert got["reader_replug_ok"] and got["reader_path"].startswith("/dev/ttyUSB")
     assert got["gpio_absent_said"], (got["gpio_journal"], got["gpio_doctor"])
+    # that bust was in the money: table 1's printer (a listener on the host, through the
+    # VM's guestfwd) printed its payout slip, the player, place and amount of the plan
+    assert got["printer_slip_ok"], got["printer_slip"]
     # a card with no config, and a wrong broker password: both said on the screen
     assert got["unprovisioned_kiosk_skipped"] and got["unprovisioned_logged"]
     assert got["wrong_password_refusals"] >= 2 and got["wrong_password_still_running"]

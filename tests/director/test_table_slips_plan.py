@@ -1,4 +1,4 @@
-"""`[room] slips_at_table` reaches the tables as the plan's `slips`, checked as a table
+"""`[director] slips_at_table` reaches the tables as the plan's `slips`, checked as a table
 reads it; once a deal is agreed the desk prints the deal's slips and the tables none (the
 plan's prizes no longer say what a player is paid)."""
 
@@ -14,13 +14,13 @@ from kiosk.protocol.messages import check
 ROOM = """[room]
 name = "casino"
 tables = 2
-{setting}
 
 [broker]
 url = "mqtt://127.0.0.1:1883"
 
 [director]
 db = "room.db"
+{setting}
 
 [[events]]
 name = "daily"

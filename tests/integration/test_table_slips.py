@@ -1,4 +1,4 @@
-"""The table's printer settles a bust: with `[room] slips_at_table`, a player who busts in
+"""The table's printer settles a bust: with `[director] slips_at_table`, a player who busts in
 the money at a table with a printer gets the payout slip there, from the plan the room's
 director sends over a real Mosquitto; the desk prints its own copy all the same. The
 table's printer is a pseudo-terminal, its bytes decoded back with kiosk.printer.escpos."""
@@ -22,13 +22,13 @@ ROOM = """
 [room]
 name = "casino"
 tables = 2
-{setting}
 
 [broker]
 url = "mqtt://127.0.0.1:{port}"
 
 [director]
 db = "room.db"
+{setting}
 http = "127.0.0.1:{http}"
 
 [printer]
@@ -133,21 +133,22 @@ def test_without_the_setting_nothing_prints_at_the_table(
         printer.unplug()
 
 
-def test_the_setting_is_checked_at_load(tmp_path: Path) -> None:
+def test_the_setting_is_checked_at_load_in_a_room_and_a_one_event_file(tmp_path: Path) -> None:
     from kiosk.base.errors import ConfigError
     from kiosk.config.room import load_director_config
 
-    room = tmp_path / "room.toml"
-    head = '[room]\nname = "casino"\n'
-    broker = '\n[broker]\nurl = "mqtt://127.0.0.1:1883"\n'
-    room.write_text(head + 'slips_at_table = "yes"\n' + broker)
-    try:
-        load_director_config(room)
-    except ConfigError as exc:
-        assert str(exc) == f"{room}: room.slips_at_table: expected true/false, got a string"
-    else:
-        raise AssertionError("a string for a true/false setting was taken")
-    room.write_text(head + "slips_at_table = true\n" + broker)
-    assert load_director_config(room).slips_at_table is True
-    room.write_text(head + broker)
-    assert load_director_config(room).slips_at_table is False
+    for head in ('[room]\nname = "casino"\n', '[event]\nname = "daily"\n'):
+        room = tmp_path / "room.toml"
+        broker = '\n[broker]\nurl = "mqtt://127.0.0.1:1883"\n\n[director]\n'
+        room.write_text(head + broker + 'slips_at_table = "yes"\n')
+        try:
+            load_director_config(room)
+        except ConfigError as exc:
+            assert str(exc) == (f"{room}: director.slips_at_table: expected true/false, "
+                                "got a string")
+        else:
+            raise AssertionError("a string for a true/false setting was taken")
+        room.write_text(head + broker + "slips_at_table = true\n")
+        assert load_director_config(room).slips_at_table is True
+        room.write_text(head + broker)
+        assert load_director_config(room).slips_at_table is False
