@@ -81,6 +81,10 @@ def test_doctor_says_why_no_panel_is_taken(tmp_path: Path) -> None:
         "no panel matches kivy_config.ini's providers: names seen: 'vc4-hdmi-0', "
         "'Logitech USB Keyboard', 'Some Touchscreen'")
     assert "kivy_config.ini" in found.fix
+    # a windowed kiosk (a PC, the try-out) is tapped with the mouse: said, not failed
+    windowed = checks.touch(SHIPPED, tmp_path, windowed=True)
+    assert windowed.status == "WARN" and not windowed.failed
+    assert windowed.message.startswith("no panel matches") and "mouse" in windowed.message
 
 
 def test_kivy_itself_gives_each_panel_one_provider(tmp_path: Path) -> None:
