@@ -335,10 +335,17 @@ class Roadmap(RoadmapState):
 
     def _first_push(self, table: int, t: float) -> float:
         """A new table's first push, staggered along its string so the relief can walk
-        from one to the next (never later than a whole down)."""
+        from one to the next (never later than a whole down). Tables open one at a time,
+        so the place is the one the table has once its string is full (strings are cut in
+        table order), not its place in a string still short: else a whole string, or a new
+        event's tables, would fall due at once."""
         tb = self.tables[table]
         string = self.strings[tb.string] if tb.string >= 0 else [table]
-        behind = len(string) - 1 - string.index(table)
+        size = self.rotation.string_size
+        if size:
+            behind = size - 1 - sorted(self.tables).index(table) % size
+        else:
+            behind = len(string) - 1 - string.index(table)
         down = self.down_of(tb)
         return t + max(down - behind * STAGGER, down / 2)
 
