@@ -65,6 +65,8 @@ class Dealers:
         if not source:
             raise RuleError("this room has no room.toml to keep its dealers in")
         path = Path(source)
+        if badge is not None and action != "remove":
+            self._badge_free(badge)
         if action == "remove":
             done = f"removed {dealer_roster.remove(path, name)}"
         else:
@@ -75,8 +77,27 @@ class Dealers:
         return done
 
     def hook(self) -> None:
-        """Mirror the room's tables in every write (when the room has dealers)."""
+        """Mirror the room's tables in every write (when the room has dealers), and
+        refuse a player's card that is a dealer's badge."""
         self.service.before_write.append(self.settle)
+        self.service.card_checks.append(self.refuse_badge)
+
+    def refuse_badge(self, card: str) -> None:
+        """A player's card that is a dealer's badge is refused: the table would take the
+        player for the dealer. Compared by its salted hash (badges are kept only so)."""
+        if any(d.badge for d in self.config.roster) and self.config.find_badge(card):
+            raise RuleError("this card is a dealer's badge: give the player another card")
+
+    def _badge_free(self, badge: str) -> None:
+        """A badge that is a player's card (the room's or an event's) is refused."""
+        card = badge.strip()
+        holders = [self.repo.room.people.by_card] + \
+            [desk.tour.by_card for desk in self.repo.desks.values()]
+        for cards in holders:
+            owner = next((pid for c, pid in cards.items() if c.strip() == card), None)
+            if owner is not None:
+                raise RuleError(f"this badge is player {owner}'s card: give the dealer "
+                                "another badge")
 
     @property
     def road(self) -> Roadmap:
