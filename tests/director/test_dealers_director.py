@@ -212,7 +212,7 @@ def test_a_dealers_badge_is_refused_as_a_players_card_and_a_players_card_as_a_ba
     d.room_act({"kind": "add_player", "name": "Yan", "card": "room-7"})
     assert d.room.people.by_card["room-7"]
     for card in ("p5", "room-7"):
-        with pytest.raises(RuleError, match="this badge is player .*'s card"):
+        with pytest.raises(RuleError, match=r"this badge is player .*'s card"):
             d.dealers.edit_roster("add", "Gus", badge=card)
     assert "Gus" not in (tmp_path / "room.toml").read_text()
     assert d.dealers.edit_roster("add", "Gus", badge="BADGE-9") == "added Gus"
