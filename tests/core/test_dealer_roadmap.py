@@ -186,3 +186,32 @@ def test_tables_opening_one_by_one_fall_due_along_their_string_not_all_at_once()
     for string in road.strings[2:]:
         assert [road.tables[n].push_at for n in string] == \
             [later + 1800 - 240 * k for k in (3, 2, 1, 0)], string
+
+
+def test_a_push_nobody_answers_keeps_the_dealer_alerts_the_floor_and_the_string_goes_on(
+        ) -> None:
+    """The relief never comes: the dealer deals on, the board says the push is late,
+    and after NO_SHOW a dealer waiting takes the table; the relief is due at the next."""
+    from kiosk.core.dealers import board
+    from kiosk.core.dealers.roadmap import NO_SHOW
+
+    road, _ = room(4, 6)
+    relief, spare = road.reliefs[0], road.pool()[0]
+    first = road.tables[1].dealer
+    due = road.tables[1].push_at or 0.0
+    t = due + NO_SHOW - 60
+    assert road.incoming(1, t) == relief and road.tables[1].dealer == first
+    alert = [a for a in board.alerts(road, t) if a["kind"] == "push_late"]
+    assert alert[0]["table"] == 1 and f"({first} still deals)" in alert[0]["text"]
+    with pytest.raises(RuleError, match="not due at table 1"):
+        road.push(1, spare, t)
+    t = due + NO_SHOW
+    assert road.incoming(1, t) == spare            # the spare covers the table
+    road.push(1, spare, t)
+    assert road.tables[1].dealer == spare
+    assert road.dealers[first or ""].status == "waiting"
+    assert road.reliefs[0] == relief and road.due_at(relief) == 2    # the string goes on
+    assert road.tables[1].push_at == due + 1800
+    road.push(2, relief, t + 60)                   # a relief late still takes its table
+    assert road.tables[2].dealer == relief
+
