@@ -23,6 +23,7 @@ from kiosk.config import dealer_roster
 from kiosk.config import dealers as dc
 from kiosk.config.room import load_director_config
 from kiosk.core.dealers import board
+from kiosk.core.dealers import desk as dd
 from kiosk.core.dealers.roadmap import Roadmap
 from kiosk.core.model import room_commands as rc
 from kiosk.core.model import room_events as rev
@@ -115,29 +116,28 @@ class Dealers:
         room = self.repo.room
         for n, tb in sorted(self.road.tables.items()):   # a final table keeps its dealers
             if n in room.assigned and self._final(tb.event, n) != tb.final:
-                self._room(batch, {"kind": "dealer_table_final", "table": n,
-                                   "final": not tb.final})
+                self._room(batch, dd.MarkFinal(table=n, final=not tb.final))
         touched = any(isinstance(ev, rev.TableAssigned | rev.TableFreed)
                       for ev in batch.pending(ROOM_STREAM))
         if not touched and set(room.assigned) == set(self.road.tables):
             return
         for n in sorted(set(self.road.tables) - set(room.assigned)):
-            self._room(batch, {"kind": "dealer_table_close", "table": n})
+            self._room(batch, dd.CloseDealTable(table=n))
         for n in sorted(set(room.assigned) - set(self.road.tables)):
             event = room.assigned[n]
-            self._room(batch, {"kind": "dealer_table_open", "table": n, "event": event,
-                               "final": self._final(event, n)})
+            self._room(batch, dd.OpenDealTable(table=n, event=event,
+                                               final=self._final(event, n)))
 
     def _final(self, event: str, table: int) -> bool:
         desk = self.repo.desks.get(event)
         return desk is not None and desk.tour.final.table == table
 
-    def _room(self, batch: Batch, cmd: dict[str, Any]) -> None:
+    def _room(self, batch: Batch, cmd: rc.RoomCommand) -> None:
         """One mirroring step in the batch; a refusal is a bug logged, never the batch's."""
         try:
-            self.service.tx.room_only(rc.decode(cmd), batch)
+            self.service.tx.room_only(cmd, batch)
         except RuleError as exc:
-            log.error("dealers: %s refused while mirroring the room: %s", cmd["kind"], exc)
+            log.error("dealers: %s refused while mirroring the room: %s", cmd.kind, exc)
 
     # ---------------------------------------------------------------- the clock's beat
     def tick(self) -> None:
@@ -159,9 +159,10 @@ class Dealers:
             reading = desk.tour.clock.read(desk.tour.structure, t)
             held = reading.paused or desk.tour.levels.in_break(t)
             if held != (event in self.road.held):
-                self.act({"kind": "dealer_hold", "event": event, "held": held})
+                self.act(dd.HoldClock(event=event, held=held))
 
-    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Any]:
+    def act(self, cmd: rc.RoomCommand, user: str | None = None) -> list[Any]:
+        """A dealers' command (kiosk.core.dealers.desk), declared, through the room."""
         return self.service.room_act(cmd, user)
 
     # ---------------------------------------------------------------- at a table
@@ -183,7 +184,7 @@ class Dealers:
                                  "floor clears it")
         if not dc.pin_ok(spec.pin, pin):
             if dealer in self.road.dealers and self.road.dealers[dealer].status != "out":
-                self.act({"kind": "dealer_pin_failed", "dealer": dealer, "table": table})
+                self.act(dd.PinFailure(dealer=dealer, table=table))
             left = 5 - (self.road.dealers[dealer].pin_fails if dealer in self.road.dealers
                         else 0)
             return Answer(False, "Wrong PIN" + (f": {left} tries left" if left > 0 else
@@ -198,10 +199,9 @@ class Dealers:
             arrived = d is None or d.status == "out" or (
                 d.status == "break" and self.service.now() >= d.until)
             if d is None or d.status == "out":
-                self.act({"kind": "dealer_clock_in", "dealer": name, "at": table,
-                          "by": f"table {table}"})
+                self.act(dd.ClockIn(dealer=name, at=table, by=f"table {table}"))
             elif arrived:
-                self.act({"kind": "dealer_back", "dealer": name})
+                self.act(dd.BackFromBreak(dealer=name))
             return self._take(table, name, arrived)
         except RuleError as exc:
             return Answer(False, str(exc), name)
@@ -225,9 +225,8 @@ class Dealers:
                                    f"{board.clock(tb.push_at)}; badge again then", name)
         event = self.repo.desks.get(tb.event)
         state = event.tour.seating.tables.get(table) if event is not None else None
-        self.act({"kind": "dealer_push", "table": table, "dealer": name,
-                  "in_hand": bool(state and state.in_hand),
-                  "hand": state.hand if state is not None else None})
+        self.act(dd.Push(table=table, dealer=name, in_hand=bool(state and state.in_hand),
+                         hand=state.hand if state is not None else None))
         where = board.where(road, gone) if gone else None
         return Answer(True, f"{name} takes table {table}", name, where)
 
