@@ -274,10 +274,16 @@ class Dealers:
         out = board.board(self.road, self.service.now(), hand_s)
         out["roster"] = [d.name for d in self.config.roster]
         out["dealers"] = {n: d.status for n, d in sorted(self.road.dealers.items())}
+        out["tz"] = self.tz
         return out
 
     def public(self) -> dict[str, Any]:
-        return board.public(self.road, self.service.now())
+        return {**board.public(self.road, self.service.now()), "tz": self.tz}
+
+    @property
+    def tz(self) -> str:
+        """The time zone the pages show times of day in (the room's, else UTC)."""
+        return getattr(self.service.config, "timezone", "") or "UTC"
 
     def where(self, dealer: str) -> dict[str, Any]:
         return board.where(self.road, dealer)
