@@ -83,8 +83,10 @@ class Roadmap(RoadmapState):
         tb = self.tables.get(table)
         if tb is None or tb.string < 0:
             return None
-        cover = self.covers(t).get(table) if t is not None else None
-        return cover or self._relief_due(table)
+        relief = self._relief_due(table)
+        if t is None or (relief is not None and (tb.push_at or t) + NO_SHOW > t):
+            return relief
+        return self.covers(t).get(table) or relief
 
     def _relief_due(self, table: int) -> str | None:
         """The string's relief, if `table` is the one it goes to next."""
