@@ -197,7 +197,7 @@ def test_the_events_break_holds_the_push_clock_and_its_end_lets_it_go(
 
 
 def test_a_dealers_badge_is_refused_as_a_players_card_and_a_players_card_as_a_badge(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The table would take the one for the other: each side refuses with the reason."""
     from kiosk.base.errors import RuleError
 
@@ -214,6 +214,10 @@ def test_a_dealers_badge_is_refused_as_a_players_card_and_a_players_card_as_a_ba
     for card in ("p5", "room-7"):
         with pytest.raises(RuleError, match=r"this badge is player .*'s card"):
             d.dealers.edit_roster("add", "Gus", badge=card)
+    assert "Gus" not in (tmp_path / "room.toml").read_text()
+    assert main(["dealer", "add", "Gus", "--config", str(tmp_path / "room.toml"),
+                 "--badge", "p7"]) != 0                    # the command line, on the log
+    assert "this badge is player" in capsys.readouterr().err
     assert "Gus" not in (tmp_path / "room.toml").read_text()
     assert d.dealers.edit_roster("add", "Gus", badge="BADGE-9") == "added Gus"
     with pytest.raises(RuleError, match="this card is a dealer's badge"):
