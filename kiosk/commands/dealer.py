@@ -15,6 +15,12 @@ from pathlib import Path
 
 from kiosk.base.errors import KioskError
 from kiosk.config import dealer_roster
+from kiosk.config.database import is_dsn
+from kiosk.config.room import load_director_config
+from kiosk.core.event.tournament import Tournament
+from kiosk.core.room.room import Room
+from kiosk.director.log.logstore import ROOM_STREAM
+from kiosk.director.log.store import EventLog, open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -55,8 +61,32 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "remove":
         print(f"removed {dealer_roster.remove(path, args.name)} from {path}")
         return 0
+    if args.badge is not None:
+        badge_free(path, args.badge)
     pin = ask_pin(args.name) if args.pin else None
     existed = dealer_roster.add(path, args.name, args.badge, pin)
     print(f"{'changed' if existed else 'added'} {args.name} in {path}"
           + (" (badge)" if args.badge is not None else "") + (" (PIN)" if pin else ""))
     return 0
+
+
+def badge_free(path: Path, badge: str) -> None:
+    """A badge that is a player's card in the room's log (the room's players and each
+    event's) is refused: the table would take the one for the other."""
+    db = load_director_config(path).director.db
+    if not is_dsn(db) and not Path(db).is_file():
+        return
+    store = open_store(db if is_dsn(db) else Path(db))
+    try:
+        holders = [Room.replay(store.stream(ROOM_STREAM).read()).people.by_card] \
+            if ROOM_STREAM in store.streams() else []
+        holders += [Tournament.replay(EventLog(store, e).read()).by_card
+                    for e in store.event_streams()]
+    finally:
+        store.close()
+    card = badge.strip()
+    for cards in holders:
+        owner = next((pid for c, pid in cards.items() if c.strip() == card), None)
+        if owner is not None:
+            raise KioskError(f"this badge is player {owner}'s card: give the dealer "
+                             "another badge")

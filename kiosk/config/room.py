@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
 from msgspec import Meta
@@ -60,6 +61,9 @@ class RoomSection(_Section):
     calls_to_room_s: Annotated[int, _doc("seconds a call waits for its section's floor "
                                          "staff before it goes to the whole room, marked "
                                          "late", ge=5, le=3600)] = 60
+    timezone: Annotated[str, _doc("the room's time zone (IANA name, e.g. "
+                                  "\"Europe/Vienna\"): times of day on the dealers' "
+                                  "pages; unset: UTC", max_length=64)] = ""
 
 
 class RoomEventSection(EventSection):
@@ -177,6 +181,7 @@ class RoomConfig:
     dealers: DealersConfig | None = None   # the rotation and the roster (kiosk.config.dealers)
     sections: tuple[tuple[str, tuple[int, ...]], ...] = ()   # (name, tables), file order
     calls_to_room_s: int = 60          # a section's call goes to the room after this
+    timezone: str = ""                 # IANA name for times of day on pages ("": UTC)
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -223,7 +228,20 @@ def load_director_config(path: str | Path) -> RoomConfig:
                       leagues=tuple(_league(source, i, lg) for i, lg in enumerate(doc.leagues)),
                       dealers=dealers_config(source, doc.dealers),
                       sections=load_sections(source, doc.sections, doc.room.tables),
-                      calls_to_room_s=doc.room.calls_to_room_s)
+                      calls_to_room_s=doc.room.calls_to_room_s,
+                      timezone=_timezone(source, doc.room.timezone))
+
+
+def _timezone(source: str, name: str) -> str:
+    """An IANA zone the system knows, or "" (UTC); else the key and the reason."""
+    if not name:
+        return ""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(source, "room.timezone", f"{name!r} is no time zone this system "
+                          "knows (an IANA name such as \"Europe/Vienna\")") from None
+    return name
 
 
 def _check_room_size(source: str, data: dict[str, Any]) -> None:

@@ -24,7 +24,7 @@ from kiosk.protocol import messages
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.structure import Structure
 from kiosk.table.context import DEBOUNCE_S, TableContext
-from kiosk.table.dealer_view import dealer_fields
+from kiosk.table.dealer_view import dealer_fields, pin_offered
 from kiosk.table.flows.bust import BustFlow
 from kiosk.table.flows.clock import ClockFlow
 from kiosk.table.flows.colour_up import RACE_WAIT, ColourUpFlow
@@ -32,6 +32,7 @@ from kiosk.table.flows.count import CountFlow
 from kiosk.table.flows.floor import FloorFlow
 from kiosk.table.flows.hand import HandFlow
 from kiosk.table.flows.moves import MESSAGE_S, MovesFlow
+from kiosk.table.flows.pin import PinFlow
 from kiosk.table.flows.prompt import FREE, PENDING_S, PromptFlow, SeatFlows
 from kiosk.table.flows.undo import UndoFlow
 from kiosk.table.local import Local
@@ -45,7 +46,8 @@ __all__ = ["DEBOUNCE_S", "PENDING_S", "Result", "TableController"]
 log = logging.getLogger(__name__)
 
 WHEN_FREE = frozenset({"card", "mover_page_step", "hide_movers", "dealer_pin",
-                       "dealer_answer"})   # harmless on a free table
+                       "dealer_answer", "pin_open", "pin_pick", "pin_type", "pin_key",
+                       "pin_ok", "pin_cancel"})   # harmless on a free table
 
 # Dealer actions by name (what `TableService.act` and the UI call): the flow that
 # runs each, and its method there.
@@ -70,6 +72,9 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "press_clock": ("prompts", "press_clock"), "hold_clock": ("prompts", "hold_clock"),
     "hold_allin": ("prompts", "hold_allin"), "undo": ("undos", "undo"),
     "dealer_pin": ("moves", "dealer_pin"), "dealer_answer": ("moves", "dealer_answer"),
+    "pin_open": ("pin", "pin_open"), "pin_pick": ("pin", "pin_pick"),
+    "pin_type": ("pin", "pin_type"), "pin_key": ("pin", "pin_key"),
+    "pin_ok": ("pin", "pin_ok"), "pin_cancel": ("pin", "pin_cancel"),
 }
 
 
@@ -86,6 +91,7 @@ class TableController:
         self.hand, self.busts, self.count = HandFlow(ctx), BustFlow(ctx), CountFlow(ctx)
         self.colour, self.clock, self.floor = ColourUpFlow(ctx), ClockFlow(ctx), FloorFlow(ctx)
         self.moves = MovesFlow(ctx)
+        self.pin = PinFlow(ctx, self.moves)
         self.prompts = PromptFlow(ctx, SeatFlows(self.hand, self.busts, self.clock,
                                                  self.colour, self.count, self.moves))
         self.undos = UndoFlow(ctx, self.clock, self.floor)
@@ -287,6 +293,7 @@ class TableController:
             colour_up=cu_rows, free=ctx.free, room_title=ctx.room_title(),
             event_title=ctx.event_title(ctx.event) if ctx.event else "",
             director_offline=ctx.director_online is False,
+            pin_button=pin_offered(ctx.plan, t, ctx.free), pin_panel=self.pin.panel(),
             **dealer_fields(ctx.plan, t, loc.in_hand),
             **clock_fields(ctx, t, self.moves.moving_out()))
 

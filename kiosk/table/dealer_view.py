@@ -9,6 +9,16 @@ from typing import Any
 NEXT_SHOWN_S = 120.0     # the outgoing dealer's next table stays up this long
 
 
+def pin_offered(plan: dict[str, Any], t: float, free: bool) -> bool:
+    """Where a dealer without a badge may type a PIN: a free table (to clock in), and
+    a table of the rotation with no dealer or whose push is due."""
+    d = plan.get("dealer")
+    if free or not isinstance(d, dict):
+        return free
+    push_at = d.get("push_at")
+    return not d.get("dealer") or (push_at is not None and t >= push_at)
+
+
 def dealer_fields(plan: dict[str, Any], t: float, in_hand: bool) -> dict[str, Any]:
     d = plan.get("dealer") or {}
     name = d.get("dealer") or ""

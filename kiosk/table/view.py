@@ -94,6 +94,17 @@ class BustPanel:
 
 
 @dataclass(frozen=True)
+class PinPanel:
+    """The PIN pad (kiosk.table.flows.pin): never the PIN itself, one star a digit."""
+
+    names: tuple[str, ...]     # names to pick (the plan's: the relief due here first)
+    name: str                  # the name picked or typed so far
+    stars: str                 # one star a digit typed
+    typing: bool               # the letter pad is up (else the digit pad)
+    ok: bool                   # a name and 4 to 8 digits: OK may send
+
+
+@dataclass(frozen=True)
 class TableView:
     table: int
     level: str = "-"           # "Level 3" or "Break"
@@ -148,4 +159,6 @@ class TableView:
     dealer_line: str = ""                # "Ann · push 4:30" (kiosk.table.dealer_view)
     push_prompt: str = ""                # "PUSH after this hand: Cy"
     dealer_next: str = ""                # "Ann: Table 14" / "Ann: Break until 21:35"
+    pin_button: bool = False             # a dealer may type a PIN here (push due, no dealer)
+    pin_panel: PinPanel | None = None    # the PIN pad, while open
     extra: dict = field(default_factory=dict)

@@ -44,16 +44,15 @@ def test_strings_form_over_the_tables_each_with_a_relief_and_staggered_pushes() 
 def test_a_push_moves_the_dealer_along_the_string_and_the_last_goes_on_break() -> None:
     road, _ = room(4, 5)
     relief = road.reliefs[0]
-    t = T0 + 1800
     firsts = [road.tables[n].dealer for n in (1, 2, 3, 4)]
     for n in (1, 2, 3, 4):
+        t = (road.tables[n].push_at or 0) + 60
         evs = road.push(n, road.incoming(n) or "", t, hands=20)
         done = evs[0]
         assert isinstance(done, ev_.dealer_events.PushDone)
-        t += 60
     assert road.tables[1].dealer == relief
     assert road.tables[2].dealer == firsts[0]     # pushed off 1, pushed 2
-    assert road.breaks() == [(firsts[3], T0 + 1800 + 180 + 900)]
+    assert road.breaks() == [(firsts[3], T0 + 1800 + 60 + 900)]
     assert [d.hands for d in road.downs if d.end] == [20, 20, 20, 20]
 
 
@@ -169,3 +168,50 @@ def test_the_final_table_keeps_its_dealers_longer_as_the_room_sets() -> None:
     road.push(1, road.incoming(1) or "", due + 30)
     assert road.tables[1].push_at == due + 3600           # a final table's down: an hour
     assert road.mark_final(1, True, due + 40) == []        # already final: nothing logged
+
+
+def test_tables_opening_one_by_one_fall_due_along_their_string_not_all_at_once() -> None:
+    """A new event's tables open one at a time: each string's first pushes are a walk
+    apart, as if the tables had opened together, so one relief can push them in turn."""
+    road, _ = room(8, 10)
+    for string in road.strings:
+        pushes = [road.tables[n].push_at for n in string]
+        assert len(set(pushes)) == len(pushes), pushes
+        assert pushes == sorted(pushes) and pushes[-1] == T0 + 1800
+    later = T0 + 7200
+    for n in range(9, 17):
+        road.clock_in(f"E{n}", later)
+        road.open_table(n, "day2", later)
+    assert road.strings[2:] == [[9, 10, 11, 12], [13, 14, 15, 16]]
+    for string in road.strings[2:]:
+        assert [road.tables[n].push_at for n in string] == \
+            [later + 1800 - 240 * k for k in (3, 2, 1, 0)], string
+
+
+def test_a_push_nobody_answers_keeps_the_dealer_alerts_the_floor_and_the_string_goes_on(
+        ) -> None:
+    """The relief never comes: the dealer deals on, the board says the push is late,
+    and after NO_SHOW a dealer waiting takes the table; the relief is due at the next."""
+    from kiosk.core.dealers import board
+    from kiosk.core.dealers.roadmap import NO_SHOW
+
+    road, _ = room(4, 6)
+    relief, spare = road.reliefs[0], road.pool()[0]
+    first = road.tables[1].dealer
+    due = road.tables[1].push_at or 0.0
+    t = due + NO_SHOW - 60
+    assert road.incoming(1, t) == relief and road.tables[1].dealer == first
+    alert = [a for a in board.alerts(road, t) if a["kind"] == "push_late"]
+    assert alert[0]["table"] == 1 and f"({first} still deals)" in alert[0]["text"]
+    with pytest.raises(RuleError, match="not due at table 1"):
+        road.push(1, spare, t)
+    t = due + NO_SHOW
+    assert road.incoming(1, t) == spare            # the spare covers the table
+    road.push(1, spare, t)
+    assert road.tables[1].dealer == spare
+    assert road.dealers[first or ""].status == "waiting"
+    assert road.reliefs[0] == relief and road.due_at(relief) == 2    # the string goes on
+    assert road.tables[1].push_at == due + 1800
+    road.push(2, relief, t + 60)                   # a relief late still takes its table
+    assert road.tables[2].dealer == relief
+

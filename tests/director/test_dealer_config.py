@@ -91,3 +91,12 @@ def test_a_pin_that_is_not_digits_changes_nothing(
     assert main(["dealer", "add", "Cy", "--config", str(path), "--pin"]) != 0
     assert "4 to 8 digits" in capsys.readouterr().err
     assert path.read_text() == HEAD
+
+
+def test_the_rooms_time_zone_is_checked_when_the_file_loads(tmp_path: Path) -> None:
+    """The dealers' pages read times in the room's zone: one unknown stops the load."""
+    assert load(tmp_path, HEAD + 'timezone = "Europe/Vienna"\n').timezone == "Europe/Vienna"
+    assert load(tmp_path, HEAD).timezone == ""
+    with pytest.raises(ConfigError) as err:
+        load(tmp_path, HEAD + 'timezone = "Mars/Olympus"\n')
+    assert err.value.key == "room.timezone" and "no time zone" in str(err.value)

@@ -5,8 +5,10 @@ dealer's phone page, each on screen, nothing covering anything, readable."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from browser_kit import SCREENS, chromium
 from playwright.sync_api import expect, sync_playwright
@@ -16,10 +18,18 @@ from test_room_browser import no_overlap, readable
 from test_room_director import ROOM
 from test_walls_browser import fits
 
+TZ = "Asia/Kolkata"
+
+
+def local(t: float) -> str:
+    """A time of day in the room's time zone (+5:30, no summer time)."""
+    return datetime.fromtimestamp(t, ZoneInfo(TZ)).strftime("%H:%M")
+
 
 def test_the_dealers_board_roadmap_and_phone_page_fit_and_read(
         tmp_path: Path, mosquitto: Any, director_factory: Any) -> None:
-    d = room_process(director_factory, mosquitto, tmp_path, ROOM + dealers_toml())
+    room = ROOM.replace("[room]\n", f'[room]\ntimezone = "{TZ}"\n', 1)
+    d = room_process(director_factory, mosquitto, tmp_path, room + dealers_toml())
     table = Table(mosquitto)
     try:
         assert table.badge(1, "b1", "BADGE-0")["ok"]
@@ -34,6 +44,8 @@ def test_the_dealers_board_roadmap_and_phone_page_fit_and_read(
         public = anon.get(d.url + "/api/dealers/public").json()
         assert {"alerts", "locked"}.isdisjoint(public)
         assert "BADGE" not in json.dumps(public)
+        assert public["tz"] == TZ
+        push = {t["table"]: t["push_at"] for t in public["tables"]}
         # the board, for the floor
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(d.url + "/")
@@ -45,6 +57,7 @@ def test_the_dealers_board_roadmap_and_phone_page_fit_and_read(
         board = page.locator("#dealers-board")
         expect(board).to_contain_text("Ann", timeout=10000)
         expect(board).to_contain_text("Bob")
+        expect(board.locator(".dealer-table")).to_contain_text(local(push[1]))
         expect(board.locator(".dealer-alerts")).to_contain_text("String 1 has no relief")
         clock_in = board.locator("select[aria-label='Clock in']")
         expect(clock_in.locator("option")).to_have_text(["Cy"])     # Ann and Bob are in
@@ -61,6 +74,7 @@ def test_the_dealers_board_roadmap_and_phone_page_fit_and_read(
         strings = tv.locator("#dt-strings")
         expect(strings).to_contain_text("String 1 · relief Cy")
         expect(strings).to_contain_text("Ann")
+        expect(strings).to_contain_text(f"push {local(push[1])}")    # the room's time
         fits(tv, False, "dealers tv")
         no_overlap(tv, [".dt-string", ".dt-row > *", ".dt-main > *"], "dealers tv")
         readable(tv, "body", 28, "dealers tv")        # 3 m away
@@ -69,7 +83,7 @@ def test_the_dealers_board_roadmap_and_phone_page_fit_and_read(
         phone = browser.new_page(viewport={"width": 390, "height": 844})
         phone.goto(d.url + "/dealers?dealer=Cy")
         expect(phone.locator("#dt-where")).to_have_text("Table 1")
-        expect(phone.locator("#dt-when")).to_contain_text("push at")
+        expect(phone.locator("#dt-when")).to_have_text(f"push at {local(push[1])}")
         fits(phone, False, "dealer phone")
         no_overlap(phone, [".dt-me > *"], "dealer phone")
         readable(phone, "#dt-me", 16, "dealer phone")

@@ -194,3 +194,33 @@ def test_the_events_break_holds_the_push_clock_and_its_end_lets_it_go(
     # the down goes on where it stopped: its push as far off as when the break began
     assert road.tables[4].push_at == clock.t + (due - (t + 1))
     assert d.internal_errors == 0
+
+
+def test_a_dealers_badge_is_refused_as_a_players_card_and_a_players_card_as_a_badge(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The table would take the one for the other: each side refuses with the reason."""
+    from kiosk.base.errors import RuleError
+
+    clock = Clock()
+    d = director(tmp_path, clock)
+    with pytest.raises(RuleError, match="this card is a dealer's badge"):
+        d.act(commands.Register(name="Zed", card="BADGE-2"), event="daily")
+    with pytest.raises(RuleError, match="this card is a dealer's badge"):
+        d.room_act({"kind": "add_player", "name": "Zed", "card": " BADGE-3"})
+    assert not d.desks["daily"].tour.by_card and not d.room.people.by_card
+    start(d)                                      # players P0.. hold cards p0..
+    d.room_act({"kind": "add_player", "name": "Yan", "card": "room-7"})
+    assert d.room.people.by_card["room-7"]
+    for card in ("p5", "room-7"):
+        with pytest.raises(RuleError, match=r"this badge is player .*'s card"):
+            d.dealers.edit_roster("add", "Gus", badge=card)
+    assert "Gus" not in (tmp_path / "room.toml").read_text()
+    assert main(["dealer", "add", "Gus", "--config", str(tmp_path / "room.toml"),
+                 "--badge", "p7"]) != 0                    # the command line, on the log
+    assert "this badge is player" in capsys.readouterr().err
+    assert "Gus" not in (tmp_path / "room.toml").read_text()
+    assert d.dealers.edit_roster("add", "Gus", badge="BADGE-9") == "added Gus"
+    with pytest.raises(RuleError, match="this card is a dealer's badge"):
+        d.room_act({"kind": "update_player", "player": d.room.people.by_card["room-7"],
+                    "card": "BADGE-9"})
+    d.store.close()

@@ -5,6 +5,7 @@ dealer pushed off reads where to go next; each screen fits and reads at arm's le
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from table_helpers import T0
@@ -75,3 +76,92 @@ def test_a_pin_goes_to_the_director_once_and_a_bad_one_never_leaves(ui: Harness)
     assert len(ui.sent) == sent                       # no report: nothing queued or kept
     ui.act("dealer_answer", "Wrong PIN: 4 tries left", False)
     assert ui.ctl.view(ui.t).checkin == "Wrong PIN: 4 tries left"
+
+
+def texts(ui: Harness) -> list[str]:
+    """Every text the screen holds, shown or not."""
+    from ui_checks import walk
+    return [str(getattr(w, "text", "")) for w in walk(ui.screen)]
+
+
+def recording(ui: Harness) -> list[Any]:
+    """Every result the screen's taps got back."""
+    got: list[Any] = []
+    act = ui.screen.act
+    ui.screen.act = lambda *a: got.append(act(*a)) or got[-1]
+    return got
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_dealer_without_a_badge_types_the_pin_on_the_push_prompt_and_it_goes_once(
+        ui: Harness, size: tuple[int, int]) -> None:
+    ui.t = T0 + 60
+    ui.fresh(4, nine(), dealer=DEALER)
+    ids = ui.draw(size)
+    assert ids.btn_pin.opacity == 0 and ids.btn_pin.disabled     # no push due: no PIN
+    ui.t = DEALER["push_at"] + 5
+    ids = ui.draw(size)
+    assert "PUSH: Cy badges in" in centre(ui)
+    ui.check(size)
+    got = recording(ui)
+    ui.press(ids.btn_pin)
+    ids = ui.draw(size)
+    assert ids.pin_pad.shown
+    names = [b.text for b in reversed(ids.pin_names.children)]
+    assert names == ["Cy", "Ann", "TYPE A NAME"]                # the relief due, first
+    assert ids.pin_title.text == "PIN for Cy: -" and ids.pin_ok.disabled
+    keys = {b.text: b for b in ids.pin_keys.children if hasattr(b, "text")}
+    for k in "2468":
+        ui.press(keys[k])
+    ids = ui.draw(size)
+    assert ids.pin_title.text == "PIN for Cy: ****" and not ids.pin_ok.disabled
+    assert not any("2468" in x for x in texts(ui))              # never shown
+    assert ui.check(size)["targets"] >= 15
+    ui.shot("dealer_pin_pad", size)
+    sent = len(ui.sent)
+    ui.press(ids.pin_ok)
+    ids = ui.draw(size)
+    assert [r.dealer for r in got if r.dealer] == [{"dealer": "Cy", "pin": "2468"}]
+    assert len(ui.sent) == sent                                   # nothing queued
+    assert not ids.pin_pad.shown and ui.ctl.pin.panel() is None
+    assert not any("2468" in x for x in texts(ui))
+    assert ui.ctl.view(ui.t).checkin == "PIN: asking the director…"
+    ui.screen.act = ui.act
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_dealer_at_a_free_table_types_a_name_and_cancel_sends_nothing(
+        ui: Harness, size: tuple[int, int]) -> None:
+    from test_ui_room import free
+    free(ui)
+    ids = ui.draw(size)
+    got = recording(ui)
+    ui.press(ids.idle_pin)
+    ids = ui.draw(size)
+    assert ids.pin_pad.shown and ids.pin_names.width == 0       # no names: the letters
+    keys = {b.text: b for b in ids.pin_keys.children if hasattr(b, "text")}
+    assert {"A", "Z", "DEL", "SPACE", "NEXT"} <= set(keys)
+    for k in "BOXB":
+        ui.press(keys[k])
+    ui.press(keys["DEL"])
+    ids = ui.draw(size)
+    assert ids.pin_title.text == "PIN for Box: -"
+    ui.check(size)
+    ui.shot("dealer_pin_name", size)
+    ui.press(keys["NEXT"])
+    ids = ui.draw(size)
+    digits = {b.text: b for b in ids.pin_keys.children if hasattr(b, "text")}
+    assert "A" not in digits and ids.pin_names.width > 0
+    for k in "1357":
+        ui.press(digits[k])
+    ids = ui.draw(size)
+    assert ids.pin_title.text == "PIN for Box: ****"
+    ui.check(size)
+    ui.press(ids.pin_cancel)
+    ids = ui.draw(size)
+    assert not ids.pin_pad.shown and ids.idle_screen.shown
+    assert not any(r.dealer for r in got)                        # CANCEL: nothing sent
+    ui.press(ids.idle_pin)                                       # and nothing kept
+    assert ui.ctl.pin.panel() is not None and ui.ctl.pin.panel().stars == ""
+    ui.press(ui.screen.ids.pin_cancel)
+    ui.screen.act = ui.act

@@ -52,7 +52,8 @@ def test_a_free_table_shows_a_calm_idle_screen_and_every_press_says_so(
     assert ids.idle_message.text == "" and ids.idle_status.text == ""
     got = check_screen(ui.screen, size, big=(ids.idle_title,))
     assert got["caps"]["FREE TABLE 3"] >= 7 * 5.5 * size[1] / 480
-    assert got["targets"] == 0                 # nothing to press by mistake
+    assert got["targets"] == 1                 # nothing to press by mistake but the
+    assert ids.idle_pin.text == "DEALER PIN"   # PIN pad of a dealer without a badge
     ui.shot("free_table", size)
 
     taps, sent = ui.taps, len(ui.sent)

@@ -34,6 +34,7 @@ class Emitter(Protocol):
 
 
 STAGGER = 240.0        # the pushes along a string, this far apart: the walk and a hand
+NO_SHOW = 600.0        # a relief this late at a due push: a dealer waiting may take it
 
 
 @dataclass
@@ -77,21 +78,29 @@ class Roadmap(RoadmapState):
 
     def incoming(self, table: int, t: float | None = None) -> str | None:
         """Who pushes `table` next: its string's relief, when the table is due next; at
-        `t`, a dealer waiting covers a table due whose relief is busy at another."""
+        `t`, a dealer waiting covers a table due whose relief is busy at another, or
+        whose relief has not come `NO_SHOW` after the push was due."""
         tb = self.tables.get(table)
         if tb is None or tb.string < 0:
             return None
-        if self.nexts.get(tb.string) == table and tb.string in self.reliefs:
-            return self.reliefs[tb.string]
-        return self.covers(t).get(table) if t is not None else None
+        relief = self._relief_due(table)
+        if t is None or (relief is not None and (tb.push_at or t) + NO_SHOW > t):
+            return relief
+        return self.covers(t).get(table) or relief
+
+    def _relief_due(self, table: int) -> str | None:
+        """The string's relief, if `table` is the one it goes to next."""
+        tb = self.tables[table]
+        return self.reliefs.get(tb.string) if self.nexts.get(tb.string) == table else None
 
     def covers(self, t: float) -> dict[int, str]:
-        """Tables due at `t` whose string's relief is busy (or missing), first due first,
-        each with a dealer of the pool, who waited longest first."""
+        """Tables due at `t` whose string's relief is busy (or missing, or `NO_SHOW`
+        late), first due first, each with a dealer of the pool, who waited longest
+        first. A relief who never comes holds up neither the table nor the string."""
         due = set(self.due(t))
         busy = sorted((tb.push_at or 0.0, n) for n, tb in self.tables.items()
-                      if n in due and not (self.nexts.get(tb.string) == n
-                                           and tb.string in self.reliefs))
+                      if n in due and (self._relief_due(n) is None
+                                       or (tb.push_at or t) + NO_SHOW <= t))
         return {n: name for (_, n), name in zip(busy, self.pool(), strict=False)}
 
     def due(self, t: float) -> list[int]:
@@ -282,8 +291,7 @@ class Roadmap(RoadmapState):
             raise RuleError(f"{incoming} is on break until {_clock(d.until)}")
         if tb.dealer is None and d.status == "waiting":
             return
-        expected = self.incoming(tb.table, t)
-        if expected != incoming:
+        if incoming not in (self.incoming(tb.table, t), self._relief_due(tb.table)):
             where = self.due_at(incoming)
             raise RuleError(f"{incoming} is not due at table {tb.table}"
                             + (f": due at table {where}" if where else "")
@@ -335,10 +343,17 @@ class Roadmap(RoadmapState):
 
     def _first_push(self, table: int, t: float) -> float:
         """A new table's first push, staggered along its string so the relief can walk
-        from one to the next (never later than a whole down)."""
+        from one to the next (never later than a whole down). Tables open one at a time,
+        so the place is the one the table has once its string is full (strings are cut in
+        table order), not its place in a string still short: else a whole string, or a new
+        event's tables, would fall due at once."""
         tb = self.tables[table]
         string = self.strings[tb.string] if tb.string >= 0 else [table]
-        behind = len(string) - 1 - string.index(table)
+        size = self.rotation.string_size
+        if size:
+            behind = size - 1 - sorted(self.tables).index(table) % size
+        else:
+            behind = len(string) - 1 - string.index(table)
         down = self.down_of(tb)
         return t + max(down - behind * STAGGER, down / 2)
 

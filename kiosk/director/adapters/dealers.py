@@ -23,6 +23,7 @@ from kiosk.config import dealer_roster
 from kiosk.config import dealers as dc
 from kiosk.config.room import load_director_config
 from kiosk.core.dealers import board
+from kiosk.core.dealers import desk as dd
 from kiosk.core.dealers.roadmap import Roadmap
 from kiosk.core.model import room_commands as rc
 from kiosk.core.model import room_events as rev
@@ -65,6 +66,8 @@ class Dealers:
         if not source:
             raise RuleError("this room has no room.toml to keep its dealers in")
         path = Path(source)
+        if badge is not None and action != "remove":
+            self._badge_free(badge)
         if action == "remove":
             done = f"removed {dealer_roster.remove(path, name)}"
         else:
@@ -75,8 +78,27 @@ class Dealers:
         return done
 
     def hook(self) -> None:
-        """Mirror the room's tables in every write (when the room has dealers)."""
+        """Mirror the room's tables in every write (when the room has dealers), and
+        refuse a player's card that is a dealer's badge."""
         self.service.before_write.append(self.settle)
+        self.service.card_checks.append(self.refuse_badge)
+
+    def refuse_badge(self, card: str) -> None:
+        """A player's card that is a dealer's badge is refused: the table would take the
+        player for the dealer. Compared by its salted hash (badges are kept only so)."""
+        if any(d.badge for d in self.config.roster) and self.config.find_badge(card):
+            raise RuleError("this card is a dealer's badge: give the player another card")
+
+    def _badge_free(self, badge: str) -> None:
+        """A badge that is a player's card (the room's or an event's) is refused."""
+        card = badge.strip()
+        holders = [self.repo.room.people.by_card] + \
+            [desk.tour.by_card for desk in self.repo.desks.values()]
+        for cards in holders:
+            owner = next((pid for c, pid in cards.items() if c.strip() == card), None)
+            if owner is not None:
+                raise RuleError(f"this badge is player {owner}'s card: give the dealer "
+                                "another badge")
 
     @property
     def road(self) -> Roadmap:
@@ -94,29 +116,28 @@ class Dealers:
         room = self.repo.room
         for n, tb in sorted(self.road.tables.items()):   # a final table keeps its dealers
             if n in room.assigned and self._final(tb.event, n) != tb.final:
-                self._room(batch, {"kind": "dealer_table_final", "table": n,
-                                   "final": not tb.final})
+                self._room(batch, dd.MarkFinal(table=n, final=not tb.final))
         touched = any(isinstance(ev, rev.TableAssigned | rev.TableFreed)
                       for ev in batch.pending(ROOM_STREAM))
         if not touched and set(room.assigned) == set(self.road.tables):
             return
         for n in sorted(set(self.road.tables) - set(room.assigned)):
-            self._room(batch, {"kind": "dealer_table_close", "table": n})
+            self._room(batch, dd.CloseDealTable(table=n))
         for n in sorted(set(room.assigned) - set(self.road.tables)):
             event = room.assigned[n]
-            self._room(batch, {"kind": "dealer_table_open", "table": n, "event": event,
-                               "final": self._final(event, n)})
+            self._room(batch, dd.OpenDealTable(table=n, event=event,
+                                               final=self._final(event, n)))
 
     def _final(self, event: str, table: int) -> bool:
         desk = self.repo.desks.get(event)
         return desk is not None and desk.tour.final.table == table
 
-    def _room(self, batch: Batch, cmd: dict[str, Any]) -> None:
+    def _room(self, batch: Batch, cmd: rc.RoomCommand) -> None:
         """One mirroring step in the batch; a refusal is a bug logged, never the batch's."""
         try:
-            self.service.tx.room_only(rc.decode(cmd), batch)
+            self.service.tx.room_only(cmd, batch)
         except RuleError as exc:
-            log.error("dealers: %s refused while mirroring the room: %s", cmd["kind"], exc)
+            log.error("dealers: %s refused while mirroring the room: %s", cmd.kind, exc)
 
     # ---------------------------------------------------------------- the clock's beat
     def tick(self) -> None:
@@ -138,9 +159,10 @@ class Dealers:
             reading = desk.tour.clock.read(desk.tour.structure, t)
             held = reading.paused or desk.tour.levels.in_break(t)
             if held != (event in self.road.held):
-                self.act({"kind": "dealer_hold", "event": event, "held": held})
+                self.act(dd.HoldClock(event=event, held=held))
 
-    def act(self, cmd: dict[str, Any], user: str | None = None) -> list[Any]:
+    def act(self, cmd: rc.RoomCommand, user: str | None = None) -> list[Any]:
+        """A dealers' command (kiosk.core.dealers.desk), declared, through the room."""
         return self.service.room_act(cmd, user)
 
     # ---------------------------------------------------------------- at a table
@@ -162,7 +184,7 @@ class Dealers:
                                  "floor clears it")
         if not dc.pin_ok(spec.pin, pin):
             if dealer in self.road.dealers and self.road.dealers[dealer].status != "out":
-                self.act({"kind": "dealer_pin_failed", "dealer": dealer, "table": table})
+                self.act(dd.PinFailure(dealer=dealer, table=table))
             left = 5 - (self.road.dealers[dealer].pin_fails if dealer in self.road.dealers
                         else 0)
             return Answer(False, "Wrong PIN" + (f": {left} tries left" if left > 0 else
@@ -177,10 +199,9 @@ class Dealers:
             arrived = d is None or d.status == "out" or (
                 d.status == "break" and self.service.now() >= d.until)
             if d is None or d.status == "out":
-                self.act({"kind": "dealer_clock_in", "dealer": name, "at": table,
-                          "by": f"table {table}"})
+                self.act(dd.ClockIn(dealer=name, at=table, by=f"table {table}"))
             elif arrived:
-                self.act({"kind": "dealer_back", "dealer": name})
+                self.act(dd.BackFromBreak(dealer=name))
             return self._take(table, name, arrived)
         except RuleError as exc:
             return Answer(False, str(exc), name)
@@ -204,9 +225,8 @@ class Dealers:
                                    f"{board.clock(tb.push_at)}; badge again then", name)
         event = self.repo.desks.get(tb.event)
         state = event.tour.seating.tables.get(table) if event is not None else None
-        self.act({"kind": "dealer_push", "table": table, "dealer": name,
-                  "in_hand": bool(state and state.in_hand),
-                  "hand": state.hand if state is not None else None})
+        self.act(dd.Push(table=table, dealer=name, in_hand=bool(state and state.in_hand),
+                         hand=state.hand if state is not None else None))
         where = board.where(road, gone) if gone else None
         return Answer(True, f"{name} takes table {table}", name, where)
 
@@ -254,10 +274,16 @@ class Dealers:
         out = board.board(self.road, self.service.now(), hand_s)
         out["roster"] = [d.name for d in self.config.roster]
         out["dealers"] = {n: d.status for n, d in sorted(self.road.dealers.items())}
+        out["tz"] = self.tz
         return out
 
     def public(self) -> dict[str, Any]:
-        return board.public(self.road, self.service.now())
+        return {**board.public(self.road, self.service.now()), "tz": self.tz}
+
+    @property
+    def tz(self) -> str:
+        """The time zone the pages show times of day in (the room's, else UTC)."""
+        return getattr(self.service.config, "timezone", "") or "UTC"
 
     def where(self, dealer: str) -> dict[str, Any]:
         return board.where(self.road, dealer)

@@ -47,6 +47,9 @@ class RoomService:
         self.outboxes: list[Outbox] = []
         # before each write, steps that belong in the same transaction (bookings settling)
         self.before_write: list[Callable[[Batch], None]] = []
+        # a player's card given to a command is offered to each: RuleError refuses it
+        # (a dealer's badge is never a player's card)
+        self.card_checks: list[Callable[[str], None]] = []
 
     def attach(self, outbox: Outbox) -> None:
         """`outbox` hears of every desk held (those held already first) and every batch
@@ -75,6 +78,7 @@ class RoomService:
         """Decide a command of one event, with whatever it carries into the room, write it
         all in one transaction, publish what changed. RuleError if refused."""
         cmd = commands.decode(cmd)   # a dict (tools, tests) fits its schema first
+        self._check_card(cmd)
         if user:
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
@@ -88,12 +92,21 @@ class RoomService:
                  user: str | None = None) -> list[Event]:
         """A room command (open an event, move a table, a ticket...), as `act`."""
         cmd = room_commands.decode(cmd)
+        self._check_card(cmd)
         if user and hasattr(cmd, "by"):
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
         events = self.tx.atomic(batch, lambda: self.tx.room(cmd, batch), f"room: {cmd.kind}")
         self.commit(batch)
         return events
+
+    def _check_card(self, cmd: Command | RoomCommand) -> None:
+        """A card a command gives a player (a registration, a player added or changed)
+        passes every card check first."""
+        card = getattr(cmd, "card", None)
+        if isinstance(card, str) and card:
+            for check in self.card_checks:
+                check(card)
 
     def open_event(self, spec: RoomEvent | dict[str, Any], user: str | None = None) -> Desk:
         """A new event in the room while it runs (dashboard, CLI): its stream, tables,

@@ -23,6 +23,7 @@ from kivy.uix.widget import Widget
 from kiosk.appliance.sdnotify import Notifier
 from kiosk.config.files import TableConfig
 from kiosk.table.controller import Result
+from kiosk.table.flows.pin import LETTERS
 from kiosk.table.ui.texts import (
     CENTRE_LINES,
     LINE_BG,
@@ -34,10 +35,11 @@ from kiosk.table.ui.texts import (
     show_mover,
 )
 from kiosk.table.ui.widgets import DealerButton
-from kiosk.table.view import BustPanel, TableView
+from kiosk.table.view import BustPanel, PinPanel, TableView
 
 log = logging.getLogger(__name__)
 
+DIGITS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "", "0", "<")
 KEYPAD_ACTIONS = {"bust": ("bust_key", "bust_confirm"), "count": ("count_key", "count_send")}
 KV = Path(__file__).with_name("table.kv")
 FRAME_S = 1 / 10   # the view changes at most a few times a second; 10 Hz is plenty
@@ -69,6 +71,8 @@ class TableScreen(FloatLayout):
         self.mover_cells: list[Any] = []
         self.colour_up_cells: list[Any] = []
         self.bust_buttons: dict[int, DealerButton] = {}
+        self.pin_mode: bool | None = None       # the pad up: letters (True) or digits
+        self.pin_names: tuple[str, ...] | None = None
 
     # ---------------------------------------------------------------- taps
     def tap(self, action: str, *args: Any) -> Result:
@@ -155,6 +159,56 @@ class TableScreen(FloatLayout):
         self._render_colour_up(v)
         self._render_clock_call(v)
         self._render_idle(v)
+        self._render_pin(v)
+
+    def _render_pin(self, v: TableView) -> None:
+        """The PIN button under a due push (or a table without a dealer), and the pad:
+        the names to pick beside the digits, or the letters for a name typed."""
+        ids, pad = self.ids, v.pin_panel
+        offered = v.pin_button and not v.free
+        _show(ids.btn_pin, 0.12 if offered else 0)
+        _show(ids.table_no, 0 if offered else 0.12)
+        ids.btn_pin.disabled = not offered
+        ids.pin_pad.shown = pad is not None
+        if pad is None:
+            return
+        ids.pin_title.text = f"PIN for {pad.name or '...'}: {pad.stars or '-'}"
+        self._pin_keys(pad.typing)
+        self._pin_names(pad)
+        ids.pin_ok.disabled = not pad.ok
+
+    def _pin_keys(self, typing: bool) -> None:
+        """The digit pad beside the names, or the letter pad across the screen."""
+        if self.pin_mode == typing:
+            return
+        self.pin_mode, keys, names = typing, self.ids.pin_keys, self.ids.pin_names
+        keys.clear_widgets()
+        keys.cols = 8 if typing else 3
+        keys.size_hint_x = 0.98 if typing else 0.52
+        _show(names, 0 if typing else 0.44)
+        for key in ((*LETTERS, " ", "<", "NEXT") if typing else DIGITS):
+            if not key:
+                keys.add_widget(Widget())
+                continue
+            btn = DealerButton(text={"<": "DEL", " ": "SPACE"}.get(key, key))
+            btn.bind(on_release=lambda b, k=key: self.tap("pin_key", k))
+            keys.add_widget(btn)
+
+    def _pin_names(self, pad: PinPanel) -> None:
+        """A button a name the plan holds (the one picked lit), and TYPE A NAME."""
+        box = self.ids.pin_names
+        if self.pin_names != pad.names:
+            self.pin_names = pad.names
+            box.clear_widgets()
+            for name in pad.names:
+                btn = DealerButton(text=name, shorten=True)
+                btn.kid = "name"              # a long name is shortened, never spills
+                btn.bind(on_release=lambda b, n=name: self.tap("pin_pick", n))
+                box.add_widget(btn)
+            self._key(box, "TYPE A NAME", "pin_type")
+        for btn in box.children:
+            btn.armed = btn.text == pad.name and not pad.typing
+            btn.font_size = self.height * 0.07       # a name reads, never fills the key
 
     def _render_idle(self, v: TableView) -> None:
         """A free table: the room's name, "FREE TABLE n", and what a press or a card got."""
@@ -325,6 +379,14 @@ class TableScreen(FloatLayout):
                 lab.text, lab.font_size = text, self.height * 0.055
             row.height = each if seat else 0
             row.opacity = 1 if seat else 0
+
+
+def _show(w: Widget, share: float) -> None:
+    """`w` takes this share of its parent's width, or none at all (hidden)."""
+    w.size_hint_x = share or None
+    if not share:
+        w.width = 0
+    w.opacity = 1 if share else 0
 
 
 Builder.load_file(str(KV))

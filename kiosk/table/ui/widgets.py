@@ -86,6 +86,8 @@ class IdleOverlay(Overlay):
     def on_touch_down(self, touch: Any) -> bool:
         if not self.shown:
             return False
+        if FloatLayout.on_touch_down(self, touch):    # its own button (DEALER PIN)
+            return True
         if self.collide_point(*touch.pos):
             self.on_tap()
         return True

@@ -6,10 +6,10 @@
 (function () {
   const box = document.getElementById("dealers-board");
   if (!box) return;
+  let tz = "UTC";       // the room's time zone, as /api/dealers says it
   const hhmm = (t) => {
     if (t === null || t === undefined) return "held";
-    const d = new Date(t * 1000);
-    return String(d.getUTCHours()).padStart(2, "0") + ":" + String(d.getUTCMinutes()).padStart(2, "0");
+    return new Date(t * 1000).toLocaleTimeString("en-GB", {hour: "2-digit", minute: "2-digit", timeZone: tz});
   };
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
@@ -114,7 +114,9 @@
     try {
       const r = await fetch("/api/dealers");
       if (r.status === 401) { box.replaceChildren(el("p", "Log in to see the dealers.", "muted")); return; }
-      render(await r.json());
+      const d = await r.json();
+      tz = d.tz || "UTC";
+      render(d);
     } catch (e) { /* the room page shows the connection already */ }
   }
   document.addEventListener("submit", (e) => {

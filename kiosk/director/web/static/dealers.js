@@ -5,10 +5,10 @@
   const me = new URLSearchParams(location.search).get("dealer") || "";
   if (me) document.body.classList.add("phone");
   const $ = (id) => document.getElementById(id);
+  let tz = "UTC";       // the room's time zone, as /api/dealers/public says it
   const hhmm = (t) => {
     if (t === null || t === undefined) return "";
-    const d = new Date(t * 1000);
-    return String(d.getUTCHours()).padStart(2, "0") + ":" + String(d.getUTCMinutes()).padStart(2, "0");
+    return new Date(t * 1000).toLocaleTimeString("en-GB", {hour: "2-digit", minute: "2-digit", timeZone: tz});
   };
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
@@ -40,13 +40,14 @@
   function mine(data) {
     const w = data.me || {};
     $("dt-name").textContent = me;
-    $("dt-where").textContent = w.text || "-";
+    $("dt-where").textContent = w.status === "break" ? "Break until " + hhmm(w.until) : (w.text || "-");
     $("dt-when").textContent = w.push_at ? "push at " + hhmm(w.push_at) : "";
   }
   async function refresh() {
     try {
       const r = await fetch("/api/dealers/public" + (me ? "?dealer=" + encodeURIComponent(me) : ""));
       const data = await r.json();
+      tz = data.tz || "UTC";
       $("dt-clock").textContent = hhmm(data.t);
       if (me) mine(data); else { strings(data); lists(data); }
     } catch (e) {
