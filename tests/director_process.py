@@ -66,7 +66,9 @@ class DirectorProcess:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as out:
             self.proc = subprocess.Popen(self.command(start_event), stdout=out, stderr=out)
-        self.wait_log("standby of room" if self.standby else "connected to", start=offset)
+        # a loaded CI machine can take its time to import, fold the log and connect
+        self.wait_log("standby of room" if self.standby else "connected to", timeout=60,
+                      start=offset)
         return self
 
     def run_to_exit(self, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
