@@ -35,6 +35,7 @@ from kiosk.core.model import room_commands as rc
 from kiosk.director.service import Director
 
 T0 = 1_800_000_000.0
+DOWN_S = 30 * 60                # the room's down length
 STEP = 5.0                     # seconds of the room per turn of the bench
 WALK = 90.0                    # a dealer's walk to the table, at most
 BREAK_EVERY, BREAK_LEN = 7200.0, 900.0
@@ -50,7 +51,7 @@ def room_toml(tables: int, day2: int) -> str:
     return (f'[room]\nname = "bench"\ntables = {tables + day2}\n\n[director]\n'
             f'db = "room.db"\n\n[[events]]\nname = "main"\nstructure = "turbo"\n'
             f'tables = {tables}\n\n[[events]]\nname = "day2"\nstructure = "turbo"\n'
-            f'scheduled = true\n\n[dealers]\ndown_minutes = 30\nbreak_minutes = 15\n'
+            f'scheduled = true\n\n[dealers]\ndown_minutes = {DOWN_S // 60}\nbreak_minutes = 15\n'
             f'downs_between_breaks = 4\nstring_size = 4\n')
 
 
@@ -246,6 +247,7 @@ def run(tables: int, dealers: int, hours: float, seed: int) -> dict[str, Any]:
         identical = snapshot(again.room.roadmap) == seen
         again.store.close()
         order = [n for n in sim.signed if n in sim.released]
+        longest = max(dealt(x, events) for x in downs)
         return {
             "tables": tables, "dealers": dealers, "hours": hours, "seed": seed,
             "pushes": sum(isinstance(e, de.PushDone) for e in events),
@@ -254,7 +256,11 @@ def run(tables: int, dealers: int, hours: float, seed: int) -> dict[str, Any]:
             "push_delay_p99_s": round(pct(sim.delays, 99), 1),
             "pushes_mid_hand": sim.mid_hand,
             "mid_hand_pushes_refused": sim.refused_mid_hand,
-            "max_down_minutes": round(max(dealt(x, events) for x in downs) / 60, 1),
+            "max_down_minutes": round(longest / 60, 1),
+            # a push never cuts a hand: a relief who comes as a hand starts waits it out,
+            # so no down can be held shorter than the down plus the longest hand
+            "hand_max_s": round(max(sim.hands), 1),
+            "max_down_within_one_hand": longest <= DOWN_S + max(sim.hands),
             "dealers_without_break": no_break_dealers(events, 4),
             "tables_without_dealer_s": sim.no_dealer_s,
             "early_outs": len(sim.released),
