@@ -482,7 +482,8 @@ class Simulator:
         post_blinds(chips, hand, pos, self.structure.periods[period])
         data = HandStartedData(hand=hand.number, button=pos.button, sb=pos.sb, bb=pos.bb,
                                dealt=list(pos.dealt), waiting=list(pos.waiting))
-        if not self._report(HandStartedReport(table=tid, id=self._id(), data=data), t):
+        hand.report = self._id()
+        if not self._report(HandStartedReport(table=tid, id=hand.report, data=data), t):
             for seat, pid in hand.dealt.items():   # the floor held the table: no hand
                 chips[pid] = start[seat]
             self.waiting.add(tid)
@@ -513,6 +514,13 @@ class Simulator:
             return
         hand = self.playing.pop(tid, None)   # its pot goes to the winners now
         if hand is None:
+            return
+        if not self.field.settled(hand.report):   # refused after all: no hand was played
+            for pid, paid in hand.posted.items():
+                self.chips[pid] = self.chips.get(pid, 0) + paid
+            self.res.hands -= 1
+            self.waiting.add(tid)
+            self._try_start(tid, t)
             return
         seat_of = self.field.seats(tid)
         dealt = hand.dealt

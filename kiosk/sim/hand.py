@@ -19,6 +19,8 @@ class Hand:
     dealt: dict[int, str]                                 # seat -> player dealt in
     start: dict[int, int] = field(default_factory=dict)   # seat -> stack before blinds
     pot: int = 0
+    report: str = ""                                      # the hand_started report's id
+    posted: dict[str, int] = field(default_factory=dict)  # player -> blinds and antes paid
 
 
 @dataclass(slots=True)
@@ -46,6 +48,7 @@ def post_blinds(chips: dict[str, int], hand: Hand, pos: Positions, period: Perio
             paid = min(amount, chips[payer])
             chips[payer] -= paid
             pot += paid
+            hand.posted[payer] = hand.posted.get(payer, 0) + paid
     hand.pot = pot
 
 

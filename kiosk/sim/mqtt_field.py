@@ -3,6 +3,9 @@
 Used by `pokerkiosk demo` and by the integration tests: the same dealers as the
 in-process simulator, but every report travels through the broker to a running
 director and waits for its acknowledgement, exactly as a table kiosk's outbox does.
+With a `window`, up to that many reports are in flight at once across the tables (as a
+room's kiosks report side by side), each table's in its order; a hand's start is then
+settled when the dealer ends it (`settled`).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ class MqttField:
 
     def __init__(self, broker: BrokerConfig, event: str, client_id: str = "sim-tables",
                  ack_timeout: float = 120.0, resend_every: float = 2.0, *,
-                 room: str | None = None) -> None:
+                 room: str | None = None, window: int = 0) -> None:
         self.topics, self.event = Topics(room or event), event
         self.plans: dict[int, dict[str, Any]] = {}   # the tables serving this event
         self._revs: dict[int, tuple[float, int]] = {}   # every table's latest plan
@@ -48,6 +51,10 @@ class MqttField:
         self.open_hands: dict[int, int] = {}        # table -> hand started and not yet ended
         self._clock: tuple[Any, Clock] = (None, Clock())
         self._acked: dict[str, threading.Event] = {}
+        self.window = window                         # reports in flight at once (0: one)
+        self._flight: dict[str, tuple[float, str, bytes, dict[str, Any]]] = {}
+        self._landed = threading.Condition()
+        self.ack_ms: list[float] = []                # each report: published until acked
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
         self.seq = 0                                 # reports sent, as a kiosk numbers them
@@ -99,6 +106,7 @@ class MqttField:
                 self.rejected.update(body.get("rejected", {}))
                 for rid in body["ids"]:
                     self.acked.add(rid)
+                    self._landing(rid)
                     ev = self._acked.get(rid)
                     if ev:
                         ev.set()
@@ -196,22 +204,82 @@ class MqttField:
 
     def report(self, report: AnyTableReport, t: float) -> bool:
         """Publish a report and re-send it until the director acknowledges it, as a
-        table's outbox does: a director or broker restart in between loses nothing."""
+        table's outbox does: a director or broker restart in between loses nothing.
+        With a window, only a chip count or race (whose answer the dealer needs at
+        once) waits here; the others wait only while the window is full."""
         self.seq += 1
         rep: dict[str, Any] = {**msgspec.to_builtins(report), "v": VERSION, "seq": self.seq,
                                "ts": t, "event": self.event}
-        done = self._acked[rep["id"]] = threading.Event()
         payload, topic = encode(rep), self.topics.report(rep["table"])
+        if self.window and rep["kind"] not in ("chip_count", "chip_race", "addon"):
+            with self._landed:
+                if rep["kind"] == "present" and self._announced(rep):
+                    return True      # the plan that seats them is still on its way
+                while len(self._flight) >= self.window:
+                    self._wait_landing()
+                self._flight[rep["id"]] = (time.perf_counter(), topic, payload, rep)
+            self.publish(rep["table"], topic, payload)
+            self._publish_live(rep)
+            return True
+        done = self._acked[rep["id"]] = threading.Event()
+        sent = time.perf_counter()
         waited = 0.0
-        self.client.publish(topic, payload, qos=1)
+        self.publish(rep["table"], topic, payload)
         while not done.wait(self.resend_every):
             waited += self.resend_every
             if waited >= self.ack_timeout:
                 raise TimeoutError(f"no acknowledgement for report {rep['id']}")
             self.resent += 1
-            self.client.publish(topic, payload, qos=1)
+            self.publish(rep["table"], topic, payload)
+        self.ack_ms.append((time.perf_counter() - sent) * 1000)
         del self._acked[rep["id"]]
         self._publish_live(rep)
+        return self._took(rep)
+
+    def publish(self, table: int, topic: str, payload: bytes) -> None:
+        """Send one of `table`'s reports (a subclass may give each table its connection)."""
+        self.client.publish(topic, payload, qos=1)
+
+    def settled(self, report: str) -> bool:
+        """Whether the director took report `report`, once it has answered (at once when
+        no window holds it in flight)."""
+        with self._landed:
+            while report in self._flight:
+                self._wait_landing()
+        return report not in self.rejected
+
+    def _announced(self, rep: dict[str, Any]) -> bool:
+        """A player's arrival already in flight (the stale plan still shows them moving)."""
+        key = (rep["table"], rep["data"]["seat"])
+        return any(v[3]["kind"] == "present" and (v[3]["table"], v[3]["data"]["seat"]) == key
+                   for v in self._flight.values())
+
+    def _wait_landing(self) -> None:
+        """Wait (holding `_landed`) for an acknowledgement; re-send what waits too long."""
+        if self._landed.wait(self.resend_every):
+            return
+        now = time.perf_counter()
+        late = [v for v in self._flight.values() if now - v[0] >= self.resend_every]
+        if any(now - v[0] >= self.ack_timeout for v in late):
+            raise TimeoutError("no acknowledgement for reports in flight")
+        for _sent, topic, payload, rep in sorted(late, key=lambda v: v[3]["seq"]):
+            self.resent += 1
+            self.publish(rep["table"], topic, payload)
+
+    def _landing(self, rid: str) -> None:
+        """An acknowledgement came (on the network thread): a report in flight lands."""
+        if not self._flight:
+            return
+        with self._landed:
+            entry = self._flight.pop(rid, None)
+            if entry is None:
+                return
+            self.ack_ms.append((time.perf_counter() - entry[0]) * 1000)
+            self._took(entry[3])
+            self._landed.notify_all()
+
+    def _took(self, rep: dict[str, Any]) -> bool:
+        """What an acknowledged report means for the dealer: the hand it dealt."""
         accepted = rep["id"] not in self.rejected
         if accepted and rep["kind"] == "hand_started":
             d = rep["data"]
