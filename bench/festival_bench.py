@@ -21,7 +21,7 @@ log), lost_acked (busts acknowledged that the log lacks), places_complete (place
 each once), wall_s.
 
     python bench/festival_bench.py [--entrants 5000] [--tables N] [--sections 8]
-                                   [--level-seconds 20] [--in-flight 16] [--workers 2]
+                                   [--level-seconds 20] [--in-flight 8] [--workers 2]
                                    [--json]
 """
 
@@ -205,7 +205,7 @@ class TableField(MqttField):
         return ok
 
 
-def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: int = 16,
+def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: int = 8,
         workers: int = 2) -> dict[str, Any]:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="tables in the room (default: 558 for 5,000, as the draw needs)")
     ap.add_argument("--sections", type=int, default=8)
     ap.add_argument("--level-seconds", type=float, default=20.0)
-    ap.add_argument("--in-flight", type=int, default=16,
+    ap.add_argument("--in-flight", type=int, default=8,
                     help="reports awaiting their acknowledgement at once, across the tables")
     ap.add_argument("--workers", type=int, default=2,
                     help="processes that hold the tables' connections")

@@ -457,3 +457,13 @@ def test_the_table_shows_who_of_the_floor_is_on_the_way(ui: Harness,
     assert "Floor on the way: Maria" in [w.text for w in ui.screen.lines]
     ui.check(size)
     ui.shot("floor_on_the_way", size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_header_names_the_tables_section(ui: Harness, size: tuple[int, int]) -> None:
+    """In a big room the dealer (and the floor walking past) reads the section up top."""
+    ui.fresh(1, section="Pavilion")
+    ids = ui.draw(size)
+    assert ids.field.text.split(" · ")[0] == "Pavilion"
+    ui.check(size)
+    ui.shot("section_in_header", size)
