@@ -200,7 +200,7 @@ class FloorCallView(Part, kw_only=True):
     since: Time = 0.0
     note: Text = ""
     report: Ident | None = None
-    by: Text | None = None       # who answered "on my way" (the floor's login)
+    by: Name | None = None       # who answered "on my way" (the floor's login)
 
 
 class ClockCallView(Part, kw_only=True):
