@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -264,7 +265,10 @@ def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: in
     out.update(_from_log(work / "room.db", entrants, field.busts if field else []))
     out["wall_s"] = round(time.perf_counter() - began, 1)
     out["under_10_min"] = out["wall_s"] < 600
-    shutil.rmtree(work, ignore_errors=True)
+    if out["places_complete"]:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        out["kept"] = str(work)      # the log and the director's output, to look into
     return out
 
 
@@ -322,11 +326,19 @@ def _from_log(db: Path, entrants: int, busts: list[str]) -> dict[str, Any]:
         events = store.last_seq
     finally:
         store.close()
-    places = sorted(tour.places().values())
-    return {"log_events": events, "replay_s": round(replay_s, 2),
-            "lost_acked": sum(1 for rid in busts if rid not in logged),
-            "places_complete": places == list(range(1, entrants + 1)),
-            "winner": tour.finished_at is not None}
+    placed = tour.places()
+    places = sorted(placed.values())
+    out = {"log_events": events, "replay_s": round(replay_s, 2),
+           "lost_acked": sum(1 for rid in busts if rid not in logged),
+           "places_complete": places == list(range(1, entrants + 1)),
+           "winner": tour.finished_at is not None}
+    if not out["places_complete"]:   # what is wrong with them, to look into
+        seen = Counter(places)
+        out["places_missing"] = [n for n in range(1, entrants + 1) if n not in seen][:20]
+        out["places_twice"] = sorted(n for n, k in seen.items() if k > 1)[:20]
+        out["unplaced"] = sorted((pid, tour.players[pid].status) for pid in tour.players
+                                 if pid not in placed)[:20]
+    return out
 
 
 class _EventDashboard(_Dashboard):
