@@ -4,10 +4,13 @@ its winner through a real Mosquitto and a director process.
 The room has `--tables` tables (default: 558 for 5,000 entrants, the draw seating 8 or 9
 a table) split into `--sections` sections. The director runs as its own process (as
 deployed), with its dashboard. Every table is its own MQTT connection: it publishes its
-reports and hears its event's schedule on it (the virtual tables share this process, and
-one bookkeeping connection that follows every plan and acknowledgement for the dealers).
-The simulator's dealers play the event to its winner on an accelerated structure (levels
-of `--level-seconds`). A real WebSocket client on the event's /ws is the floor dashboard.
+reports and hears its event's schedule on it. The connections live in `--workers`
+processes (each serving its share on its own network thread), so the dealers never
+starve them; one bookkeeping connection here follows every plan and acknowledgement for
+the dealers. The simulator's dealers play the event to its winner on an accelerated
+structure (levels of `--level-seconds`), the tables side by side: up to `--in-flight`
+reports await their acknowledgement at once, each table's in its own order on its own
+connection. A real WebSocket client on the event's /ws is the floor dashboard.
 
 Prints (with --json, one object): tables, sections, report_ack_p50_ms / p99 (a report
 published until the director's acknowledgement), level_change_all_tables_ms (a level's
@@ -18,7 +21,8 @@ log), lost_acked (busts acknowledged that the log lacks), places_complete (place
 each once), wall_s.
 
     python bench/festival_bench.py [--entrants 5000] [--tables N] [--sections 8]
-                                   [--level-seconds 20] [--json]
+                                   [--level-seconds 20] [--in-flight 8] [--workers 2]
+                                   [--json]
 """
 
 from __future__ import annotations
@@ -28,18 +32,19 @@ import asyncio
 import contextlib
 import json
 import math
+import multiprocessing as mp
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from director_bench import ManyClients, _Dashboard, _wait, pct
+from director_bench import _Dashboard, _wait, pct
 
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.commands import AnyTableReport
@@ -74,35 +79,135 @@ def room_toml(tables: int, sections: int, port: int, http: int, structure_file: 
             f"seats = {SEATS}\nseed = 7\n" + secs)
 
 
-class TableField(MqttField):
-    """The virtual tables: each report goes out on its own table's connection; the time
-    to its acknowledgement is kept, and so is every bust acknowledged."""
+def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> None:
+    """A worker process: the connections of `tables`, each hearing the schedule (when it
+    has each level) and publishing its own table's reports in the order they come. One
+    thread serves the sockets and the pipe alike, so no connection is written from two."""
+    import selectors
+    import signal
 
-    def __init__(self, *args: Any, tables: ManyClients, dashboard: dict[str, Any],
+    from kiosk.mqtt.client import make_client
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sel = selectors.DefaultSelector()
+    got: dict[int, dict[int, float]] = {}
+    by_table: dict[int, Any] = {}
+    for n in tables:
+        c = make_client(f"tbl-{n}", broker)
+        c.connect(broker.host, broker.port, keepalive=60)
+
+        def on_msg(client: Any, userdata: Any, msg: Any, n: int = n) -> None:
+            period = json.loads(msg.payload).get("clock", {}).get("period")
+            if isinstance(period, int):
+                got.setdefault(period, {}).setdefault(n, time.time())
+        c.on_message = on_msg
+        c.subscribe(schedule, 1)
+        by_table[n] = c
+        sel.register(c.socket(), selectors.EVENT_READ, c)
+    sel.register(pipe, selectors.EVENT_READ, None)
+    pipe.send("ready")
+    last_misc, running = 0.0, True
+    while running:
+        for key, _ in sel.select(0.05):
+            if key.data is not None:
+                key.data.loop_read()
+                continue
+            while running and pipe.poll():
+                item = pipe.recv()
+                if item is None:
+                    running = False
+                    break
+                for table, topic, payload in item:
+                    by_table[table].publish(topic, payload, qos=1)
+        for c in by_table.values():
+            if c.want_write():
+                c.loop_write()
+        if time.monotonic() - last_misc > 1:
+            last_misc = time.monotonic()
+            for c in by_table.values():
+                c.loop_misc()
+    for c in by_table.values():
+        c.disconnect()
+    pipe.send(got)
+
+
+class TableConnections:
+    """Every table's MQTT connection, shared among a few worker processes."""
+
+    def __init__(self, broker: Any, tables: int, workers: int, schedule: str) -> None:
+        ctx = mp.get_context("spawn")
+        self.pipes: list[Any] = []
+        self.procs: list[Any] = []
+        for w in range(workers):
+            mine = list(range(w + 1, tables + 1, workers))
+            ours, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_serve_tables, args=(broker, mine, schedule, theirs),
+                               daemon=True)
+            proc.start()
+            self.pipes.append(ours)
+            self.procs.append(proc)
+        for p in self.pipes:
+            if not p.poll(120) or p.recv() != "ready":
+                raise TimeoutError("a worker's table connections did not come up")
+
+    def publish(self, table: int, topic: str, payload: bytes) -> None:
+        self.pipes[(table - 1) % len(self.pipes)].send([(table, topic, payload)])
+
+    def close(self) -> dict[int, dict[int, float]]:
+        """Stop the workers; when each table had each level."""
+        got: dict[int, dict[int, float]] = {}
+        for p in self.pipes:
+            with contextlib.suppress(OSError):
+                p.send(None)
+        for p, proc in zip(self.pipes, self.procs, strict=True):
+            with contextlib.suppress(OSError, EOFError):
+                if p.poll(30):
+                    for period, heard in p.recv().items():
+                        got.setdefault(period, {}).update(heard)
+            proc.join(10)
+        return got
+
+
+PACE, PACE_BURST = 20.0, 60.0   # reports a second, and at once, from one table
+
+
+class TableField(MqttField):
+    """The virtual tables: each report goes out on its own table's connection; every
+    bust acknowledged is kept. A table reports no faster than PACE a second (with its
+    live snapshots, within the director's per-table budget): the last tables of a
+    field, dealt as fast as acknowledgements come, would otherwise be cut there."""
+
+    def __init__(self, *args: Any, tables: TableConnections, dashboard: dict[str, Any],
                  **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.conns = tables
-        self.ack_ms: list[float] = []
-        self.busts: list[str] = []
         self.dash = dashboard
+        self.busts: list[str] = []
+        self._pace: dict[int, tuple[float, float]] = {}   # table -> (reports allowed, at)
+
+    def publish(self, table: int, topic: str, payload: bytes) -> None:
+        self.conns.publish(table, topic, payload)
 
     def report(self, report: AnyTableReport, t: float) -> bool:
-        conn = self.conns.clients[report.table - 1]
-        main, self.client = self.client, conn
-        sent = time.perf_counter()
+        now = time.monotonic()
+        allowed, at = self._pace.get(report.table, (PACE_BURST, now))
+        allowed = min(PACE_BURST, allowed + (now - at) * PACE)
+        if allowed < 1.0:
+            time.sleep((1.0 - allowed) / PACE)
+            allowed, now = 1.0, time.monotonic()
+        self._pace[report.table] = (allowed - 1.0, now)
         self.dash["sent_at"][report.id] = time.time()
         self.dash["expect"][report.table] = report.id
-        try:
-            ok = super().report(report, t)
-        finally:
-            self.client = main
-        self.ack_ms.append((time.perf_counter() - sent) * 1000)
-        if ok and report.kind == "bust":
-            self.busts.append(report.id)
+        return super().report(report, t)
+
+    def _took(self, rep: dict[str, Any]) -> bool:
+        ok = super()._took(rep)
+        if ok and rep["kind"] == "bust":
+            self.busts.append(rep["id"])
         return ok
 
 
-def run(entrants: int, tables: int, sections: int, level_s: float) -> dict[str, Any]:
+def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: int = 8,
+        workers: int = 2) -> dict[str, Any]:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     work = Path(tempfile.mkdtemp(prefix="pk-festival-"))
@@ -119,25 +224,17 @@ def run(entrants: int, tables: int, sections: int, level_s: float) -> dict[str, 
                              "--start"], stdout=subprocess.DEVNULL,
                             stderr=open(work / "director.log", "wb"))  # noqa: SIM115
     topics = Topics(ROOM)
-    out: dict[str, Any] = {"entrants": entrants, "tables": tables, "sections": sections}
-    conns: ManyClients | None = None
+    out: dict[str, Any] = {"entrants": entrants, "tables": tables, "sections": sections,
+                           "in_flight": in_flight, "workers": workers}
+    conns: TableConnections | None = None
     field: TableField | None = None
+    got: dict[int, dict[int, float]] = {}
     try:
         # every table's connection hears the schedule: when each has each level
-        conns = ManyClients(broker.config, tables, "tbl")
-        got: dict[int, dict[int, float]] = {}
-        lock = threading.Lock()
-        for i, c in enumerate(conns.clients):
-            def on_msg(client: Any, userdata: Any, msg: Any, n: int = i + 1) -> None:
-                period = json.loads(msg.payload).get("clock", {}).get("period")
-                if isinstance(period, int):
-                    with lock:
-                        got.setdefault(period, {}).setdefault(n, time.time())
-            c.on_message = on_msg
-            c.subscribe(topics.schedule(EVENT), 1)
+        conns = TableConnections(broker.config, tables, workers, topics.schedule(EVENT))
         dash: dict[str, Any] = {"expect": {}, "sent_at": {}, "lat": []}
         field = TableField(broker.config, EVENT, client_id="festival-tables", room=ROOM,
-                           ack_timeout=300, tables=conns, dashboard=dash)
+                           ack_timeout=300, tables=conns, dashboard=dash, window=in_flight)
         field.wait_ready(120)
         seated = field
         _wait(lambda: sum(seated.seat_count(t) for t in seated.tables()) >= entrants, 120)
@@ -151,6 +248,8 @@ def run(entrants: int, tables: int, sections: int, level_s: float) -> dict[str, 
         out["report_ack_p50_ms"] = round(pct(field.ack_ms, 50), 2)
         out["report_ack_p99_ms"] = round(pct(field.ack_ms, 99), 2)
         out["reports"] = len(field.ack_ms)
+        got = conns.close()
+        conns = None
         out["level_change_all_tables_ms"] = _level_change(got, tables, work, level_s)
         out["dashboard_update_p99_ms"] = round(1000 * pct(dash["lat"], 99), 1)
         out["dashboard_samples"] = len(dash["lat"])
@@ -166,7 +265,10 @@ def run(entrants: int, tables: int, sections: int, level_s: float) -> dict[str, 
     out.update(_from_log(work / "room.db", entrants, field.busts if field else []))
     out["wall_s"] = round(time.perf_counter() - began, 1)
     out["under_10_min"] = out["wall_s"] < 600
-    shutil.rmtree(work, ignore_errors=True)
+    if out["places_complete"]:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        out["kept"] = str(work)      # the log and the director's output, to look into
     return out
 
 
@@ -224,11 +326,19 @@ def _from_log(db: Path, entrants: int, busts: list[str]) -> dict[str, Any]:
         events = store.last_seq
     finally:
         store.close()
-    places = sorted(tour.places().values())
-    return {"log_events": events, "replay_s": round(replay_s, 2),
-            "lost_acked": sum(1 for rid in busts if rid not in logged),
-            "places_complete": places == list(range(1, entrants + 1)),
-            "winner": tour.finished_at is not None}
+    placed = tour.places()
+    places = sorted(placed.values())
+    out = {"log_events": events, "replay_s": round(replay_s, 2),
+           "lost_acked": sum(1 for rid in busts if rid not in logged),
+           "places_complete": places == list(range(1, entrants + 1)),
+           "winner": tour.finished_at is not None}
+    if not out["places_complete"]:   # what is wrong with them, to look into
+        seen = Counter(places)
+        out["places_missing"] = [n for n in range(1, entrants + 1) if n not in seen][:20]
+        out["places_twice"] = sorted(n for n, k in seen.items() if k > 1)[:20]
+        out["unplaced"] = sorted((pid, tour.players[pid].status) for pid in tour.players
+                                 if pid not in placed)[:20]
+    return out
 
 
 class _EventDashboard(_Dashboard):
@@ -272,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="tables in the room (default: 558 for 5,000, as the draw needs)")
     ap.add_argument("--sections", type=int, default=8)
     ap.add_argument("--level-seconds", type=float, default=20.0)
+    ap.add_argument("--in-flight", type=int, default=8,
+                    help="reports awaiting their acknowledgement at once, across the tables")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="processes that hold the tables' connections")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.entrants < 20:
@@ -280,7 +394,10 @@ def main(argv: list[str] | None = None) -> int:
                                 558 if args.entrants >= 5000 else 0)
     if not 6 <= args.sections <= tables:
         ap.error("--sections must be 6 or more, at most one a table")
-    out = run(args.entrants, tables, args.sections, args.level_seconds)
+    if args.in_flight < 1 or args.workers < 1:
+        ap.error("--in-flight and --workers must be at least 1")
+    out = run(args.entrants, tables, args.sections, args.level_seconds, args.in_flight,
+              args.workers)
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
     ok = out["lost_acked"] == 0 and out["places_complete"]
     return 0 if ok else 1

@@ -200,6 +200,7 @@ class FloorCallView(Part, kw_only=True):
     since: Time = 0.0
     note: Text = ""
     report: Ident | None = None
+    by: Name | None = None       # who answered "on my way" (the floor's login)
 
 
 class ClockCallView(Part, kw_only=True):
@@ -270,6 +271,7 @@ class Plan(Message, kw_only=True):
     event: TopicName | None
     title: Name = ""                   # the event's title
     room: Name = ""                    # the room's title
+    section: Name = ""                 # the floor's section the table stands in ("" none)
     seats: Annotated[dict[SeatNo, PlanSeat], Meta(max_length=10)]
     moves_out: Annotated[list[MoveOut], Meta(max_length=10)]
     moves_in: Annotated[list[MoveIn], Meta(max_length=10)]

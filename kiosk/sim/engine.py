@@ -58,7 +58,7 @@ from kiosk.rules.profile import Profile
 from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 from kiosk.sim.fields import Field, LocalField
-from kiosk.sim.hand import Hand, post_blinds, showdown
+from kiosk.sim.hand import Hand, post_blinds, refund, showdown
 from kiosk.sim.result import SimResult
 
 __all__ = ["HAND_SECONDS", "Field", "SimResult", "Simulator", "simulate"]
@@ -482,7 +482,8 @@ class Simulator:
         post_blinds(chips, hand, pos, self.structure.periods[period])
         data = HandStartedData(hand=hand.number, button=pos.button, sb=pos.sb, bb=pos.bb,
                                dealt=list(pos.dealt), waiting=list(pos.waiting))
-        if not self._report(HandStartedReport(table=tid, id=self._id(), data=data), t):
+        hand.report, hand.pos = self._id(), pos
+        if not self._report(HandStartedReport(table=tid, id=hand.report, data=data), t):
             for seat, pid in hand.dealt.items():   # the floor held the table: no hand
                 chips[pid] = start[seat]
             self.waiting.add(tid)
@@ -513,6 +514,12 @@ class Simulator:
             return
         hand = self.playing.pop(tid, None)   # its pot goes to the winners now
         if hand is None:
+            return
+        if not self.field.settled(hand.report):   # refused after all: no hand was played
+            refund(self.chips, hand, self.structure.periods[hand.period])
+            self.res.hands -= 1
+            self.waiting.add(tid)
+            self._try_start(tid, t)
             return
         seat_of = self.field.seats(tid)
         dealt = hand.dealt

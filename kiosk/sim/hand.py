@@ -19,6 +19,8 @@ class Hand:
     dealt: dict[int, str]                                 # seat -> player dealt in
     start: dict[int, int] = field(default_factory=dict)   # seat -> stack before blinds
     pot: int = 0
+    report: str = ""                                      # the hand_started report's id
+    pos: Positions | None = None                          # its button and blinds
 
 
 @dataclass(slots=True)
@@ -47,6 +49,15 @@ def post_blinds(chips: dict[str, int], hand: Hand, pos: Positions, period: Perio
             chips[payer] -= paid
             pot += paid
     hand.pot = pot
+
+
+def refund(chips: dict[str, int], hand: Hand, period: Period) -> None:
+    """A hand that never was (its start refused): what each player posted, back."""
+    assert hand.pos is not None
+    stacks = {pid: hand.start[seat] for seat, pid in hand.dealt.items()}
+    post_blinds(stacks, Hand(hand.number, hand.period, hand.dealt), hand.pos, period)
+    for seat, pid in hand.dealt.items():
+        chips[pid] = chips.get(pid, 0) + hand.start[seat] - stacks[pid]
 
 
 def showdown(rng: random.Random, chips: dict[str, int], hand: Hand, live: dict[int, str],

@@ -3,6 +3,8 @@
 Used by `pokerkiosk demo` and by the integration tests: the same dealers as the
 in-process simulator, but every report travels through the broker to a running
 director and waits for its acknowledgement, exactly as a table kiosk's outbox does.
+With a `window`, up to that many reports are in flight at once across the tables (as a
+room's kiosks report side by side; kiosk.sim.mqtt_reports).
 """
 
 from __future__ import annotations
@@ -12,29 +14,27 @@ import threading
 import time
 from typing import Any
 
-import msgspec
 import paho.mqtt.client as mqtt
 
 from kiosk.config.files import BrokerConfig
 from kiosk.core.calc.button import Positions
 from kiosk.core.calc.clock import Clock
-from kiosk.core.model.commands import AnyTableReport, HandEndedReport
-from kiosk.core.model.report_data import HandEndedData
 from kiosk.mqtt.client import make_client
-from kiosk.protocol.messages import VERSION, ProtocolError, decode, encode
+from kiosk.protocol.messages import ProtocolError, decode
 from kiosk.protocol.topics import Topics
+from kiosk.sim.mqtt_reports import TableReports
 
 log = logging.getLogger("kiosk.sim")
 
 
-class MqttField:
+class MqttField(TableReports):
     """A Field (see kiosk.sim.engine) backed by a broker and a director: the virtual tables
     of one event of a room. A table belongs to the event while its plan names it, as a
     kiosk does; the room's other tables (free, or another event's) are not dealt here."""
 
     def __init__(self, broker: BrokerConfig, event: str, client_id: str = "sim-tables",
                  ack_timeout: float = 120.0, resend_every: float = 2.0, *,
-                 room: str | None = None) -> None:
+                 room: str | None = None, window: int = 0) -> None:
         self.topics, self.event = Topics(room or event), event
         self.plans: dict[int, dict[str, Any]] = {}   # the tables serving this event
         self._revs: dict[int, tuple[float, int]] = {}   # every table's latest plan
@@ -48,6 +48,10 @@ class MqttField:
         self.open_hands: dict[int, int] = {}        # table -> hand started and not yet ended
         self._clock: tuple[Any, Clock] = (None, Clock())
         self._acked: dict[str, threading.Event] = {}
+        self.window = window                         # reports in flight at once (0: one)
+        self._flight: dict[str, tuple[float, str, bytes, dict[str, Any]]] = {}
+        self._landed = threading.Condition()
+        self.ack_ms: list[float] = []                # each report: published until acked
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
         self.seq = 0                                 # reports sent, as a kiosk numbers them
@@ -99,6 +103,7 @@ class MqttField:
                 self.rejected.update(body.get("rejected", {}))
                 for rid in body["ids"]:
                     self.acked.add(rid)
+                    self._landing(rid)
                     ev = self._acked.get(rid)
                     if ev:
                         ev.set()
@@ -193,60 +198,3 @@ class MqttField:
         """Every table holds: the floor (another process) may release them; wait a bit."""
         time.sleep(0.05)
         return True
-
-    def report(self, report: AnyTableReport, t: float) -> bool:
-        """Publish a report and re-send it until the director acknowledges it, as a
-        table's outbox does: a director or broker restart in between loses nothing."""
-        self.seq += 1
-        rep: dict[str, Any] = {**msgspec.to_builtins(report), "v": VERSION, "seq": self.seq,
-                               "ts": t, "event": self.event}
-        done = self._acked[rep["id"]] = threading.Event()
-        payload, topic = encode(rep), self.topics.report(rep["table"])
-        waited = 0.0
-        self.client.publish(topic, payload, qos=1)
-        while not done.wait(self.resend_every):
-            waited += self.resend_every
-            if waited >= self.ack_timeout:
-                raise TimeoutError(f"no acknowledgement for report {rep['id']}")
-            self.resent += 1
-            self.client.publish(topic, payload, qos=1)
-        del self._acked[rep["id"]]
-        self._publish_live(rep)
-        accepted = rep["id"] not in self.rejected
-        if accepted and rep["kind"] == "hand_started":
-            d = rep["data"]
-            self.dealt[rep["table"]] = (d["hand"], Positions(
-                d["button"], d["sb"], d["bb"], tuple(d["dealt"]), tuple(d["waiting"])))
-            self.open_hands[rep["table"]] = d["hand"]
-        elif accepted and rep["kind"] == "hand_ended":
-            self.open_hands.pop(rep["table"], None)
-        return accepted
-
-    def end_open_hands(self, t: float) -> None:
-        """Dealers that stopped mid-hand leave hands open; end them so new dealers can
-        deal (the director refuses a hand while the last one runs)."""
-        for n, (table, hand) in enumerate(sorted(self.open_hands.items())):
-            self.report(HandEndedReport(table=table, id=f"end{time.monotonic_ns()}-{n}",
-                                        data=HandEndedData(hand=hand)), t)
-
-    def _publish_live(self, rep: dict[str, Any]) -> None:
-        """Keep each virtual table's retained status and live snapshot current, as a
-        kiosk does, so the floor dashboard shows them like real tables."""
-        table, kind, data = rep["table"], rep["kind"], rep["data"]
-        snap = self.live.get(table)
-        if snap is None:
-            snap = self.live[table] = {"table": table, "hand": 0, "in_hand": False,
-                                       "all_in": [], "clock_call": None, "floor_call": None}
-            self.client.publish(self.topics.table_status(table),
-                                encode({"state": "online", "ts": rep["ts"]}), qos=1,
-                                retain=True)
-        if kind == "hand_started":
-            snap.update(hand=data["hand"], in_hand=True, all_in=[])
-        elif kind == "hand_ended":
-            snap.update(in_hand=False, all_in=[])
-        elif kind == "all_in":
-            snap["all_in"] = [*snap["all_in"], data["seat"]]
-        else:
-            return
-        snap["ts"] = rep["ts"]
-        self.client.publish(self.topics.live(table), encode(snap), qos=0, retain=True)

@@ -75,6 +75,7 @@ class FloorCall:
     note: str = ""
     resolved_at: float | None = None
     plan_key: str | None = None   # the director's id for this call, once seen in a plan
+    by: str = ""                  # who of the floor is on the way, once one answered
 
     @property
     def ids(self) -> set[str]:

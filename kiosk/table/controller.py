@@ -291,6 +291,7 @@ class TableController:
             bust_panel=self.busts.panel() or self.colour.panel() or self.count.panel(),
             bust_results=bust_results(ctx.plan), colour_up_title=cu_title,
             colour_up=cu_rows, free=ctx.free, room_title=ctx.room_title(),
+            section=str(ctx.plan.get("section") or ""),
             event_title=ctx.event_title(ctx.event) if ctx.event else "",
             director_offline=ctx.director_online is False,
             pin_button=pin_offered(ctx.plan, t, ctx.free), pin_panel=self.pin.panel(),

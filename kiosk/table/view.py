@@ -155,6 +155,7 @@ class TableView:
     free: bool = False                   # the room holds this table free: the idle screen
     event_title: str = ""                # the event this table serves
     room_title: str = ""
+    section: str = ""                    # the floor's section the table stands in
     director_offline: bool = False       # the director's last will: it is not running
     dealer_line: str = ""                # "Ann · push 4:30" (kiosk.table.dealer_view)
     push_prompt: str = ""                # "PUSH after this hand: Cy"

@@ -67,6 +67,7 @@ def test_a_600_table_room_renders_fast_finds_by_typing_and_routes_a_call_by_sect
         td.post("/api/room/act", {"kind": "assign_table", "table": 417, "event": "day1d"})
         td.post("/api/act?event=day1d", {"kind": "start"})
         kiosk = kiosk_at(tmp_path, mosquitto, 417)
+        assert kiosk.view().section == "Section 6", "the plan names the table's section"
 
         # the floor person of section 6 (tables 376-450) and one of section 1
         own = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()

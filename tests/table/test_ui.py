@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_helpers import T0, plan, schedule, seat
+from flow_helpers import table_for
+from table_helpers import T0, Event18, plan, schedule, seat
 
 from kiosk.table.ui.env import prepare
 
@@ -434,3 +435,35 @@ def test_refused_login_and_full_disk_read_on_the_screen(ui: Harness,
     ui.ctl.set_link(True, 0, "broker refused this table's login")   # a good login clears it
     ui.draw(size)
     assert not any("refused" in w.text or "DISK" in w.text for w in ui.screen.lines)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_shows_who_of_the_floor_is_on_the_way(ui: Harness,
+                                                        size: tuple[int, int]) -> None:
+    """FLOOR pressed, the call decided by a real tournament, "On my way" answered by a
+    floor login: the plan it publishes (through the wire) names them on the screen."""
+    event = Event18()
+    ui.ctl = table_for(event, 1)
+    ui.ctl.set_link(True, 0)
+    ui.act("press_floor")                        # the FLOOR button by the dealer
+    event.send(ui.sent[-1])
+    call = next(iter(event.tour.floor_calls))
+    ui.ctl.apply_plan(event.plan(1, 2), ui.t)
+    ui.draw(size)
+    assert "Floor called" in [w.text for w in ui.screen.lines]
+    event.tour.execute({"kind": "floor_ack", "call": call, "by": "Maria"}, T0)
+    ui.ctl.apply_plan(event.plan(1, 3), ui.t)
+    ui.draw(size)
+    assert "Floor on the way: Maria" in [w.text for w in ui.screen.lines]
+    ui.check(size)
+    ui.shot("floor_on_the_way", size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_header_names_the_tables_section(ui: Harness, size: tuple[int, int]) -> None:
+    """In a big room the dealer (and the floor walking past) reads the section up top."""
+    ui.fresh(1, section="Pavilion")
+    ids = ui.draw(size)
+    assert ids.field.text.split(" · ")[0] == "Pavilion"
+    ui.check(size)
+    ui.shot("section_in_header", size)

@@ -51,7 +51,7 @@ def plan(tour: Tournament, table: int, *, event: str | None = None, title: str |
     h4h = {"on": tour.h4h_on, "round": tour.h4h_round,
            "go": tour.h4h_on and tab.id in tour.h4h_waiting}
     floor = {c.id: {"state": c.state, "seat": c.seat, "since": c.raised_at, "note": c.note,
-                    "report": c.report}
+                    "report": c.report, "by": c.acked_by}
              for c in tour.floor_calls.values() if c.table == table and c.state != "cancelled"
              and (c.state != "resolved" or (c.resolved_at or 0) >= (tab.last_hand_at or 0))}
     clocks = {c.id: {"state": c.state, "seat": c.seat, "approved_at": c.approved_at,

@@ -55,11 +55,14 @@ class Publisher:
         self._event_key = plans.event_key(desk.tour)
         self._prizes = tuple(desk.tour.current_payouts())
         self.dealer_of: Callable[[int], dict[str, Any] | None] | None = None
+        self.section_of: Callable[[int], str | None] = lambda table: None
 
     def plan_msg(self, table: int) -> dict[str, Any]:
         msg = {**self.wire.stamp(),
                **plans.plan(self.desk.tour, table, event=self.desk.name,
                             title=self.desk.title, room=self.room_title)}
+        if section := self.section_of(table):    # the room's, for the table's header
+            msg["section"] = section
         dealer = self.dealer_of(table) if self.dealer_of is not None else None
         if dealer is not None:     # the rotation's part of the plan (kiosk.core.dealers)
             msg["dealer"] = dealer
@@ -81,6 +84,8 @@ class Publisher:
             return self.plan_msg(table)
         msg = {**free_plan_msg(self.wire, table, self.room_title), "event": self.desk.name,
                "title": self.desk.title}
+        if section := self.section_of(table):
+            msg["section"] = section
         dealer = self.dealer_of(table) if self.dealer_of is not None else None
         if dealer is not None:     # a dealer waits at the table too
             msg["dealer"] = dealer
@@ -167,6 +172,7 @@ class Publishing:
         self.hub = hub
         self.publishers: dict[str, Publisher] = {}
         self._dealer_views: dict[int, dict[str, Any] | None] = {}
+        self._sections: dict[int, str] = {}   # each table's section, as its plan said
 
     def opened(self, desk: Desk) -> None:
         """A desk the service now holds: its pacing starts from its state as it is now."""
@@ -175,6 +181,7 @@ class Publishing:
                                                self.repo.config.title,
                                                self.repo.config.slips_at_table)
         self.publishers[desk.name].dealer_of = self.dealer_of
+        self.publishers[desk.name].section_of = self.section_of
 
     def of(self, desk: Desk) -> Publisher:
         """The publisher of `desk`."""
@@ -196,6 +203,7 @@ class Publishing:
             self.directory()
             self.hub.publish({"type": "room"})
             self.dealer_plans()
+            self.section_plans()
 
     def dealer_of(self, table: int) -> dict[str, Any] | None:
         return dealer_board.plan_view(self.repo.room.roadmap, table)
@@ -210,6 +218,18 @@ class Publishing:
                 event = self.repo.table_event(table)
                 if event in self.publishers:
                     self.publishers[event].send_plan(table)
+
+    def section_of(self, table: int) -> str | None:
+        return self.repo.room.floor_sections.section_of(table)
+
+    def section_plans(self) -> None:
+        """The plans of the tables whose section the floor changed (their header)."""
+        now = dict(self.repo.room.floor_sections.of)
+        was, self._sections = self._sections, now
+        for table in sorted(t for t in was.keys() | now.keys() if was.get(t) != now.get(t)):
+            event = self.repo.table_event(table)
+            if event in self.publishers:
+                self.publishers[event].send_plan(table)
 
     def free_plan(self, table: int) -> None:
         self.wire.send(self.wire.topics.plan(table),

@@ -52,7 +52,7 @@ from kiosk.director.web.printer_routes import add_printer_routes
 from kiosk.director.web.release_routes import add_release_routes
 from kiosk.director.web.reservations import DESK_KINDS, add_reservation_routes, desk_act
 from kiosk.director.web.room_routes import add_room_routes
-from kiosk.director.web.section_routes import add_section_routes
+from kiosk.director.web.section_routes import add_chosen_section_routes, add_section_routes
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "pk_floor"
@@ -363,6 +363,8 @@ def make_app(served: Served) -> web.Application:
     add_player_routes(app, repo, hub)
     add_section_routes(app, service, feed, acting_user,
                        lambda user, kind: role_refusal(users, user, kind))
+    add_chosen_section_routes(app, service, store, lambda r: (session(r) or (None,))[0],
+                              acting_user)
     app.router.add_static("/static/", STATIC)
     return app
 

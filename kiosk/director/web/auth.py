@@ -105,6 +105,8 @@ class SessionStore:
         self.db.execute("CREATE TABLE IF NOT EXISTS secret (k BLOB NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, "
                         "user TEXT NOT NULL, csrf TEXT NOT NULL, expires REAL NOT NULL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS chosen_sections (user TEXT PRIMARY KEY, "
+                        "section TEXT NOT NULL)")
         row = self.db.execute("SELECT k FROM secret").fetchone()
         if row is None:
             row = (secrets.token_bytes(32),)
@@ -141,6 +143,20 @@ class SessionStore:
 
     def revoke_user(self, user: str) -> None:
         self.db.execute("DELETE FROM sessions WHERE user = ?", (user,))
+
+    def section(self, user: str) -> str:
+        """The section `user` works in ("" for the whole room): kept here, beside their
+        sessions, so every browser and phone of that login opens on it."""
+        row = self.db.execute("SELECT section FROM chosen_sections WHERE user = ?",
+                              (user,)).fetchone()
+        return str(row[0]) if row else ""
+
+    def choose_section(self, user: str, section: str) -> None:
+        if section:
+            self.db.execute("INSERT INTO chosen_sections VALUES (?, ?) ON CONFLICT (user) "
+                            "DO UPDATE SET section = excluded.section", (user, section))
+        else:
+            self.db.execute("DELETE FROM chosen_sections WHERE user = ?", (user,))
 
     def close(self) -> None:
         self.db.close()

@@ -6,6 +6,10 @@ all at once from the room page's form, tables written as ranges ("1-60"): parsed
 decided by the room (each table in one section at most) and logged as a room event with
 the user; only a login whose role may `set_sections` (a director) may.
 
+GET /api/room/my-section is the section the logged-in user works in ("" for the whole
+room), kept with the floor's sessions so a fresh browser or phone of that login opens on
+it; POST /api/room/my-section {"section": "Pavilion"} chooses it ("" the whole room).
+
 GET /api/room/find?q=... finds players across the room's events (name, id or card).
 GET /api/room/section?name=NAME is one section for its staff's phone (/floor/section):
 its calls, running clocks, moves in transit and tables that need the floor.
@@ -30,6 +34,7 @@ from kiosk.core.room.sections import RoomSections, SetSections, parse_ranges, ra
 from kiosk.director.centre.room_service import RoomService
 from kiosk.director.views.section_view import room_find, section_view
 from kiosk.director.views.table_feed import TableFeed
+from kiosk.director.web.auth import SessionStore
 from kiosk.director.web.pages import render_plain
 from kiosk.director.web.room_routes import _body, _error
 
@@ -73,6 +78,36 @@ def order_of(secs: RoomSections, names: Any) -> SetBreakOrder:
                         f"{', '.join(secs.sections) or 'none'})")
     return SetBreakOrder(sections=[Section(name=n, tables=secs.sections[n])
                                    for n in dict.fromkeys(wanted)])
+
+
+def add_chosen_section_routes(app: web.Application, service: RoomService,
+                              store: SessionStore,
+                              session_user: Callable[[web.Request], str | None],
+                              acting_user: Callable[[web.Request], str | None]) -> None:
+    """Each floor login's own section, on the server."""
+    def known(name: str) -> bool:
+        return name in service.repo.room.floor_sections.sections
+
+    async def mine(request: web.Request) -> web.Response:
+        user = session_user(request)
+        chosen = store.section(user) if user else ""
+        return web.json_response({"user": user, "section": chosen if known(chosen) else ""})
+
+    async def choose(request: web.Request) -> web.Response:
+        user = acting_user(request)
+        if user is None:
+            return _error(401, "log in as floor staff to choose your section")
+        body = await _body(request)
+        if isinstance(body, web.Response):
+            return body
+        name = body.get("section")
+        if not isinstance(name, str) or (name and not known(name)):
+            return _error(400, f"no section {name!r}")
+        store.choose_section(user, name)
+        return web.json_response({"ok": True, "section": name})
+
+    app.router.add_get("/api/room/my-section", mine)
+    app.router.add_post("/api/room/my-section", choose)
 
 
 def add_section_routes(app: web.Application, service: RoomService, feed: TableFeed,

@@ -53,7 +53,13 @@ class FloorFlow:
             self.call = None
 
     def text(self) -> str:
-        return TEXTS.get(self.call.state, "") if self.call else ""
+        """The banner: who is on the way when the floor said so, for the players too."""
+        fc = self.call
+        if fc is None:
+            return ""
+        if fc.state == "acked" and fc.by:
+            return f"Floor on the way: {fc.by}"
+        return TEXTS.get(fc.state, "")
 
     def live(self) -> dict[str, Any] | None:
         fc = self.call
@@ -72,7 +78,7 @@ class FloorFlow:
             elif self.call is None and entry.get("state") in ("open", "acked") \
                     and key not in self.ctx.closed_calls:
                 self.call = FloorCall(key, float(entry.get("since") or t), entry.get("seat"),
-                                      entry["state"])
+                                      entry["state"], by=str(entry.get("by") or ""))
 
     def _ours(self, key: str, entry: dict[str, Any], live: list[str],
               calls: dict[str, Any]) -> bool:
@@ -87,6 +93,8 @@ class FloorFlow:
         fc = self.call
         assert fc is not None
         fc.plan_key = key
+        if entry.get("by"):
+            fc.by = str(entry["by"])
         state = entry.get("state")
         if state in ("acked", "resolved") and state != fc.state:
             fc.state, fc.note = state, str(entry.get("note", ""))

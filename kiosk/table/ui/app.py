@@ -231,7 +231,7 @@ class TableScreen(FloatLayout):
         ids.clock.color = (1, 0.5, 0.3, 1) if v.paused else (1, 1, 1, 1)
         ids.next_level.text = v.next_hand_note or v.next_level
         hand = f"Hand {v.hand}" if v.hand else ""
-        ids.field.text = " · ".join(x for x in (hand, v.field_text) if x)
+        ids.field.text = " · ".join(x for x in (v.section, hand, v.field_text) if x)
         ids.to_break.text = " · ".join(x for x in (v.dealer_line, v.to_break) if x)
 
     def _render_buttons(self, v: TableView) -> None:

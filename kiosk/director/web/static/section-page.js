@@ -1,13 +1,15 @@
 // A section for its floor staff on a phone: its calls oldest first ("On my way", "Done"),
 // running clock calls with their countdown, moves to and from its tables, and the tables
-// that need the floor. The section is remembered per user in this browser, like the
-// room page's; "Whole room" shows everything.
+// that need the floor. A login's section is kept on the director, like the room page's
+// (every browser and phone of it opens there), a visitor's in this browser; "Whole room"
+// shows everything.
 "use strict";
 const $ = s => document.querySelector(s);
 let user = null, csrf = null, view = null, offset = 0;
 const heard = new Set();
 let heardOnce = false, audio = null;
-const SEC_KEY = () => `pk-section:${user || "visitor"}`;
+const SEC_KEY = () => "pk-section:visitor";
+let mine = "";   // a login's section, as the director keeps it
 
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c])); }
 function toast(text, ok) {
@@ -68,9 +70,9 @@ function tick() {
 }
 
 async function load() {
-  const name = localStorage.getItem(SEC_KEY()) || "";
+  const name = user ? mine : localStorage.getItem(SEC_KEY()) || "";
   const r = await fetch("/api/room/section" + (name ? "?name=" + encodeURIComponent(name) : ""));
-  if (r.status === 404) { localStorage.removeItem(SEC_KEY()); return load(); }
+  if (r.status === 404) { if (user) mine = ""; else localStorage.removeItem(SEC_KEY()); return load(); }
   view = await r.json();
   offset = view.server_time - Date.now() / 1000;
   render();
@@ -79,6 +81,10 @@ async function load() {
 async function who() {
   const r = await fetch("/api/room").then(res => res.json()).catch(() => ({}));
   user = r.user || null; csrf = r.csrf || null;
+  if (user) {
+    const m = await fetch("/api/room/my-section").then(res => res.json()).catch(() => ({}));
+    mine = m.user === user ? m.section || "" : mine;
+  }
   $("#login").hidden = !!user; $("#me").hidden = !user; $("#user").textContent = user || "";
 }
 
@@ -94,8 +100,13 @@ document.addEventListener("click", async ev => {
   load();
 });
 
-$("#pick").addEventListener("change", ev => {
-  if (ev.target.value) localStorage.setItem(SEC_KEY(), ev.target.value); else localStorage.removeItem(SEC_KEY());
+$("#pick").addEventListener("change", async ev => {
+  const name = ev.target.value;
+  if (user) {
+    const res = await post("/api/room/my-section", {section: name});
+    if (res.ok) mine = name; else toast(res.error || "refused", false);
+  } else if (name) localStorage.setItem(SEC_KEY(), name);
+  else localStorage.removeItem(SEC_KEY());
   load();
 });
 

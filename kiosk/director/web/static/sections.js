@@ -1,11 +1,22 @@
 // The floor's sections on the room page: each with its tables as ranges, a director's form
 // to set them all ("Pavilion: 1-60", one a line), and the section this login works in,
-// remembered per user in this browser; choosing one filters the tables and calls to it,
-// "Whole room" brings everything back. Loaded after room.js, whose render it follows.
+// kept on the director for a login (every browser and phone of it opens there), in this
+// browser for a visitor; choosing one filters the tables and calls to it, "Whole room"
+// brings everything back. Loaded after room.js, whose render it follows.
 "use strict";
-let sections = [], sectionOf = {};
-const SEC_KEY = () => `pk-section:${user || "visitor"}`;
-const mySection = () => localStorage.getItem(SEC_KEY()) || "";
+let sections = [], sectionOf = {}, chosen = {user: null, section: ""};
+const SEC_KEY = () => "pk-section:visitor";
+const mySection = () => user ? (chosen.user === user ? chosen.section : "")
+  : localStorage.getItem(SEC_KEY()) || "";
+
+// the login's section as the director keeps it
+async function loadMine() {
+  if (!user) return;
+  try {
+    const r = await fetch("/api/room/my-section").then(res => res.json());
+    if (r.user === user) chosen = {user, section: r.section || ""};
+  } catch (e) { /* kept as it was until the next look */ }
+}
 
 function sectionLines() { return sections.map(s => `${s.name}: ${s.ranges}`).join("\n"); }
 
@@ -77,18 +88,28 @@ async function loadSections() {
     sectionOf = {};
     sections.forEach(s => s.tables.forEach(n => { sectionOf[n] = s.name; }));
   } catch (e) { return; }
+  await loadMine();
   if (room) render(room);
   showSections();
 }
 
-function workIn(name) {
-  if (name) localStorage.setItem(SEC_KEY(), name); else localStorage.removeItem(SEC_KEY());
+async function workIn(name) {
+  if (user) {
+    const res = await post("/api/room/my-section", {section: name});
+    if (!res.ok) { toast(res.error || "refused", false); return; }
+    chosen = {user, section: name};
+  } else if (name) localStorage.setItem(SEC_KEY(), name);
+  else localStorage.removeItem(SEC_KEY());
   showSections();
 }
 
 if (typeof render === "function") {
   const roomRender = render;
-  render = r => { roomRender(r); filterToSection(); };   // eslint-disable-line no-global-assign
+  render = r => {   // eslint-disable-line no-global-assign
+    roomRender(r);
+    if (user && chosen.user !== user) { chosen = {user, section: ""}; loadMine().then(showSections); }
+    filterToSection();
+  };
 }
 
 document.addEventListener("click", ev => {
