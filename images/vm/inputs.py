@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from machine import READER, Machine
+from roots import log
 from scenario import VENV_PY, Room, active, unit, wait
 
 # The panels as their kernel drivers announce them (the input device's name, the axes'
@@ -120,6 +121,7 @@ def panels_up(t: Machine) -> dict[str, str]:
     devices = wait("pk-touch's panels", lambda: t.sh(f"cat {FIFO}.devices")[1].strip()
                    if t.sh(f"test -s {FIFO}.devices")[0] == 0 else None, 60)
     nodes: dict[str, str] = json.loads(devices)
+    log(f"touch: panels {sorted(nodes.values())}; restarting the kiosk")
     t.sh("systemctl restart pokerkiosk-table")
     wait("table 1's kiosk again after the panels", lambda: active(t, "pokerkiosk-table"), 660)
     time.sleep(20)     # READY=1 comes with the first frame queued: let it draw
@@ -192,6 +194,9 @@ def touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
         time.sleep(2)
     time.sleep(5)
     lines = touch_lines(t, since)
+    log(f"touch: {len(lines)} tap line(s) for {len(PANELS)} panels")
+    res["touch_journal"] = t.sh(f"journalctl -u pokerkiosk-table --no-pager -o cat "
+                                f"--since '{since}' | tail -40")[1].splitlines()
     res["touch_lines"] = [f"{dev} {x},{y}" for dev, x, y in lines]
     panels = {}
     for i, p in enumerate(PANELS):

@@ -404,18 +404,20 @@ def to_table_2(d: Machine, room: Room, version: str, state: str, seen: list[str]
     return str(wait(f"table 2: {version} {state}", ended, 900, every=5)["reason"])
 
 
-def journal_tails(machines: list[Machine], lines: int = 25) -> dict[str, str]:
+def journal_tails(machines: list[Machine], lines: int = 40) -> dict[str, str]:
     """The last lines of each booted machine's own units, so a failed step says why (the
     JSON is all a CI run keeps)."""
     tails: dict[str, str] = {}
     for m in machines:
         try:
-            _, out = m.sh(f"journalctl -b --no-pager -o short-monotonic -n {lines} "
-                          "-u 'pokerkiosk-*' -u mosquitto; systemctl --failed --no-legend",
-                          timeout=60)
+            _, out = m.sh(f"journalctl -b -1 --no-pager -o short-monotonic -n {lines} "
+                          "-u pokerkiosk-table 2>/dev/null | sed 's/^/[previous boot] /'; "
+                          f"journalctl -b --no-pager -o short-monotonic -n {lines} "
+                          "-u 'pokerkiosk-*' -u mosquitto -u pk-touch; "
+                          "systemctl --failed --no-legend", timeout=60)
         except Exception as exc:      # not booted, or its agent gone: say that instead
             out = f"(no journal: {exc})"
-        tails[m.name] = out[-4000:]
+        tails[m.name] = out[-8000:]
     return tails
 
 
