@@ -6,6 +6,7 @@ relief). `public` keeps to names and tables, for the break room's big screen and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kiosk.core.dealers.roadmap import Roadmap
@@ -61,8 +62,11 @@ def alerts(road: Roadmap, t: float, hand_s: float = 150.0) -> list[dict[str, Any
     return out
 
 
-def where(road: Roadmap, dealer: str) -> dict[str, Any]:
-    """Where a dealer goes next, as the kiosk and the dealer's phone say it."""
+def where(road: Roadmap, dealer: str, hhmm: Callable[[float], str] | None = None
+          ) -> dict[str, Any]:
+    """Where a dealer goes next, as the kiosk and the dealer's phone say it; `hhmm`
+    writes a time of day in the room's zone (default: UTC)."""
+    hhmm = hhmm or clock
     d = road.dealers.get(dealer)
     if d is None or d.status == "out":
         return {"dealer": dealer, "status": "out", "text": "Not clocked in"}
@@ -73,7 +77,7 @@ def where(road: Roadmap, dealer: str) -> dict[str, Any]:
                 "push_at": tb.push_at, "text": f"Table {d.table}"}
     if d.status == "break":
         return {"dealer": dealer, "status": "break", "until": d.until,
-                "text": f"Break until {clock(d.until)}"}
+                "text": f"Break until {hhmm(d.until)}"}
     if table is not None:
         tb = road.tables[table]
         return {"dealer": dealer, "status": "relief", "table": table, "push_at": tb.push_at,
@@ -81,9 +85,11 @@ def where(road: Roadmap, dealer: str) -> dict[str, Any]:
     return {"dealer": dealer, "status": d.status, "text": "Wait for the floor"}
 
 
-def plan_view(road: Roadmap, table: int) -> dict[str, Any] | None:
+def plan_view(road: Roadmap, table: int, hhmm: Callable[[float], str] | None = None
+              ) -> dict[str, Any] | None:
     """The `dealer` of the table's plan: who deals, the next push, who comes, and where
-    the dealer last pushed off goes (None: the table is not in the rotation)."""
+    the dealer last pushed off goes, its times in the room's zone by `hhmm` (None: the
+    table is not in the rotation)."""
     tb = road.tables.get(table)
     if tb is None:
         return None
@@ -91,17 +97,17 @@ def plan_view(road: Roadmap, table: int) -> dict[str, Any] | None:
                            "incoming": road.incoming(table)}
     last = road.last_push.get(table)
     if last is not None:
-        out["outgoing"], out["outgoing_to"] = last.outgoing, gone_to(last)
+        out["outgoing"], out["outgoing_to"] = last.outgoing, gone_to(last, hhmm or clock)
         out["pushed_at"] = last.t
     return out
 
 
-def gone_to(ev: PushDone) -> str:
+def gone_to(ev: PushDone, hhmm: Callable[[float], str] | None = None) -> str:
     """Where a dealer pushed off goes, as the kiosk says it."""
     if ev.next in ("relief", "table") and ev.to:
         return f"Table {ev.to}"
     if ev.next == "break":
-        return f"Break until {clock(ev.until)}"
+        return f"Break until {(hhmm or clock)(ev.until)}"
     if ev.next == "home":
         return "Home: released early"
     return "See the floor"

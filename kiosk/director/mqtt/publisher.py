@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from kiosk.core.dealers import board as dealer_board
 from kiosk.core.event import plans
@@ -25,6 +27,15 @@ from kiosk.director.views.hub import Hub
 from kiosk.director.views.room_views import directory
 
 log = logging.getLogger("kiosk.director")
+
+
+def room_clock(zone: str) -> Callable[[float], str]:
+    """A time of day in the room's zone ("21:35"), as the kiosk says "Break until"; UTC
+    for a room with none."""
+    if not zone:
+        return dealer_board.clock
+    tz = ZoneInfo(zone)
+    return lambda t: datetime.fromtimestamp(t, tz).strftime("%H:%M")
 SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
 
 
@@ -206,7 +217,8 @@ class Publishing:
             self.section_plans()
 
     def dealer_of(self, table: int) -> dict[str, Any] | None:
-        return dealer_board.plan_view(self.repo.room.roadmap, table)
+        return dealer_board.plan_view(self.repo.room.roadmap, table,
+                                      room_clock(str(self.repo.config.timezone or "")))
 
     def dealer_plans(self) -> None:
         """The plans whose dealer part the roadmap changed (a push, a relief, a break)."""
