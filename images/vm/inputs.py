@@ -43,6 +43,7 @@ HAND = [("NEW HAND", 57, 442), ("BUST", 400, 442), ("seat 3", 105, 181), ("OK", 
         ("winner seat 5", 311, 213), ("END HAND", 171, 442)]
 FIFO = "/run/pk-touch"
 SLACK_PX = 4
+MONITOR = "vm-monitor"          # the host's read-only broker login (main.provision)
 PRINTER_ADDR = "10.0.2.101"     # table 1's receipt printer, forwarded to SlipPrinter
 SLIP_COLUMNS = 42
 
@@ -137,13 +138,11 @@ class Reports:
     def __init__(self, room: Room) -> None:
         import paho.mqtt.client as mqtt
 
-        text = (room.out / "director" / "event.toml").read_text()
-        password = text.split('password = "', 1)[1].split('"', 1)[0]
         self.seen: list[tuple[float, dict[str, Any]]] = []
         self.plan: dict[str, Any] = {}
         self._lock = threading.Lock()
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="vm-check-reports")
-        c.username_pw_set("director", password)
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=MONITOR)
+        c.username_pw_set(MONITOR, room.monitor)
         ctx = ssl.create_default_context(cafile=str(room.out / "ca" / "ca.crt"))
         ctx.check_hostname = False
         c.tls_set_context(ctx)
@@ -301,7 +300,13 @@ def checkins(d: Machine) -> list[str]:
 def reader(t: Machine, d: Machine) -> dict[str, Any]:
     """A card checks its player in; garbage and half a line change nothing; the reader
     unplugged and plugged back (QMP) and the next card still reads, the kiosk unbroken."""
-    wait("the kiosk's reader open", lambda: reader_opens(t) >= 1, 120)
+    try:
+        wait("the kiosk's reader open", lambda: reader_opens(t) >= 1, 120)
+    except TimeoutError:
+        _, seen = t.sh("ls -l /dev/serial/by-id/ /dev/ttyUSB* 2>&1; lsmod | grep -E "
+                       "'ftdi|xhci|usbserial'; dmesg | grep -iE 'usb|ftdi' | tail -15")
+        usb = t.qmp("human-monitor-command", **{"command-line": "info usb"})
+        raise TimeoutError(f"the reader never opened: {seen[-1500:]} QEMU: {usb}") from None
     pid = unit(t, "pokerkiosk-table", "MainPID")["MainPID"]
     (a, card_a), (b, card_b) = cards_at_table_1(d)[:2]
     base = checkins(d)

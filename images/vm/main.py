@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import shutil
 import signal
 import socket
@@ -21,12 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import roots
-from inputs import PRINTER_ADDR, SLIP_COLUMNS, SlipPrinter
+from inputs import MONITOR, PRINTER_ADDR, SLIP_COLUMNS, SlipPrinter
 from machine import DIRECTOR_ADDR, READER_BY_ID, Machine
 from scenario import ROLLOUT_WHEELS, Room, run_checks
 
 sys.path.insert(0, str(roots.REPO / "bench"))
 from update_bench import build_wheel
+
+from kiosk.appliance.passwords import hash_line
 
 
 def free_port() -> int:
@@ -59,8 +62,17 @@ def provision(work: Path) -> Room:
                   .replace("fullscreen = true\n", "fullscreen = true\nlog_touches = true\n")
                   + f'\n[printer]\nport = "tcp:{PRINTER_ADDR}:9100"\nstatus = false\n'
                   f"columns = {SLIP_COLUMNS}\n")
+    # the host's own subscriber to table 1's reports and plan (inputs.Reports): a login of
+    # its own, read-only; the broker takes a login's name as its client id, so borrowing
+    # the director's would knock the director off
+    monitor = secrets.token_urlsafe(16)
+    with (out / "broker" / "passwd").open("a") as f:
+        f.write(hash_line(MONITOR, monitor) + "\n")
+    with (out / "broker" / "acl").open("a") as f:
+        f.write(f"\nuser {MONITOR}\ntopic read pk/v2/vm-open/table/1/report\n"
+                "topic read pk/v2/vm-open/table/1/plan\n")
     version = roots.project_version()
-    return Room(out=out, event="vm-open", version=version, releases={
+    return Room(monitor=monitor, out=out, event="vm-open", version=version, releases={
         kind: f"{version}.post{n}" for n, kind in enumerate(("tampered", "broken", "good"), 1)})
 
 

@@ -31,6 +31,7 @@ class Room:
     http_port: int = 0
     mqtt_port: int = 0
     slips: Any = None         # table 1's printer on the host (inputs.SlipPrinter)
+    monitor: str = ""         # the host subscriber's broker password (inputs.Reports)
 
     def get(self, path: str) -> dict[str, Any]:
         """One of the director's /api/ pages through its forwarded HTTPS port (CA-checked)."""
