@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Any
 
-from machine import READER, Machine
+from machine import READER_QMP, Machine
 from roots import log
 from scenario import VENV_PY, Room, active, unit, wait
 
@@ -182,10 +182,11 @@ def log_events(d: Machine, kinds: list[str]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
-def touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
-    """Each panel's tap arrives once, at its place; then a hand with a bust by touch."""
+def touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
+    """Each panel's tap arrives once, at its place; then a hand with a bust by touch.
+    Its figures go into `res` as they come, so a failure keeps what was seen."""
     nodes = panels_up(t)
-    res: dict[str, Any] = {"touch_probed": nodes.pop("_probed").splitlines()}
+    res["touch_probed"] = nodes.pop("_probed").splitlines()
     since = guest_now(t)
     time.sleep(1)
     for i, (x, y) in enumerate(INERT):
@@ -208,11 +209,10 @@ def touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
               {n.rsplit("/", 1)[-1] for n in nodes.values()}]
     res["touch_panels"] = panels
     res["touch_strays"] = strays             # a tap that came twice (SDL's mouse, say)
-    res.update(hand_by_touch(t, d, room))
-    return res
+    hand_by_touch(t, d, room, res)
 
 
-def hand_by_touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
+def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
     """NEW HAND, a bust of seat 3 won by seat 5, END HAND, on the Pi 7" panel."""
     kinds = ["hand_started", "busted", "hand_ended"]
     before = {e.get("report") for e in log_events(d, kinds) if e.get("table") == 1}
@@ -223,13 +223,20 @@ def hand_by_touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
         tap(t, 0, *HAND[0][1:])
         first = wait("table 1's hand_started at the broker",
                      lambda: reports.kinds_after(t0), 60, every=0.05)
-        res: dict[str, Any] = {"touch_to_report_ms": round((first[0][0] - t0) * 1000, 1)}
+        res["touch_to_report_ms"] = round((first[0][0] - t0) * 1000, 1)
+        since = guest_now(t)
         for _name, x, y in HAND[1:]:
-            time.sleep(3)
+            time.sleep(5)        # the emulated screen draws each step before the next tap
             tap(t, 0, x, y)
-        wait("table 1's hand_ended at the broker",
-             lambda: any(k == "hand_ended" for _, k in reports.kinds_after(t0)), 60, every=1)
-        res["touch_reports"] = [k for _, k in reports.kinds_after(t0)]
+        try:
+            wait("table 1's hand_ended at the broker",
+                 lambda: any(k == "hand_ended" for _, k in reports.kinds_after(t0)), 180,
+                 every=1)
+        finally:
+            res["touch_reports"] = [k for _, k in reports.kinds_after(t0)]
+            res["touch_hand_journal"] = t.sh(
+                f"journalctl -u pokerkiosk-table --no-pager -o cat --since '{since}' | "
+                "grep -v 'card reader' | tail -30")[1].splitlines()
         res.update(slip_at_table(room, reports))
     finally:
         reports.close()
@@ -242,7 +249,6 @@ def hand_by_touch(t: Machine, d: Machine, room: Room) -> dict[str, Any]:
     res["touch_hand_ok"] = (got.count("hand_started") == 1 and got.count("hand_ended") == 1
                             and got.count("busted") == 1 and len(set(ids)) == len(ids)
                             and any(e.get("seat") == 3 for e in new if e["kind"] == "busted"))
-    return res
 
 
 def slip_at_table(room: Room, reports: Reports) -> dict[str, Any]:
@@ -318,10 +324,10 @@ def reader(t: Machine, d: Machine) -> dict[str, Any]:
     time.sleep(8)
     res["reader_noise_ignored"] = checkins(d)[len(base):] == [a]
     opens = reader_opens(t)
-    t.qmp("device_del", id=READER["id"])
+    t.qmp("device_del", id=READER_QMP["id"])
     wait("ttyUSB gone", lambda: t.sh("test -e /dev/ttyUSB0")[0] != 0, 60)
     time.sleep(3)
-    t.qmp("device_add", **READER)
+    t.qmp("device_add", **READER_QMP)
     wait("the kiosk's reader open again", lambda: reader_opens(t) > opens, 120)
     send(t, card_b.encode() + b"\r\n")
     got = wait("the second card's check-in",
@@ -337,8 +343,9 @@ def gpio(t: Machine) -> dict[str, Any]:
     """No GPIO chip with the buttons' lines in a VM: the journal and the doctor say so."""
     _, journal = t.sh("journalctl -u pokerkiosk-table -b --no-pager -o cat | "
                       "grep -m1 'buttons: no GPIO chip' || true")
-    _, doctor = t.sh("runuser -u pokerkiosk -- /opt/pokerkiosk/ab/current/bin/pokerkiosk "
-                     "doctor --config /etc/pokerkiosk/table.toml 2>&1 | "
-                     "grep -m1 'buttons' || true", timeout=300)
+    _, doctor = t.sh("/opt/pokerkiosk/ab/current/bin/pokerkiosk doctor --config "
+                     "/etc/pokerkiosk/table.toml > /run/pk-doctor.txt 2>&1; "
+                     "grep -m1 'buttons' /run/pk-doctor.txt || tail -5 /run/pk-doctor.txt",
+                     timeout=300)
     return {"gpio_journal": journal.strip(), "gpio_doctor": doctor.strip(),
             "gpio_absent_said": "no GPIO chip" in journal and "no GPIO chip" in doctor}

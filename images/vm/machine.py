@@ -23,10 +23,13 @@ from pathlib import Path
 DIRECTOR_ADDR = "10.0.2.100"
 # QEMU's USB serial adapter is an FTDI (the guest's ftdi_sio drives it); its serial number
 # names it in /dev/serial/by-id, as a real reader's does
+# always-plugged: QEMU otherwise attaches the adapter only while a host client holds its
+# socket, and the guest saw no USB device at all
 READER = {"driver": "usb-serial", "id": "reader", "chardev": "rdr", "bus": "xhci.0",
-          "serial": "PKREADER1"}
+          "serial": "PKREADER1", "always-plugged": "on"}
 READER_DEVICE = ",".join([READER["driver"]] + [f"{k}={v}" for k, v in READER.items()
                                                if k != "driver"])
+READER_QMP = {**READER, "always-plugged": True}    # QMP's device_add takes JSON types
 READER_BY_ID = "/dev/serial/by-id/usb-QEMU_QEMU_USB_SERIAL_PKREADER1-if00-port0"
 
 
