@@ -152,7 +152,7 @@ def mutated_plans(plan: dict[str, Any], rng: random.Random, count: int) -> Itera
             bad[key] = rng.choice(["yes", {"on": "yes"}, 5])
         elif key == "event":                         # None is a free table: valid
             bad[key] = rng.choice([5, "", "a/b", "#", "x" * 100, ["a"]])
-        elif key in ("title", "room"):               # any name up to 120 is a title
+        elif key in ("title", "room", "section"):    # any name up to 120 is a title
             bad[key] = rng.choice([5, None, "x" * 200, ["a"]])
         elif key == "hold_reason":                   # any string up to 2,000 is a reason
             bad[key] = rng.choice([5, None, "x" * 3000, ["a"]])
