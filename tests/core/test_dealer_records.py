@@ -34,7 +34,8 @@ def test_the_board_alerts_a_table_without_dealer_a_late_push_and_a_late_break() 
     assert board.where(road, gone)["text"] == "Table 2"    # walks on along the string
 
 
-def test_where_says_break_until_and_the_public_board_has_no_alerts_nor_pins() -> None:
+def pushed_to_a_break() -> tuple[Roadmap, float, str]:
+    """Two tables of a string of two pushed 30 min in: one dealer goes on a break."""
     road = Roadmap(Rotation(down=1800, brk=900, string_size=2))
     for name in ("Ann", "Bob", "Cy"):
         road.clock_in(name, T0)
@@ -43,7 +44,11 @@ def test_where_says_break_until_and_the_public_board_has_no_alerts_nor_pins() ->
     t = T0 + 1800
     road.push(1, road.incoming(1) or "", t)
     road.push(2, road.incoming(2) or "", t + 120)
-    off = next(n for n, _ in road.breaks())
+    return road, t, next(n for n, _ in road.breaks())
+
+
+def test_where_says_break_until_and_the_public_board_has_no_alerts_nor_pins() -> None:
+    road, t, off = pushed_to_a_break()
     assert board.where(road, off)["text"] == f"Break until {board.clock(t + 120 + 900)}"
     assert board.where(road, off)["text"] == "Break until 08:47"
     pub = board.public(road, t)
@@ -65,3 +70,16 @@ def test_each_event_staff_share_goes_to_its_downs_to_the_cent() -> None:
     one = rows[0]
     assert one["hours"] == round(one["downs"] * 0.5, 2)
     assert one["hands_per_hour"] == round(one["hands"] / (one["downs"] * 0.5), 1)
+
+
+def test_the_plan_and_the_phone_say_the_break_in_the_rooms_time() -> None:
+    """The kiosk tells a dealer pushed onto a break when to be back in the room's own
+    time: "Break until 14:17" in Kolkata is 08:47 UTC; a room with no zone keeps UTC."""
+    from kiosk.director.mqtt.publisher import room_clock
+
+    road, _, off = pushed_to_a_break()
+    table = next(n for n in (1, 2) if road.last_push[n].outgoing == off)
+    kolkata = room_clock("Asia/Kolkata")
+    assert board.plan_view(road, table, kolkata)["outgoing_to"] == "Break until 14:17"
+    assert board.where(road, off, kolkata)["text"] == "Break until 14:17"
+    assert board.plan_view(road, table, room_clock(""))["outgoing_to"] == "Break until 08:47"

@@ -83,15 +83,10 @@ class Roadmap(RoadmapState):
         tb = self.tables.get(table)
         if tb is None or tb.string < 0:
             return None
-        relief = self._relief_due(table)
+        relief = _relief_due(self, table)
         if t is None or (relief is not None and (tb.push_at or t) + NO_SHOW > t):
             return relief
         return self.covers(t).get(table) or relief
-
-    def _relief_due(self, table: int) -> str | None:
-        """The string's relief, if `table` is the one it goes to next."""
-        tb = self.tables[table]
-        return self.reliefs.get(tb.string) if self.nexts.get(tb.string) == table else None
 
     def covers(self, t: float) -> dict[int, str]:
         """Tables due at `t` whose string's relief is busy (or missing, or `NO_SHOW`
@@ -99,7 +94,7 @@ class Roadmap(RoadmapState):
         first. A relief who never comes holds up neither the table nor the string."""
         due = set(self.due(t))
         busy = sorted((tb.push_at or 0.0, n) for n, tb in self.tables.items()
-                      if n in due and (self._relief_due(n) is None
+                      if n in due and (_relief_due(self, n) is None
                                        or (tb.push_at or t) + NO_SHOW <= t))
         return {n: name for (_, n), name in zip(busy, self.pool(), strict=False)}
 
@@ -291,7 +286,7 @@ class Roadmap(RoadmapState):
             raise RuleError(f"{incoming} is on break until {_clock(d.until)}")
         if tb.dealer is None and d.status == "waiting":
             return
-        if incoming not in (self.incoming(tb.table, t), self._relief_due(tb.table)):
+        if incoming not in (self.incoming(tb.table, t), _relief_due(self, tb.table)):
             where = self.due_at(incoming)
             raise RuleError(f"{incoming} is not due at table {tb.table}"
                             + (f": due at table {where}" if where else "")
@@ -356,6 +351,12 @@ class Roadmap(RoadmapState):
             behind = len(string) - 1 - string.index(table)
         down = self.down_of(tb)
         return t + max(down - behind * STAGGER, down / 2)
+
+
+def _relief_due(roadmap: Roadmap, table: int) -> str | None:
+    """The string's relief, if `table` is the one it goes to next."""
+    tb = roadmap.tables[table]
+    return roadmap.reliefs.get(tb.string) if roadmap.nexts.get(tb.string) == table else None
 
 
 def _next_due(roadmap: Roadmap, string: int) -> tuple[float, int]:
