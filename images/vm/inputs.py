@@ -172,10 +172,10 @@ class Reports:
 
 def log_events(d: Machine, kinds: list[str]) -> list[dict[str, Any]]:
     """The director's logged events of these kinds, in order."""
-    script = ("import json, sys; from kiosk.director.log.store import EventLog;"
+    script = ("import sys, msgspec; from kiosk.director.log.store import EventLog;"
               "kinds = set(sys.argv[1:])\n"
               "for e in EventLog('/var/lib/pokerkiosk/event.db').read():\n"
-              "    if e.get('kind') in kinds: print(json.dumps(e))")
+              "    if e.get('kind') in kinds: print(msgspec.json.encode(e).decode())")
     rc, out = d.sh(f"{VENV_PY} -c \"{script}\" " + " ".join(kinds), timeout=300)
     if rc != 0:
         raise RuntimeError(f"reading the director's log: {out[-800:]}")

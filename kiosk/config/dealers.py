@@ -15,10 +15,8 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from msgspec import Meta
 
 from kiosk.base.errors import ConfigError, KioskError
@@ -30,7 +28,6 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .'_-]{0,31}$")
 PIN_RE = re.compile(r"^\d{4,8}$")
 BADGE_PREFIX = "scrypt$"
 _SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1, "dklen": 32}
-_hasher = PasswordHasher()
 
 
 class DealerEntry(_Section):
@@ -135,18 +132,28 @@ def badge_hash(badge: str, salt: str) -> str:
     return BADGE_PREFIX + digest.hex()
 
 
+def _hasher() -> Any:
+    """argon2 is the director's (its extra): a table's kiosk and doctor read room
+    settings through this module without it."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
 def pin_hash(pin: str) -> str:
     if not PIN_RE.match(pin):
         raise KioskError("a PIN is 4 to 8 digits")
-    return _hasher.hash(pin)
+    return str(_hasher().hash(pin))
 
 
 def pin_ok(stored: str, pin: str) -> bool:
     """True when `pin` matches the stored hash; a malformed hash never matches."""
+    from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
     if not stored:
         return False
     try:
-        return _hasher.verify(stored, pin)
+        return bool(_hasher().verify(stored, pin))
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 
