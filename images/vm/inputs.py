@@ -212,6 +212,18 @@ def touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
     hand_by_touch(t, d, room, res)
 
 
+def settle(t: Machine, since: str) -> None:
+    """Wait until the kiosk has logged every tap sent since `since`, then a few frames."""
+    def taken() -> bool:
+        _, out = t.sh(f"journalctl -u pokerkiosk-table --no-pager -o cat --since '{since}'"
+                      " | grep -c 'touch: ' || true; journalctl -u pk-touch --no-pager -o cat "
+                      f"--since '{since}' | grep -c '^tapped' || true")
+        got, sent = (int(n or 0) for n in [*out.split(), "0", "0"][:2])
+        return got >= sent
+    wait("the kiosk to take the last tap", taken, 120, every=1)
+    time.sleep(4)
+
+
 def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
     """NEW HAND, a bust of seat 3 won by seat 5, END HAND, on the Pi 7" panel."""
     kinds = ["hand_started", "busted", "hand_ended"]
@@ -225,9 +237,16 @@ def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> No
                      lambda: reports.kinds_after(t0), 60, every=0.05)
         res["touch_to_report_ms"] = round((first[0][0] - t0) * 1000, 1)
         since = guest_now(t)
-        for _name, x, y in HAND[1:]:
-            time.sleep(5)        # the emulated screen draws each step before the next tap
+        for name, x, y in HAND[1:]:
+            # each tap once the last one was taken and its screen drawn: an emulated
+            # kiosk under load lags by seconds, and a tap on a screen not yet redrawn
+            # lands on the one before
+            settle(t, since)
             tap(t, 0, x, y)
+            if name == "winner seat 5":
+                wait("table 1's bust at the broker",
+                     lambda: any(k == "bust" for _, k in reports.kinds_after(t0)), 180,
+                     every=1)
         try:
             wait("table 1's hand_ended at the broker",
                  lambda: any(k == "hand_ended" for _, k in reports.kinds_after(t0)), 180,
