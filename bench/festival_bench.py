@@ -13,12 +13,15 @@ reports await their acknowledgement at once, each table's in its own order on it
 connection. A real WebSocket client on the event's /ws is the floor dashboard.
 
 Prints (with --json, one object): tables, sections, report_ack_p50_ms / p99 (a report
-published until the director's acknowledgement), level_change_all_tables_ms (a level's
-end until the last table connection has the new schedule, the worst level change),
-dashboard_update_p99_ms (a report until the dashboard's update of that table),
-director_rss_mb (peak), log_events, replay_s (the flight's stream folded anew from the
-log), lost_acked (busts acknowledged that the log lacks), places_complete (places 1..N,
-each once), wall_s.
+published on its table's connection until the director's acknowledgement reached that
+connection; report_ack_dealers_p99_ms, the same as the dealers' process saw it),
+level_change_all_tables_ms (a level's end until the last table connection has the new
+schedule, the worst level change), dashboard_update_p99_ms (a report until the
+dashboard's update of that table), director_rss_mb (peak), log_events, replay_s (the
+flight's stream folded anew from the log), lost_acked (busts acknowledged that the log
+lacks), places_complete (places 1..N, each once but for ties: players out in one hand
+from equal stacks share a place, as the TDA rules say; places_shared counts them),
+wall_s.
 
     python bench/festival_bench.py [--entrants 5000] [--tables N] [--sections 8]
                                    [--level-seconds 20] [--in-flight 8] [--workers 2]
@@ -63,7 +66,7 @@ def structure(level_s: float) -> str:
     sb = 25
     for _ in range(60):
         out += ["[[level]]", f"sb = {sb}", f"bb = {2 * sb}", f"minutes = {level_s / 60:.4f}", ""]
-        sb = int(sb * 1.45 // 25 * 25) or 25
+        sb = max(sb + 25, round(sb * 1.45 / 25) * 25)   # never stuck at 25 by the rounding
     return "\n".join(out)
 
 
@@ -81,26 +84,38 @@ def room_toml(tables: int, sections: int, port: int, http: int, structure_file: 
 
 def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> None:
     """A worker process: the connections of `tables`, each hearing the schedule (when it
-    has each level) and publishing its own table's reports in the order they come. One
-    thread serves the sockets and the pipe alike, so no connection is written from two."""
+    has each level) and its own acknowledgements (how long each report waited for its
+    ack, on the table's own connection as a kiosk waits), and publishing its own table's
+    reports in the order they come. One thread serves the sockets and the pipe alike, so
+    no connection is written from two."""
     import selectors
     import signal
 
     from kiosk.mqtt.client import make_client
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    topics = Topics(ROOM)
     sel = selectors.DefaultSelector()
     got: dict[int, dict[int, float]] = {}
+    sent: dict[str, float] = {}      # report id -> first published (perf_counter)
+    acked_ms: list[float] = []
     by_table: dict[int, Any] = {}
+
+    def on_msg(client: Any, userdata: Any, msg: Any, n: int) -> None:
+        body = json.loads(msg.payload)
+        if msg.topic != schedule:
+            now = time.perf_counter()
+            acked_ms.extend((now - sent.pop(rid)) * 1000 for rid in body.get("ids", ())
+                            if rid in sent)
+            return
+        period = body.get("clock", {}).get("period")
+        if isinstance(period, int):
+            got.setdefault(period, {}).setdefault(n, time.time())
+
     for n in tables:
         c = make_client(f"tbl-{n}", broker)
         c.connect(broker.host, broker.port, keepalive=60)
-
-        def on_msg(client: Any, userdata: Any, msg: Any, n: int = n) -> None:
-            period = json.loads(msg.payload).get("clock", {}).get("period")
-            if isinstance(period, int):
-                got.setdefault(period, {}).setdefault(n, time.time())
-        c.on_message = on_msg
-        c.subscribe(schedule, 1)
+        c.on_message = lambda cl, ud, msg, n=n: on_msg(cl, ud, msg, n)
+        c.subscribe([(schedule, 1), (topics.ack(n), 1)])
         by_table[n] = c
         sel.register(c.socket(), selectors.EVENT_READ, c)
     sel.register(pipe, selectors.EVENT_READ, None)
@@ -117,6 +132,8 @@ def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> N
                     running = False
                     break
                 for table, topic, payload in item:
+                    if topic.endswith("/report"):   # a re-send keeps its first time
+                        sent.setdefault(json.loads(payload)["id"], time.perf_counter())
                     by_table[table].publish(topic, payload, qos=1)
         for c in by_table.values():
             if c.want_write():
@@ -127,7 +144,7 @@ def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> N
                 c.loop_misc()
     for c in by_table.values():
         c.disconnect()
-    pipe.send(got)
+    pipe.send((got, acked_ms))
 
 
 class TableConnections:
@@ -152,19 +169,23 @@ class TableConnections:
     def publish(self, table: int, topic: str, payload: bytes) -> None:
         self.pipes[(table - 1) % len(self.pipes)].send([(table, topic, payload)])
 
-    def close(self) -> dict[int, dict[int, float]]:
-        """Stop the workers; when each table had each level."""
+    def close(self) -> tuple[dict[int, dict[int, float]], list[float]]:
+        """Stop the workers; when each table had each level, and each report's wait for
+        its acknowledgement on its table's connection (ms)."""
         got: dict[int, dict[int, float]] = {}
+        acked_ms: list[float] = []
         for p in self.pipes:
             with contextlib.suppress(OSError):
                 p.send(None)
         for p, proc in zip(self.pipes, self.procs, strict=True):
             with contextlib.suppress(OSError, EOFError):
                 if p.poll(30):
-                    for period, heard in p.recv().items():
+                    heard_by, waits = p.recv()
+                    acked_ms += waits
+                    for period, heard in heard_by.items():
                         got.setdefault(period, {}).update(heard)
             proc.join(10)
-        return got
+        return got, acked_ms
 
 
 PACE, PACE_BURST = 20.0, 60.0   # reports a second, and at once, from one table
@@ -245,11 +266,13 @@ def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: in
         out["wall_play_s"] = round(time.perf_counter() - began, 1)
         out["sim_violations"] = len(res.violations)
         watcher.close()
-        out["report_ack_p50_ms"] = round(pct(field.ack_ms, 50), 2)
-        out["report_ack_p99_ms"] = round(pct(field.ack_ms, 99), 2)
-        out["reports"] = len(field.ack_ms)
-        got = conns.close()
+        got, acked_ms = conns.close()
         conns = None
+        out["report_ack_p50_ms"] = round(pct(acked_ms, 50), 2)
+        out["report_ack_p99_ms"] = round(pct(acked_ms, 99), 2)
+        out["reports"] = len(acked_ms)
+        # the same waits as the dealers' process saw them, behind its own work
+        out["report_ack_dealers_p99_ms"] = round(pct(field.ack_ms, 99), 2)
         out["level_change_all_tables_ms"] = _level_change(got, tables, work, level_s)
         out["dashboard_update_p99_ms"] = round(1000 * pct(dash["lat"], 99), 1)
         out["dashboard_samples"] = len(dash["lat"])
@@ -321,24 +344,41 @@ def _from_log(db: Path, entrants: int, busts: list[str]) -> dict[str, Any]:
         t0 = time.perf_counter()
         tour = Tournament.replay(store.stream(EVENT).read())
         replay_s = time.perf_counter() - t0
-        logged = {ev.report for ev in store.stream(EVENT).read()
-                  if ev.kind == "busted" and ev.report}
+        busted = {ev.player: ev for ev in store.stream(EVENT).read() if ev.kind == "busted"}
         events = store.last_seq
     finally:
         store.close()
     placed = tour.places()
-    places = sorted(placed.values())
     out = {"log_events": events, "replay_s": round(replay_s, 2),
-           "lost_acked": sum(1 for rid in busts if rid not in logged),
-           "places_complete": places == list(range(1, entrants + 1)),
+           "lost_acked": sum(1 for rid in busts
+                             if rid not in {ev.report for ev in busted.values()}),
+           **_places_check(placed, busted, entrants),
            "winner": tour.finished_at is not None}
     if not out["places_complete"]:   # what is wrong with them, to look into
-        seen = Counter(places)
+        seen = Counter(placed.values())
         out["places_missing"] = [n for n in range(1, entrants + 1) if n not in seen][:20]
-        out["places_twice"] = sorted(n for n, k in seen.items() if k > 1)[:20]
         out["unplaced"] = sorted((pid, tour.players[pid].status) for pid in tour.players
                                  if pid not in placed)[:20]
     return out
+
+
+def _places_check(placed: dict[str, int], busted: dict[str, Any],
+                  entrants: int) -> dict[str, Any]:
+    """Places 1..N, each once, except a place shared by a tie: players out in the same
+    hand who began it with the same stack share it (TDA), and the next place is the one
+    after all of them (two at 910th, then 912th). Every shared place is checked to be
+    such a tie."""
+    seen = Counter(placed.values())
+    ranking, before = len(placed) == entrants, 0
+    for p in sorted(seen):
+        ranking, before = ranking and p == before + 1, before + seen[p]
+    shared = {p: [pid for pid, q in placed.items() if q == p]
+              for p, k in seen.items() if k > 1}
+    false_ties = sorted(p for p, pids in shared.items()
+                        if len({(tuple(busted[x].group), busted[x].stack)
+                                if x in busted else x for x in pids}) != 1)
+    return {"places_complete": ranking and not false_ties,
+            "places_shared": len(shared), "false_ties": false_ties[:20]}
 
 
 class _EventDashboard(_Dashboard):

@@ -64,3 +64,53 @@ def test_a_change_of_the_money_line_republishes_every_plan(tmp_path: Path) -> No
     d.act(commands.PayoutRules(table="percent", percent_paid=50), "floor")
     assert sorted(p["table"] for p in sent.plans) == sorted(d.tour.tables) == [1, 2, 3]
     assert {p["money"]["places_paid"] for p in sent.plans} == {10}
+
+
+class Clock:
+    """The director's clock, set by the test: when the paced schedule may go out."""
+
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def schedules_after_a_bust(tmp_path: Path, players: int) -> tuple[int, list[float]]:
+    """A started event of `players` and one floor bust just after its schedule went out:
+    its tables, and when (seconds after the bust) the schedule with the new field went
+    out, the ticker turning every quarter second for 12 s."""
+    clock = Clock()
+    d = Director(EventConfig(name="pace", structure="turbo", seed=3, seats=9,
+                             db=str(tmp_path / "e.db")), clock=clock)
+    for i in range(players):
+        d.act(commands.Register(name=f"Player {i + 1}"))
+    d.act(commands.Start())
+    clock.t += 30
+    d.out.schedule()
+    left: list[int] = []
+    went: list[float] = []
+    d.wire.send = lambda topic, body, retain=True: (   # type: ignore[method-assign]
+        left.append(body["players_left"]) if topic.endswith("/schedule") else None)
+    d.act(commands.Bust(player=next(iter(d.tour.players))), "floor")
+    bust_at = clock.t
+    for _ in range(48):
+        clock.t += 0.25
+        before = len(left)
+        d.out.seating()
+        if len(left) > before:
+            went.append(clock.t - bust_at)
+    assert left and left[-1] == players - 1     # the new field went out in the end
+    return len(d.tour.tables), went
+
+
+def test_a_big_events_field_goes_to_its_tables_less_often(tmp_path: Path) -> None:
+    """Every bust changes the field every table shows (players left, average stack); its
+    schedule goes to all the event's tables. Up to 100 tables it goes within a second; a
+    flight of 2,000 on 223 tables has it every 2.23 s, so 558 tables are not sent 3.5 MB a
+    second; a level change still goes at once (test_director: the urgent schedule)."""
+    small, went_small = schedules_after_a_bust(tmp_path / "small", 90)
+    big, went_big = schedules_after_a_bust(tmp_path / "big", 2000)
+    assert (small, big) == (10, 223)
+    assert went_small == [1.0]           # due at once, sent a second after the last
+    assert went_big == [2.25]            # 223 tables: at most every 2.23 s

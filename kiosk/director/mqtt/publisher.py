@@ -1,7 +1,7 @@
 """What the director sends to the broker, and when: plans of the tables that changed, the
 schedule (at once when the clock or a state every table must obey changes, the field at
-most once a second), the seating directory, the room's events directory and free tables'
-plans, and everything again after a reconnect.
+most once a second, slower in a big event), the seating directory, the room's events
+directory and free tables' plans, and everything again after a reconnect.
 
 An adapter of the room's service: `Publishing` is the outbox the service tells what it
 wrote, and keeps one `Publisher` (the pacing of one event) per desk the service holds.
@@ -37,6 +37,16 @@ def room_clock(zone: str) -> Callable[[float], str]:
     tz = ZoneInfo(zone)
     return lambda t: datetime.fromtimestamp(t, tz).strftime("%H:%M")
 SEATING_EVERY = 1.0   # seconds between seating-directory publications at most
+FANOUT = 100          # tables a paced message may reach each second (see `pace`)
+
+
+def pace(tables: int) -> float:
+    """Seconds between two publications of a paced message (the schedule's field, the
+    seating directory) that reaches `tables` tables: once a second up to 100 tables,
+    slower in a bigger room. A 558-table flight's schedule each second was 3.5 MB a
+    second through the broker and the tables' Wi-Fi, and the reports' acknowledgements
+    queued behind it (the tail of bench/festival_bench.py)."""
+    return max(SEATING_EVERY, tables / FANOUT)
 
 
 def free_plan_msg(wire: Wire, table: int, room_title: str) -> dict[str, Any]:
@@ -50,8 +60,9 @@ class Publisher:
 
     def __init__(self, desk: Desk, wire: Wire, hub: Hub,
                  table_event: Callable[[int], str | None], room_title: str,
-                 slips_at_table: bool = False) -> None:
+                 slips_at_table: bool = False, room_tables: int = 0) -> None:
         self.desk = desk
+        self.room_tables = room_tables   # every table hears the seating directory
         self.slips_at_table = slips_at_table
         self.wire = wire
         self.hub = hub
@@ -154,10 +165,11 @@ class Publisher:
         return {**self.wire.stamp(), **plans.schedule(self.desk.tour)}
 
     def seating(self, force: bool = False) -> None:
-        now = self.wire.clock()
-        if self._schedule_due and now - self._schedule_at >= SEATING_EVERY:
+        now, tables = self.wire.clock(), len(self.desk.tour.tables)
+        if self._schedule_due and now - self._schedule_at >= pace(tables):
             self.schedule()
-        if force or (self._seating_due and now - self._seating_at >= SEATING_EVERY):
+        if force or (self._seating_due
+                     and now - self._seating_at >= pace(max(tables, self.room_tables))):
             self.desk.tour.seating_dirty = False
             self._seating_due = False
             self._seating_at = now
@@ -190,7 +202,8 @@ class Publishing:
         self.publishers[desk.name] = Publisher(desk, self.wire, self.hub,
                                                self.repo.table_event,
                                                self.repo.config.title,
-                                               self.repo.config.slips_at_table)
+                                               self.repo.config.slips_at_table,
+                                               self.repo.config.tables)
         self.publishers[desk.name].dealer_of = self.dealer_of
         self.publishers[desk.name].section_of = self.section_of
 
