@@ -21,11 +21,12 @@ dashboard's update of that table), director_rss_mb (peak), log_events, replay_s 
 flight's stream folded anew from the log), lost_acked (busts acknowledged that the log
 lacks), places_complete (places 1..N, each once but for ties: players out in one hand
 from equal stacks share a place, as the TDA rules say; places_shared counts them),
-wall_s.
+seating_kb_per_s (the seating directories the tables heard, as kiosks hear every one:
+with --cards each entrant has a check-in card in it), wall_s.
 
     python bench/festival_bench.py [--entrants 5000] [--tables N] [--sections 8]
                                    [--level-seconds 20] [--in-flight 8] [--workers 2]
-                                   [--json]
+                                   [--cards] [--json]
 """
 
 from __future__ import annotations
@@ -98,10 +99,14 @@ def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> N
     got: dict[int, dict[int, float]] = {}
     sent: dict[str, float] = {}      # report id -> first published (perf_counter)
     acked_ms: list[float] = []
+    heard: dict[str, int] = {}      # bytes of seating directories heard
     by_table: dict[int, Any] = {}
 
     def on_msg(client: Any, userdata: Any, msg: Any, n: int) -> None:
         body = json.loads(msg.payload)
+        if msg.topic == topics.seating(EVENT):
+            heard["seating"] = heard.get("seating", 0) + len(msg.payload)
+            return
         if msg.topic != schedule:
             now = time.perf_counter()
             acked_ms.extend((now - sent.pop(rid)) * 1000 for rid in body.get("ids", ())
@@ -115,7 +120,8 @@ def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> N
         c = make_client(f"tbl-{n}", broker)
         c.connect(broker.host, broker.port, keepalive=60)
         c.on_message = lambda cl, ud, msg, n=n: on_msg(cl, ud, msg, n)
-        c.subscribe([(schedule, 1), (topics.ack(n), 1)])
+        # as a kiosk: its event's schedule, every seating directory, its acknowledgements
+        c.subscribe([(schedule, 1), (topics.all_seating, 1), (topics.ack(n), 1)])
         by_table[n] = c
         sel.register(c.socket(), selectors.EVENT_READ, c)
     sel.register(pipe, selectors.EVENT_READ, None)
@@ -144,7 +150,7 @@ def _serve_tables(broker: Any, tables: list[int], schedule: str, pipe: Any) -> N
                 c.loop_misc()
     for c in by_table.values():
         c.disconnect()
-    pipe.send((got, acked_ms))
+    pipe.send((got, acked_ms, heard.get("seating", 0)))
 
 
 class TableConnections:
@@ -169,23 +175,26 @@ class TableConnections:
     def publish(self, table: int, topic: str, payload: bytes) -> None:
         self.pipes[(table - 1) % len(self.pipes)].send([(table, topic, payload)])
 
-    def close(self) -> tuple[dict[int, dict[int, float]], list[float]]:
-        """Stop the workers; when each table had each level, and each report's wait for
-        its acknowledgement on its table's connection (ms)."""
+    def close(self) -> tuple[dict[int, dict[int, float]], list[float], int]:
+        """Stop the workers; when each table had each level, each report's wait for its
+        acknowledgement on its table's connection (ms), and the bytes of seating
+        directories the tables heard."""
         got: dict[int, dict[int, float]] = {}
         acked_ms: list[float] = []
+        seating = 0
         for p in self.pipes:
             with contextlib.suppress(OSError):
                 p.send(None)
         for p, proc in zip(self.pipes, self.procs, strict=True):
             with contextlib.suppress(OSError, EOFError):
                 if p.poll(30):
-                    heard_by, waits = p.recv()
+                    heard_by, waits, seating_bytes = p.recv()
                     acked_ms += waits
+                    seating += seating_bytes
                     for period, heard in heard_by.items():
                         got.setdefault(period, {}).update(heard)
             proc.join(10)
-        return got, acked_ms
+        return got, acked_ms, seating
 
 
 PACE, PACE_BURST = 20.0, 60.0   # reports a second, and at once, from one table
@@ -228,7 +237,7 @@ class TableField(MqttField):
 
 
 def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: int = 8,
-        workers: int = 2) -> dict[str, Any]:
+        workers: int = 2, cards: bool = False) -> dict[str, Any]:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     work = Path(tempfile.mkdtemp(prefix="pk-festival-"))
@@ -237,8 +246,10 @@ def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: in
     (work / "bench.toml").write_text(structure(level_s))
     (work / "room.toml").write_text(room_toml(tables, sections, broker.port, http,
                                               work / "bench.toml"))
-    (work / "players.csv").write_text("name\n" + "".join(f"Entrant {i + 1}\n"
-                                                          for i in range(entrants)))
+    (work / "players.csv").write_text(    # with --cards, each a check-in card
+        ("name,card\n" if cards else "name\n")
+        + "".join(f"Entrant {i + 1}" + (f",04{i:010X}\n" if cards else "\n")
+                  for i in range(entrants)))
     began = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                              str(work / "room.toml"), "--players", str(work / "players.csv"),
@@ -246,7 +257,7 @@ def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: in
                             stderr=open(work / "director.log", "wb"))  # noqa: SIM115
     topics = Topics(ROOM)
     out: dict[str, Any] = {"entrants": entrants, "tables": tables, "sections": sections,
-                           "in_flight": in_flight, "workers": workers}
+                           "in_flight": in_flight, "workers": workers, "cards": cards}
     conns: TableConnections | None = None
     field: TableField | None = None
     got: dict[int, dict[int, float]] = {}
@@ -266,13 +277,16 @@ def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: in
         out["wall_play_s"] = round(time.perf_counter() - began, 1)
         out["sim_violations"] = len(res.violations)
         watcher.close()
-        got, acked_ms = conns.close()
+        began_close = time.perf_counter()
+        got, acked_ms, seating = conns.close()
         conns = None
         out["report_ack_p50_ms"] = round(pct(acked_ms, 50), 2)
         out["report_ack_p99_ms"] = round(pct(acked_ms, 99), 2)
         out["reports"] = len(acked_ms)
         # the same waits as the dealers' process saw them, behind its own work
         out["report_ack_dealers_p99_ms"] = round(pct(field.ack_ms, 99), 2)
+        # the seating directories every table heard, a second of play (check-in cards)
+        out["seating_kb_per_s"] = round(seating / 1e3 / (began_close - began), 1)
         out["level_change_all_tables_ms"] = _level_change(got, tables, work, level_s)
         out["dashboard_update_p99_ms"] = round(1000 * pct(dash["lat"], 99), 1)
         out["dashboard_samples"] = len(dash["lat"])
@@ -426,6 +440,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="reports awaiting their acknowledgement at once, across the tables")
     ap.add_argument("--workers", type=int, default=2,
                     help="processes that hold the tables' connections")
+    ap.add_argument("--cards", action="store_true",
+                    help="every entrant has a check-in card (the seating directory)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.entrants < 20:
@@ -437,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.in_flight < 1 or args.workers < 1:
         ap.error("--in-flight and --workers must be at least 1")
     out = run(args.entrants, tables, args.sections, args.level_seconds, args.in_flight,
-              args.workers)
+              args.workers, args.cards)
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
     ok = out["lost_acked"] == 0 and out["places_complete"]
     return 0 if ok else 1

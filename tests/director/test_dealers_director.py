@@ -103,6 +103,11 @@ def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
     assert [a["kind"] for a in d.dealers.board()["alerts"]][:4] == ["no_dealer"] * 4
     assert d.dealers.badge(1, "NOT-A-BADGE").text == "Unknown card — ask the floor"
     assert d.dealers.badge(1, "p3").ok is False           # a player's card is no badge
+    # ... and the director, which knows where that player sits now, says where (the
+    # table's seating directory may lag the plans in a big room)
+    p3 = next(p for p in d.desks["daily"].tour.players.values() if p.name == "P3")
+    assert d.dealers.badge(1, " P3").text == \
+        f"Wrong seat — table {p3.table} seat {p3.seat} (P3)"
     for i in range(4):
         ans = d.dealers.badge(i + 1, f"BADGE-{i}")
         assert ans.ok and ans.text == f"{NAMES[i]} deals table {i + 1}"

@@ -114,3 +114,44 @@ def test_a_big_events_field_goes_to_its_tables_less_often(tmp_path: Path) -> Non
     assert (small, big) == (10, 223)
     assert went_small == [1.0]           # due at once, sent a second after the last
     assert went_big == [2.25]            # 223 tables: at most every 2.23 s
+
+
+def test_a_big_fields_seating_directory_goes_out_within_its_byte_budget(
+        tmp_path: Path) -> None:
+    """Every table of the room hears every seating directory (card -> table, seat,
+    name). 2,000 carded players on 223 tables are 80 KB each time: it goes out at most
+    once every 80 KB x 223 / 2 MB a second, about 9 s; a small room's still within a
+    second. A table's own players check in from its plan, which goes at once."""
+    def directories(path: Path, players: int) -> tuple[int, list[float]]:
+        clock = Clock()
+        d = Director(EventConfig(name="pace", structure="turbo", seed=3, seats=9,
+                                 db=str(path / "e.db")), clock=clock)
+        for i in range(players):
+            d.act(commands.Register(name=f"Player {i + 1}", card=f"04{i:010X}"))
+        d.act(commands.Start())
+        clock.t += 60
+        sizes: list[int] = []
+        went: list[float] = []
+
+        def send(topic: str, body: dict[str, Any], retain: bool = True) -> int:
+            if not topic.endswith("/seating"):
+                return 0
+            sizes.append(len(encode(body)))
+            return sizes[-1]
+        d.wire.send = send            # type: ignore[method-assign]
+        d.out.seating(force=True)
+        sent_at = clock.t
+        d.act(commands.Bust(player=next(iter(d.tour.players))), "floor")
+        for _ in range(60):
+            clock.t += 0.25
+            before = len(sizes)
+            d.out.seating()
+            if len(sizes) > before:
+                went.append(clock.t - sent_at)
+        return sizes[0], went
+
+    small_bytes, small = directories(tmp_path / "small", 90)
+    big_bytes, big = directories(tmp_path / "big", 2000)
+    assert small_bytes < 5_000 and small == [1.0]
+    assert 70_000 < big_bytes < 100_000
+    assert len(big) == 1 and abs(big[0] - big_bytes * 223 / 2_000_000) < 0.26

@@ -112,3 +112,23 @@ def test_a_moved_table_starts_clean_and_cards_are_found_in_every_event() -> None
     assert c.act("card", T0 + 6, "CB000001").message == "Wrong seat — table 6 seat 2 (Zed Other)"
     c.set_director(False)
     assert c.view(T0 + 7).director_offline
+
+
+def test_a_card_the_directory_seats_here_but_the_plan_no_longer_does_is_not_checked_in(
+        ) -> None:
+    """In a big room the seating directory lags the plans (it goes to every table, paced
+    by its size): a player moved off table 3 swipes at the old seat. The plan, sent at
+    once with the move, decides: no check-in report, and the player is sent to the floor;
+    the player who now has the seat checks in."""
+    c = TableController(3, rng=random.Random(1), debounce_s=0)
+    assert c.apply_schedule(schedule())
+    assert c.apply_seating(seating(3))                    # seat 4: CA000004, as it was
+    assert c.apply_plan(plan([1, 2, 3, 5]), T0)           # seat 4's player has moved
+    gone = c.act("card", T0 + 1, "CA000004")
+    assert gone.refused and gone.report is None
+    assert gone.message == "Dev E: not seated here now — ask the floor"
+    seats = {n: seat(n) for n in (1, 2, 3, 5)} | {4: seat(4, "Ravi", player="p40",
+                                                        card="C0FFEE04")}
+    assert c.apply_plan(plan(seats, rev=2), T0 + 2)
+    newcomer = c.act("card", T0 + 3, "c0ffee04")
+    assert newcomer.report["data"] == {"card": "C0FFEE04", "seat": 4}

@@ -171,8 +171,23 @@ class Dealers:
         are the only badges, and the room refuses a player card that is one)."""
         spec = self.config.find_badge(badge)
         if spec is None:
-            return Answer(False, "Unknown card — ask the floor")
+            return Answer(False, self._player_seat(table, badge)
+                          or "Unknown card — ask the floor")
         return self._arrive(table, spec.name)
+
+    def _player_seat(self, table: int, card: str) -> str | None:
+        """Where the player holding `card` sits now: a card the table's seating directory
+        did not know (it lags the plans in a big room; kiosk.director.mqtt.publisher)."""
+        want = card.strip().upper()
+        for desk in self.repo.desks.values():
+            pid = next((p for c, p in desk.tour.by_card.items()
+                        if c.strip().upper() == want), None)
+            p = desk.tour.players.get(pid) if pid is not None else None
+            if p is not None and p.table is not None and p.status in ("seated", "moving"):
+                here = self.repo.table_event(table) == desk.name
+                return (f"Wrong seat — {'' if here else desk.title + ' '}table {p.table} "
+                        f"seat {p.seat} ({p.name})")
+        return None
 
     def pin(self, table: int, dealer: str, pin: str) -> Answer:
         """A dealer typed a PIN at `table`: checked against the dealer's hash only."""

@@ -49,6 +49,18 @@ def pace(tables: int) -> float:
     return max(SEATING_EVERY, tables / FANOUT)
 
 
+SEATING_BUDGET = 2_000_000   # bytes a second the seating directory may cost the broker
+
+
+def seating_pace(tables: int, size: int) -> float:
+    """Seconds between two seating directories of `size` bytes to `tables` tables: as
+    `pace`, and within SEATING_BUDGET. 5,000 players' cards are 200 KB, to every table of
+    a 558-table room: each second that was 11 MB a second and the level changes came 1.2 s
+    late. A table checks its own players in from its plan (fresh with every move); the
+    directory only sends a player at the wrong table to the right one, and may lag."""
+    return max(pace(tables), size * tables / SEATING_BUDGET)
+
+
 def free_plan_msg(wire: Wire, table: int, room_title: str) -> dict[str, Any]:
     """The retained plan of a table no event holds: its idle screen."""
     return {**wire.stamp(), **plans.free_plan(table, room_title)}
@@ -70,6 +82,7 @@ class Publisher:
         self.room_title = room_title
         self._seating_at = 0.0
         self._seating_due = True
+        self._seating_bytes = 0   # the last directory's size
         self._schedule_key: tuple | None = None
         self._schedule_urgent: tuple | None = None
         self._schedule_due = False
@@ -168,14 +181,16 @@ class Publisher:
         now, tables = self.wire.clock(), len(self.desk.tour.tables)
         if self._schedule_due and now - self._schedule_at >= pace(tables):
             self.schedule()
-        if force or (self._seating_due
-                     and now - self._seating_at >= pace(max(tables, self.room_tables))):
+        hearing = max(tables, self.room_tables)    # every table hears every directory
+        if force or (self._seating_due and now - self._seating_at
+                     >= seating_pace(hearing, self._seating_bytes)):
             self.desk.tour.seating_dirty = False
             self._seating_due = False
             self._seating_at = now
-            self.wire.send(self.wire.topics.seating(self.desk.name),
-                           {"rev": self.wire.log.last_seq, "epoch": self.wire.epoch,
-                            "cards": plans.seating(self.desk.tour)})
+            self._seating_bytes = self.wire.send(
+                self.wire.topics.seating(self.desk.name),
+                {"rev": self.wire.log.last_seq, "epoch": self.wire.epoch,
+                 "cards": plans.seating(self.desk.tour)}) or 0
 
     def republish_all(self) -> None:
         """Everything retained, again: after a (re)connect the broker may have lost it."""

@@ -43,25 +43,28 @@ class Wire:
         # a message its schema refuses: the director counts it as an internal error
         self.bug: Callable[[str, BaseException], None] = _unpublishable
 
-    def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> None:
+    def send(self, topic: str, body: dict[str, Any], retain: bool = True) -> int:
         """Publish `body` at QoS 1, checked first against the schema of its topic as
         its receiver will check it: one that breaks it is not sent (the receiver would
         refuse it, silently to us) and goes to `bug`, which counts it as an internal
-        error. One above the broker's size limit is logged, not sent."""
-        if self.client is not None:
-            kind = self.topics.kind(topic)
-            try:
-                payload = encode(body)
-                if kind is not None:
-                    parse(kind, payload)
-            except ProtocolError as exc:
-                self.bug(f"publishing {topic}", exc)
-                return
-            if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
-                log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
-                          len(payload), MAX_MESSAGE)
-                return
-            self.client.publish(topic, payload, qos=1, retain=retain)
+        error. One above the broker's size limit is logged, not sent. The bytes sent
+        (0: none), for the pacing of what every table hears."""
+        if self.client is None:
+            return 0
+        kind = self.topics.kind(topic)
+        try:
+            payload = encode(body)
+            if kind is not None:
+                parse(kind, payload)
+        except ProtocolError as exc:
+            self.bug(f"publishing {topic}", exc)
+            return 0
+        if len(payload) > MAX_MESSAGE:   # the broker would drop us, again and again
+            log.error("not published: %s is %d bytes, above the %d-byte limit", topic,
+                      len(payload), MAX_MESSAGE)
+            return 0
+        self.client.publish(topic, payload, qos=1, retain=retain)
+        return len(payload)
 
     def send_encoded(self, topic: str, payload: bytes, retain: bool = True) -> bool:
         """Publish a message encoded already (a release's own schema) at QoS 1; whether

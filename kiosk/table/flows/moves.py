@@ -61,7 +61,10 @@ class MovesFlow:
         if int(table) != ctx.table:
             return self._check_text(t, f"Wrong seat — table {table} seat {seat}"
                                        f"{' (' + name + ')' if name else ''}", error=True)
-        return self._checkin(t, card, int(seat), str(name))
+        # the directory says here, the plan (sent at once with every move, where the
+        # directory may lag in a big room) seats nobody with that card: moved or out
+        return self._check_text(t, f"{name or 'This card'}: not seated here now — ask "
+                                   "the floor", error=True)
 
     def _checkin(self, t: float, card: str, seat: int, name: str) -> Result:
         who = self.ctx.plan_seats().get(seat, {})
