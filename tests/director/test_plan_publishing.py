@@ -76,32 +76,40 @@ class Clock:
         return self.t
 
 
-def schedules_after_a_bust(tmp_path: Path, players: int) -> tuple[int, list[float]]:
-    """A started event of `players` and one floor bust just after its schedule went out:
-    its tables, and when (seconds after the bust) the schedule with the new field went
-    out, the ticker turning every quarter second for 12 s."""
+def paced_after_a_bust(path: Path, players: int, leaf: str, cards: bool = False
+                       ) -> tuple[Director, list[dict[str, Any]], list[float]]:
+    """A started event of `players` (with check-in cards or without), its `leaf` message
+    (schedule, seating) sent just now, then one floor bust: the director, every `leaf`
+    message it sent from then on, and when each after the first went (seconds after the
+    bust), the ticker turning every quarter second for 15 s."""
     clock = Clock()
     d = Director(EventConfig(name="pace", structure="turbo", seed=3, seats=9,
-                             db=str(tmp_path / "e.db")), clock=clock)
+                             db=str(path / "e.db")), clock=clock)
     for i in range(players):
-        d.act(commands.Register(name=f"Player {i + 1}"))
+        d.act(commands.Register(name=f"Player {i + 1}", card=f"04{i:010X}" if cards else None))
     d.act(commands.Start())
-    clock.t += 30
-    d.out.schedule()
-    left: list[int] = []
-    went: list[float] = []
-    d.wire.send = lambda topic, body, retain=True: (   # type: ignore[method-assign]
-        left.append(body["players_left"]) if topic.endswith("/schedule") else None)
+    clock.t += 60
+    sent: list[dict[str, Any]] = []
+
+    def send(topic: str, body: dict[str, Any], retain: bool = True) -> int:
+        if not topic.endswith(f"/{leaf}"):
+            return 0
+        sent.append(body)
+        return len(encode(body))
+    d.wire.send = send            # type: ignore[method-assign]
+    if leaf == "schedule":
+        d.out.schedule()
+    else:
+        d.out.seating(force=True)
     d.act(commands.Bust(player=next(iter(d.tour.players))), "floor")
-    bust_at = clock.t
-    for _ in range(48):
+    bust_at, went = clock.t, []
+    for _ in range(60):
         clock.t += 0.25
-        before = len(left)
+        before = len(sent)
         d.out.seating()
-        if len(left) > before:
+        if len(sent) > before:
             went.append(clock.t - bust_at)
-    assert left and left[-1] == players - 1     # the new field went out in the end
-    return len(d.tour.tables), went
+    return d, sent, went
 
 
 def test_a_big_events_field_goes_to_its_tables_less_often(tmp_path: Path) -> None:
@@ -109,49 +117,22 @@ def test_a_big_events_field_goes_to_its_tables_less_often(tmp_path: Path) -> Non
     schedule goes to all the event's tables. Up to 100 tables it goes within a second; a
     flight of 2,000 on 223 tables has it every 2.23 s, so 558 tables are not sent 3.5 MB a
     second; a level change still goes at once (test_director: the urgent schedule)."""
-    small, went_small = schedules_after_a_bust(tmp_path / "small", 90)
-    big, went_big = schedules_after_a_bust(tmp_path / "big", 2000)
-    assert (small, big) == (10, 223)
-    assert went_small == [1.0]           # due at once, sent a second after the last
-    assert went_big == [2.25]            # 223 tables: at most every 2.23 s
+    for players, tables, after in ((90, 10, 1.0), (2000, 223, 2.25)):
+        d, sent, went = paced_after_a_bust(tmp_path / str(players), players, "schedule")
+        assert len(d.tour.tables) == tables
+        assert went == [after]     # due at once; 223 tables: at most every 2.23 s
+        assert sent[-1]["players_left"] == players - 1
 
 
 def test_a_big_fields_seating_directory_goes_out_within_its_byte_budget(
         tmp_path: Path) -> None:
     """Every table of the room hears every seating directory (card -> table, seat,
-    name). 2,000 carded players on 223 tables are 80 KB each time: it goes out at most
-    once every 80 KB x 223 / 2 MB a second, about 9 s; a small room's still within a
+    name). 2,000 carded players on 223 tables are 72 KB each time: it goes out at most
+    once every 72 KB x 223 / 2 MB a second, about 8 s; a small room's still within a
     second. A table's own players check in from its plan, which goes at once."""
-    def directories(path: Path, players: int) -> tuple[int, list[float]]:
-        clock = Clock()
-        d = Director(EventConfig(name="pace", structure="turbo", seed=3, seats=9,
-                                 db=str(path / "e.db")), clock=clock)
-        for i in range(players):
-            d.act(commands.Register(name=f"Player {i + 1}", card=f"04{i:010X}"))
-        d.act(commands.Start())
-        clock.t += 60
-        sizes: list[int] = []
-        went: list[float] = []
-
-        def send(topic: str, body: dict[str, Any], retain: bool = True) -> int:
-            if not topic.endswith("/seating"):
-                return 0
-            sizes.append(len(encode(body)))
-            return sizes[-1]
-        d.wire.send = send            # type: ignore[method-assign]
-        d.out.seating(force=True)
-        sent_at = clock.t
-        d.act(commands.Bust(player=next(iter(d.tour.players))), "floor")
-        for _ in range(60):
-            clock.t += 0.25
-            before = len(sizes)
-            d.out.seating()
-            if len(sizes) > before:
-                went.append(clock.t - sent_at)
-        return sizes[0], went
-
-    small_bytes, small = directories(tmp_path / "small", 90)
-    big_bytes, big = directories(tmp_path / "big", 2000)
-    assert small_bytes < 5_000 and small == [1.0]
-    assert 70_000 < big_bytes < 100_000
-    assert len(big) == 1 and abs(big[0] - big_bytes * 223 / 2_000_000) < 0.26
+    _, small, went_small = paced_after_a_bust(tmp_path / "small", 90, "seating", cards=True)
+    _, big, went_big = paced_after_a_bust(tmp_path / "big", 2000, "seating", cards=True)
+    assert len(encode(small[0])) < 5_000 and went_small == [1.0]
+    size = len(encode(big[0]))
+    assert 70_000 < size < 100_000 and len(big[0]["cards"]) == 2000
+    assert len(went_big) == 1 and abs(went_big[0] - size * 223 / 2_000_000) < 0.26
