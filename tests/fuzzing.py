@@ -32,13 +32,15 @@ REPORTS: dict[str, tuple[dict[str, Any], set[str]]] = {
 }
 
 
-# hand_started data that fits its schema but that no table of nine seats can have dealt:
-# nobody dealt in, one player, seat 10, the big blind (seat 3) left out. Sent with a hand
-# number ahead of any real one, so only what the hand deals can refuse it.
+# hand_started data that fits its schema but that no table can have dealt, however many
+# it seats: nobody dealt in, one player, the big blind (seat 3, or seat 10) left out.
+# Sent with a hand number ahead of any real one, so only what the hand deals can refuse
+# it. (Seat 10 dealt in was one once: at a ten-seat final table it is a real hand, and a
+# loaded run once had it land there between the seatings of the final draw.)
 WRONG_HANDS: list[dict[str, Any]] = [
     {"button": 1, "sb": 2, "bb": 3, "dealt": []},
     {"button": 1, "sb": 2, "bb": 3, "dealt": [3]},
-    {"button": 1, "sb": 2, "bb": 3, "dealt": [1, 2, 3, 10]},
+    {"button": 1, "sb": 2, "bb": 10, "dealt": [1, 2, 3]},
     {"button": 1, "sb": 2, "bb": 3, "dealt": [1, 2, 4]},
 ]
 

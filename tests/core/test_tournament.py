@@ -190,11 +190,14 @@ def test_a_hand_that_deals_no_one_an_empty_seat_or_no_big_blind_is_refused(
 
 def test_the_fuzzers_impossible_hands_are_each_refused_with_the_reason() -> None:
     """tests/fuzzing.py's hands that fit the schema, far ahead in number, at a full table
-    of nine between hands: what each deals is the only thing wrong, and it is refused."""
-    room = Room(18, structure=flat_structure())
-    for n, wrong in enumerate(WRONG_HANDS):
-        err = _refused(room, _rep(1, "hand_started", rid=f"w{n}", hand=10**6, **wrong))
-        assert str(err).startswith("table 1 hand 1000000 refused: ")
+    of nine and at a full ten-seat table (a final table) between hands: what each deals
+    is the only thing wrong, and it is refused."""
+    for players, seats in ((18, 9), (20, 10)):
+        room = Room(players, seats=seats, structure=flat_structure())
+        assert len(room.tour.tables[1].seat_of) == seats
+        for n, wrong in enumerate(WRONG_HANDS):
+            err = _refused(room, _rep(1, "hand_started", rid=f"w{n}", hand=10**6, **wrong))
+            assert str(err).startswith("table 1 hand 1000000 refused: ")
 
 
 def test_all_in_twice_for_one_seat_is_refused(midhand: Room) -> None:

@@ -42,7 +42,7 @@ def play_over_mqtt(mosquitto, director, during=None) -> MqttField:
     if during is not None:
         threading.Thread(target=during, args=(sim,), daemon=True).start()
     res = sim.run()
-    assert res.invariant_violations == 0
+    assert res.invariant_violations == 0, res.violations
     field.close()
     return field
 
