@@ -221,7 +221,7 @@ def settle(t: Machine, since: str) -> None:
         got, sent = (int(n or 0) for n in [*out.split(), "0", "0"][:2])
         return got >= sent
     wait("the kiosk to take the last tap", taken, 120, every=1)
-    time.sleep(4)
+    time.sleep(10)   # the screen it leads to drawn: a loaded emulated kiosk took 21 s
 
 
 def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
