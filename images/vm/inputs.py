@@ -4,6 +4,7 @@ uinput, a hand played by touch, the card reader as a USB device, GPIO said absen
 from __future__ import annotations
 
 import json
+import re
 import socket
 import ssl
 import threading
@@ -36,11 +37,16 @@ PANELS: list[dict[str, Any]] = [
     {"name": "ILITEK ILITEK-TP", "mt": True, "xmax": 16383, "ymax": 9599, "usb": True,
      "vendor": 0x222A, "product": 0x0001},
 ]
-# Inert places on the 800x480 screen (the header's labels), one per panel, and the
-# buttons of a hand with a bust (tests/table/test_ui.py draws the same screen)
+# Inert places on the 800x480 screen (the header's labels), one per panel; and the
 INERT = [(120, 30), (316, 40), (500, 50), (600, 30), (760, 60)]
-HAND = [("NEW HAND", 57, 442), ("BUST", 400, 442), ("seat 3", 105, 181), ("OK", 735, 436),
-        ("winner seat 5", 311, 213), ("END HAND", 171, 442)]
+# buttons of a hand with a bust (tests/table/test_ui.py draws the same screen), each with
+# the screen its tap leads to, as the kiosk's `[ui] log_touches` names it
+HAND = [("NEW HAND", 57, 442, r"hand \d+ in play"),
+        ("BUST", 400, 442, "bust: picked none"),
+        ("seat 3", 105, 181, "bust: picked 3, OK on"),
+        ("OK", 735, 436, "winner: picked none"),
+        ("winner seat 5", 311, 213, r"hand \d+ in play"),
+        ("END HAND", 171, 442, r"hand \d+ over")]
 FIFO = "/run/pk-touch"
 SLACK_PX = 4
 MONITOR = "vm-monitor"          # the host's read-only broker login (main.provision)
@@ -212,16 +218,27 @@ def touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
     hand_by_touch(t, d, room, res)
 
 
-def settle(t: Machine, since: str) -> None:
-    """Wait until the kiosk has logged every tap sent since `since`, then a few frames."""
-    def taken() -> bool:
-        _, out = t.sh(f"journalctl -u pokerkiosk-table --no-pager -o cat --since '{since}'"
-                      " | grep -c 'touch: ' || true; journalctl -u pk-touch --no-pager -o cat "
-                      f"--since '{since}' | grep -c '^tapped' || true")
-        got, sent = (int(n or 0) for n in [*out.split(), "0", "0"][:2])
-        return got >= sent
-    wait("the kiosk to take the last tap", taken, 120, every=1)
-    time.sleep(10)   # the screen it leads to drawn: a loaded emulated kiosk took 21 s
+def screens(t: Machine, since: str) -> list[str]:
+    """The screens the kiosk logged since `since` ("": this boot), in order (its
+    `[ui] log_touches`)."""
+    when = f"--since '{since}'" if since else "-b"
+    _, out = t.sh(f"journalctl -u pokerkiosk-table --no-pager -o cat {when} | "
+                  "grep -o 'screen: .*' || true")
+    return [line.removeprefix("screen: ") for line in out.splitlines()]
+
+
+def tap_to(t: Machine, since: str, step: tuple[str, int, int, str]) -> list[str]:
+    """One tap of the hand, sent once the screen it is meant for is up (the last step's
+    screen logged), then waited on until the screen it leads to is logged. An emulated
+    kiosk under load takes many seconds a frame: a tap timed by the clock can meet the
+    screen before, which a tap timed by the kiosk's own word cannot."""
+    name, x, y, leads_to = step
+    seen = len(screens(t, since))
+    tap(t, 0, x, y)
+    got = wait(f"the screen after {name} ({leads_to})", lambda: next(
+        (ln for ln in screens(t, since)[seen:] if re.match(leads_to, ln)), None), 240,
+        every=1)
+    return [f"{name} -> {got}"]
 
 
 def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
@@ -229,35 +246,30 @@ def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> No
     kinds = ["hand_started", "busted", "hand_ended"]
     before = {e.get("report") for e in log_events(d, kinds) if e.get("table") == 1}
     reports = Reports(room)
+    since = guest_now(t)
+    res["touch_steps"] = steps = []
     try:
         wait("the host's subscriber", lambda: reports.client.is_connected(), 30, every=1)
+        wait("the kiosk's screen before the hand", lambda: screens(t, "") or None, 60,
+             every=1)
+        time.sleep(1)       # the journal's --since counts whole seconds
+        since = guest_now(t)
         t0 = time.monotonic()
-        tap(t, 0, *HAND[0][1:])
+        steps += tap_to(t, since, HAND[0])
         first = wait("table 1's hand_started at the broker",
                      lambda: reports.kinds_after(t0), 60, every=0.05)
         res["touch_to_report_ms"] = round((first[0][0] - t0) * 1000, 1)
-        since = guest_now(t)
-        for name, x, y in HAND[1:]:
-            # each tap once the last one was taken and its screen drawn: an emulated
-            # kiosk under load lags by seconds, and a tap on a screen not yet redrawn
-            # lands on the one before
-            settle(t, since)
-            tap(t, 0, x, y)
-            if name == "winner seat 5":
-                wait("table 1's bust at the broker",
-                     lambda: any(k == "bust" for _, k in reports.kinds_after(t0)), 180,
-                     every=1)
-        try:
-            wait("table 1's hand_ended at the broker",
-                 lambda: any(k == "hand_ended" for _, k in reports.kinds_after(t0)), 180,
-                 every=1)
-        finally:
-            res["touch_reports"] = [k for _, k in reports.kinds_after(t0)]
-            res["touch_hand_journal"] = t.sh(
-                f"journalctl -u pokerkiosk-table --no-pager -o cat --since '{since}' | "
-                "grep -v 'card reader' | tail -30")[1].splitlines()
+        for step in HAND[1:]:
+            steps += tap_to(t, since, step)
+        wait("table 1's bust and hand_ended at the broker",
+             lambda: {"bust", "hand_ended"} <= {k for _, k in reports.kinds_after(t0)}, 180,
+             every=1)
         res.update(slip_at_table(room, reports))
     finally:
+        res["touch_reports"] = [k for _, k in reports.kinds_after(0)]
+        res["touch_hand_journal"] = t.sh(
+            f"journalctl -u pokerkiosk-table --no-pager -o cat --since '{since}' | "
+            "grep -v 'card reader' | tail -30")[1].splitlines()
         reports.close()
     time.sleep(5)
     new = [e for e in log_events(d, kinds) if e.get("table") == 1

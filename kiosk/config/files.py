@@ -221,8 +221,9 @@ class UiSection(_Section):
 
     size: Annotated[str, _doc("window size WIDTHxHEIGHT", pattern=r"^\d+x\d+$")] = "800x480"
     fullscreen: Annotated[bool, _doc("fill the screen (the Pi)")] = False
-    log_touches: Annotated[bool, _doc("log each touch's device and place in the journal, to "
-                                      "commission a touch panel (docs/install.md)")] = False
+    log_touches: Annotated[bool, _doc("log each touch's device and place, and each screen "
+                                      "it meets, in the journal, to commission a touch "
+                                      "panel (docs/install.md)")] = False
 
 
 class TableFile(_Section):

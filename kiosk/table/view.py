@@ -163,3 +163,20 @@ class TableView:
     pin_button: bool = False             # a dealer may type a PIN here (push due, no dealer)
     pin_panel: PinPanel | None = None    # the PIN pad, while open
     extra: dict = field(default_factory=dict)
+
+    def screen_line(self) -> str:
+        """What the dealer can tap now, in one line ("hand 3 in play", "bust: picked 3,
+        OK on"): `[ui] log_touches` logs it as it changes, so whoever commissions a panel
+        (or drives one) sees which screen each touch met."""
+        panel = self.bust_panel
+        if panel is not None:
+            picked = ",".join(str(n) for n, _ in panel.picked) or "none"
+            return (f"{panel.mode}: picked {picked}, {panel.ok_text} "
+                    f"{'on' if panel.ok else 'off'}")
+        for shown, name in ((self.pin_panel, "PIN pad"), (self.movers_title, "movers"),
+                            (self.colour_up_title, "colour-up")):
+            if shown:
+                return name
+        hand = f"hand {self.hand} in play" if self.in_hand else f"hand {self.hand} over"
+        return f"{hand}, {self.pending} armed" if self.pending else hand
+

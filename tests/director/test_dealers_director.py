@@ -108,6 +108,8 @@ def test_dealers_badge_in_push_at_a_hand_end_and_a_restart_keeps_the_roadmap(
     p3 = next(p for p in d.desks["daily"].tour.players.values() if p.name == "P3")
     assert d.dealers.badge(1, " P3").text == \
         f"Wrong seat — table {p3.table} seat {p3.seat} (P3)"
+    # at the player's own table (its plan not there yet) it says so, not "wrong seat"
+    assert d.dealers.badge(p3.table, "p3").text == f"P3: seat {p3.seat} here — scan the card again"
     for i in range(4):
         ans = d.dealers.badge(i + 1, f"BADGE-{i}")
         assert ans.ok and ans.text == f"{NAMES[i]} deals table {i + 1}"

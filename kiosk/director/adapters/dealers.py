@@ -185,6 +185,8 @@ class Dealers:
             p = desk.tour.players.get(pid) if pid is not None else None
             if p is not None and p.table is not None and p.status in ("seated", "moving"):
                 here = self.repo.table_event(table) == desk.name
+                if here and p.table == table:   # this table's plan is on its way to it
+                    return f"{p.name}: seat {p.seat} here — scan the card again"
                 return (f"Wrong seat — {'' if here else desk.title + ' '}table {p.table} "
                         f"seat {p.seat} ({p.name})")
         return None

@@ -405,6 +405,7 @@ class TableApp(App):
         self.screen: TableScreen | None = None
         self._notifier: Any = None
         self._last_ping = 0.0
+        self._screen_line = ""
 
     def load_kv(self, filename: str | None = None) -> bool:
         """table.kv is loaded once at import; Kivy's name-based autoload would load it twice."""
@@ -434,7 +435,13 @@ class TableApp(App):
     def refresh(self, _dt: float = 0.0) -> None:
         """One UI tick: service housekeeping, redraw, outputs, watchdog."""
         assert self.screen is not None
-        self.screen.render(self.service.tick())
+        view = self.service.tick()
+        self.screen.render(view)
+        if self.log_touches and (line := view.screen_line()) != self._screen_line:
+            # logged in this frame's clock tick; its layout runs before the next frame
+            # reads input, so a touch sent on seeing this line meets this screen
+            self._screen_line = line
+            log.info("screen: %s", line)
         for dev in self.devices:
             if hasattr(dev, "sync"):
                 dev.sync()
