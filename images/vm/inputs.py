@@ -46,7 +46,7 @@ HAND = [("NEW HAND", 57, 442, r"hand \d+ in play"),
         ("seat 3", 105, 181, "bust: picked 3, OK on"),
         ("OK", 735, 436, "winner: picked none"),
         ("winner seat 5", 311, 213, r"hand \d+ in play"),
-        ("END HAND", 171, 442, r"hand \d+ over")]
+        ("END HAND", 171, 442, r"hand \d+ over|movers")]    # or a move the bust made
 FIFO = "/run/pk-touch"
 SLACK_PX = 4
 MONITOR = "vm-monitor"          # the host's read-only broker login (main.provision)

@@ -39,13 +39,23 @@ def figures() -> dict[str, Any]:
     return dict(json.loads(text.splitlines()[-1]))
 
 
+def why(got: dict[str, Any]) -> str:
+    """A failed step with what the run saw of it, short enough for a test summary line:
+    the touch hand's steps and reports, and the last journal lines of each VM."""
+    seen = {k: got[k] for k in ("failed", "touch_steps", "touch_reports") if k in got}
+    seen["touch_hand_journal"] = (got.get("touch_hand_journal") or [])[-12:]
+    seen["journals"] = {vm: str(text)[-600:]
+                        for vm, text in (got.get("failed_journal") or {}).items()}
+    return json.dumps(seen)[:4000]
+
+
 @pytest.mark.slow
 @pytest.mark.vm_boot
 @pytest.mark.timeout(WAIT_S + 60)
 def test_director_and_two_tables_boot_on_arm64_and_survive_their_faults() -> None:
     got = figures()
     print(json.dumps(got))
-    assert "failed" not in got, got.get("failed")
+    assert "failed" not in got, why(got)
     assert got["arch"] == "aarch64" and got["booted_roles"] == ["director", "table", "table"]
     # the card's files imported into /etc; the kiosk said READY=1; the watchdog restarted it
     assert got["import_ok"] and got["table_ready_s"] > 0 and got["watchdog_restart_ok"]
