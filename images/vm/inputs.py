@@ -37,10 +37,10 @@ PANELS: list[dict[str, Any]] = [
     {"name": "ILITEK ILITEK-TP", "mt": True, "xmax": 16383, "ymax": 9599, "usb": True,
      "vendor": 0x222A, "product": 0x0001},
 ]
-# Inert places on the 800x480 screen (the header's labels), one per panel; and the
+# Inert places on the 800x480 screen (the header's labels), one per panel
 INERT = [(120, 30), (316, 40), (500, 50), (600, 30), (760, 60)]
-# buttons of a hand with a bust (tests/table/test_ui.py draws the same screen), each with
-# the screen its tap leads to, as the kiosk's `[ui] log_touches` names it
+# The buttons of a hand with a bust (tests/table/test_ui.py draws the same screen), each
+# with the screen its tap leads to, as the kiosk's `[ui] log_touches` names it
 HAND = [("NEW HAND", 57, 442, r"hand \d+ in play"),
         ("BUST", 400, 442, "bust: picked none"),
         ("seat 3", 105, 181, "bust: picked 3, OK on"),
@@ -227,18 +227,20 @@ def screens(t: Machine, since: str) -> list[str]:
     return [line.removeprefix("screen: ") for line in out.splitlines()]
 
 
-def tap_to(t: Machine, since: str, step: tuple[str, int, int, str]) -> list[str]:
+def tap_to(t: Machine, since: str, step: tuple[str, int, int, str]) -> tuple[str, float]:
     """One tap of the hand, sent once the screen it is meant for is up (the last step's
     screen logged), then waited on until the screen it leads to is logged. An emulated
     kiosk under load takes many seconds a frame: a tap timed by the clock can meet the
-    screen before, which a tap timed by the kiosk's own word cannot."""
+    screen before, which a tap timed by the kiosk's own word cannot. Returns the step as
+    seen and when (host clock) its tap was sent."""
     name, x, y, leads_to = step
     seen = len(screens(t, since))
+    sent = time.monotonic()
     tap(t, 0, x, y)
     got = wait(f"the screen after {name} ({leads_to})", lambda: next(
         (ln for ln in screens(t, since)[seen:] if re.match(leads_to, ln)), None), 240,
         every=1)
-    return [f"{name} -> {got}"]
+    return f"{name} -> {got}", sent
 
 
 def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
@@ -246,8 +248,9 @@ def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> No
     kinds = ["hand_started", "busted", "hand_ended"]
     before = {e.get("report") for e in log_events(d, kinds) if e.get("table") == 1}
     reports = Reports(room)
-    since = guest_now(t)
-    res["touch_steps"] = steps = []
+    since = guest_now(t)            # the journal's window if the hand fails before it starts
+    steps: list[str] = []
+    res["touch_steps"] = steps
     try:
         wait("the host's subscriber", lambda: reports.client.is_connected(), 30, every=1)
         wait("the kiosk's screen before the hand", lambda: screens(t, "") or None, 60,
@@ -255,12 +258,13 @@ def hand_by_touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> No
         time.sleep(1)       # the journal's --since counts whole seconds
         since = guest_now(t)
         t0 = time.monotonic()
-        steps += tap_to(t, since, HAND[0])
+        step, tapped = tap_to(t, since, HAND[0])
+        steps.append(step)
         first = wait("table 1's hand_started at the broker",
                      lambda: reports.kinds_after(t0), 60, every=0.05)
-        res["touch_to_report_ms"] = round((first[0][0] - t0) * 1000, 1)
-        for step in HAND[1:]:
-            steps += tap_to(t, since, step)
+        res["touch_to_report_ms"] = round((first[0][0] - tapped) * 1000, 1)
+        for each in HAND[1:]:
+            steps.append(tap_to(t, since, each)[0])
         wait("table 1's bust and hand_ended at the broker",
              lambda: {"bust", "hand_ended"} <= {k for _, k in reports.kinds_after(t0)}, 180,
              every=1)

@@ -179,4 +179,3 @@ class TableView:
                 return name
         hand = f"hand {self.hand} in play" if self.in_hand else f"hand {self.hand} over"
         return f"{hand}, {self.pending} armed" if self.pending else hand
-
