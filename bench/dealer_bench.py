@@ -6,12 +6,17 @@ command is the room command the tables and the floor send (`dealer_clock_in`,
 transaction and folded; the tables the room frees and assigns re-form the strings through
 the director's own hook. Every table deals hands back to back (log-normal lengths); the
 main event breaks its tables over the day and a second day's event opens mid-way on tables
-of its own; every two hours each event takes a 15-minute break, which holds its push
-clock. A virtual dealer walks 0 to 90 s to the table due and takes it at the first hand's
-end; back from break after the same walk. A few dealers sign the EO list and the floor
-releases whoever the room offers. At the end a fresh director folds the log again.
+of its own. Both events run under `--profile` (default: the default for new events) on
+their own clocks, with 21-minute levels and a 15-minute break every two hours, and the
+director's beat holds each event's push clock through its breaks and, under a profile
+that says so, each level's last moments before a level change or a break (RP-7). A
+virtual dealer walks 0 to 90 s to the table due and tries the push at each hand's end
+until it is taken; back from break after the same walk. A few dealers sign the EO list
+and the floor releases whoever the room offers. At the end a fresh director folds the
+log again.
 
-    python bench/dealer_bench.py --tables 60 --dealers 75 --hours 10 [--seed 1] [--json]
+    python bench/dealer_bench.py --tables 60 --dealers 75 --hours 10 [--seed 1]
+        [--profile tda-2024] [--json]
 """
 
 from __future__ import annotations
@@ -29,16 +34,19 @@ from typing import Any
 
 from kiosk.base.errors import RuleError
 from kiosk.config.room import load_director_config
+from kiosk.core.calc.clock import level_ends_at
 from kiosk.core.dealers import records
 from kiosk.core.model import dealer_events as de
 from kiosk.core.model import room_commands as rc
 from kiosk.director.service import Director
+from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 
 T0 = 1_800_000_000.0
 DOWN_S = 30 * 60                # the room's down length
 STEP = 5.0                     # seconds of the room per turn of the bench
 WALK = 90.0                    # a dealer's walk to the table, at most
-BREAK_EVERY, BREAK_LEN = 7200.0, 900.0
+RP7_WINDOW = 90.0              # TDA RP-7: no push this long before a level change or break
+LEVEL_MIN, BREAK_MIN = 21, 15  # five levels and a break: two hours
 STAFF = {"main": 1_234_567, "day2": 654_321}     # each event's staff share, in cents
 
 
@@ -47,12 +55,34 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else 0.0
 
 
-def room_toml(tables: int, day2: int) -> str:
+def structure_toml(hours: float) -> str:
+    """Levels of LEVEL_MIN minutes, a break of BREAK_MIN after every fifth, for `hours`."""
+    out, bb = 'name = "Bench"\nstart_stack = 50000\n', 100
+    for block in range(int(hours // 2) + 2):
+        for _ in range(5):
+            out += (f"\n[[level]]\nsb = {bb // 2}\nbb = {bb}\nbb_ante = {bb if block else 0}"
+                    f"\nminutes = {LEVEL_MIN}\n")
+            bb += bb // 2 // 100 * 100 or 100
+        out += f"\n[[level]]\nbreak = {BREAK_MIN}\n"
+    return out
+
+
+def room_toml(tables: int, day2: int, structure: str, profile: str = DEFAULT_PROFILE) -> str:
     return (f'[room]\nname = "bench"\ntables = {tables + day2}\n\n[director]\n'
-            f'db = "room.db"\n\n[[events]]\nname = "main"\nstructure = "turbo"\n'
-            f'tables = {tables}\n\n[[events]]\nname = "day2"\nstructure = "turbo"\n'
-            f'scheduled = true\n\n[dealers]\ndown_minutes = {DOWN_S // 60}\nbreak_minutes = 15\n'
+            f'db = "room.db"\n\n[[events]]\nname = "main"\nstructure = "{structure}"\n'
+            f'profile = "{profile}"\ntables = {tables}\n\n[[events]]\nname = "day2"\n'
+            f'structure = "{structure}"\nprofile = "{profile}"\nscheduled = true\n\n'
+            f'[dealers]\ndown_minutes = {DOWN_S // 60}\nbreak_minutes = 15\n'
             f'downs_between_breaks = 4\nstring_size = 4\n')
+
+
+def start_event(d: Director, event: str) -> None:
+    """The event's clock starts (two players: the bench's tables deal without them)."""
+    if d.room.events[event].state == "scheduled":
+        d.room_act(rc.SetEventState(event=event, state="open"), user="bench")
+    for i in range(2):
+        d.act({"kind": "register", "name": f"{event} {i + 1}"}, event=event)
+    d.act({"kind": "start"}, user="bench", event=event)
 
 
 @dataclass
@@ -68,6 +98,7 @@ class Sim:
     delays: list[float] = field(default_factory=list)
     mid_hand: int = 0
     refused_mid_hand: int = 0
+    held_back: int = 0           # pushes tried at a hand's end in a hold before a level change
     no_dealer_s: float = 0.0
     released: list[str] = field(default_factory=list)
     signed: list[str] = field(default_factory=list)
@@ -139,10 +170,16 @@ class Sim:
         if tb.dealer and who and tb.push_at is not None and t >= tb.push_at \
                 and t >= self.arrive.get((n, who), math.inf):
             due = tb.push_at
-            self.act({"kind": "dealer_push", "table": n, "dealer": who,
-                      "hand": self.hand_no[n]})
-            self.delays.append(t - due)
-            self.arrive.pop((n, who), None)
+            try:
+                self.act({"kind": "dealer_push", "table": n, "dealer": who,
+                          "hand": self.hand_no[n]})
+            except RuleError:        # the hold before a level change: after it, then
+                self.held_back += 1
+            else:
+                # the push's delay beyond the hold it met (RP-7 holds it on purpose)
+                start, until = road.push_holds.get(tb.event, (t, t))
+                self.delays.append(t - due - max(0.0, min(t, until) - max(due, start)))
+                self.arrive.pop((n, who), None)
         self.hand(n)
 
 
@@ -159,14 +196,12 @@ def schedule(sim: Sim, tables: int, day2: int, hours: float) -> None:
     if int(elapsed) == int(hours * 3600 * 0.55):     # the second day's event opens
         for table in range(tables + 1, tables + day2 + 1):
             d.room_act(rc.AssignTable(table=table, event="day2"), user="bench")
-    period = elapsed % BREAK_EVERY
-    for event in ("main", "day2"):
-        on_break = period >= BREAK_EVERY - BREAK_LEN and elapsed > BREAK_LEN
-        if d.room.tables_of(event) and (event in sim.road.held) != on_break:
-            sim.act({"kind": "dealer_hold", "event": event, "held": on_break})
-            if not on_break:
-                for n in d.room.tables_of(event):
-                    sim.hand_end.pop(n, None)     # play resumes: a new hand
+        start_event(d, "day2")
+    held = set(sim.road.held)
+    d.dealers.tick()     # the director's beat: the events' breaks and RP-7's holds
+    for event in held - sim.road.held:
+        for n in d.room.tables_of(event):
+            sim.hand_end.pop(n, None)     # play resumes after the break: a new hand
     if int(elapsed) == 3 * 3600:
         for name in sim.rng.sample(sorted(n for n, x in sim.road.dealers.items()
                                           if x.status != "out"), 6):
@@ -211,22 +246,42 @@ def dealt(down: Any, events: list[Any]) -> float:
     return (down.end or down.start) - down.start - held
 
 
+def in_hold_window(d: Director, events: list[Any]) -> int:
+    """Pushes done in the RP7_WINDOW seconds before their event's level change or break,
+    read off each event's clock (the bench never moves a clock by hand)."""
+    table_event: dict[int, str] = {}
+    count = 0
+    for ev in events:
+        if isinstance(ev, de.DealTableOpened):
+            table_event[ev.table] = ev.event
+        elif isinstance(ev, de.PushDone):
+            tour = d.events[table_event[ev.table]].tour
+            ends = level_ends_at(tour.clock, tour.structure, ev.t)
+            count += ends is not None and ends - ev.t <= RP7_WINDOW
+    return count
+
+
 def snapshot(road: Any) -> Any:
     return (sorted((n, tb.dealer, tb.push_at, tb.string) for n, tb in road.tables.items()),
             road.strings, sorted(road.reliefs.items()), road.breaks(), list(road.eo),
             [(x.dealer, x.table, x.start, x.end, x.hands) for x in road.downs])
 
 
-def run(tables: int, dealers: int, hours: float, seed: int) -> dict[str, Any]:
+def run(tables: int, dealers: int, hours: float, seed: int,
+        profile: str = DEFAULT_PROFILE) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="dealer-bench-"))
+    hold = load_profile(profile).dealing.push_hold_seconds
     try:
         day2 = max(4, tables // 3)
-        (work / "room.toml").write_text(room_toml(tables, day2))
+        (work / "bench.toml").write_text(structure_toml(hours))
+        (work / "room.toml").write_text(room_toml(tables, day2, str(work / "bench.toml"),
+                                                  profile))
         cfg = load_director_config(work / "room.toml")
         clock = [T0]
         d = Director(cfg, clock=lambda: clock[0])
         sim = Sim(d, random.Random(seed), clock)
         started = time.perf_counter()
+        start_event(d, "main")
         for i in range(dealers):
             sim.act({"kind": "dealer_clock_in", "dealer": f"D{i + 1:03d}"})
         end = T0 + hours * 3600
@@ -241,6 +296,7 @@ def run(tables: int, dealers: int, hours: float, seed: int) -> dict[str, Any]:
         staff = {e: STAFF[e] for e in STAFF if any(x.event == e for x in downs)}
         shares = records.split_staff(downs, staff)
         hand_p99 = pct(sim.hands, 99)
+        in_window = in_hold_window(d, events)
         seen = snapshot(road)
         d.store.close()
         again = Director(load_director_config(work / "room.toml"), clock=lambda: clock[0])
@@ -250,7 +306,12 @@ def run(tables: int, dealers: int, hours: float, seed: int) -> dict[str, Any]:
         longest = max(dealt(x, events) for x in downs)
         return {
             "tables": tables, "dealers": dealers, "hours": hours, "seed": seed,
+            "profile": profile,
             "pushes": sum(isinstance(e, de.PushDone) for e in events),
+            # pushes in the 90 s before a level change or break (RP-7); a profile that
+            # holds them has none, and tries at a hand's end in the hold wait for its end
+            "pushes_in_hold_window": in_window,
+            "pushes_held_back": sim.held_back,
             "hand_p99_s": round(hand_p99, 1),
             "push_delay_p50_s": round(pct(sim.delays, 50), 1),
             "push_delay_p99_s": round(pct(sim.delays, 99), 1),
@@ -258,9 +319,10 @@ def run(tables: int, dealers: int, hours: float, seed: int) -> dict[str, Any]:
             "mid_hand_pushes_refused": sim.refused_mid_hand,
             "max_down_minutes": round(longest / 60, 1),
             # a push never cuts a hand: a relief who comes as a hand starts waits it out,
-            # so no down can be held shorter than the down plus the longest hand
+            # so no down can be held shorter than the down plus the longest hand (and the
+            # hold before a level change, under a profile that holds pushes then)
             "hand_max_s": round(max(sim.hands), 1),
-            "max_down_within_one_hand": longest <= DOWN_S + max(sim.hands),
+            "max_down_within_one_hand": longest <= DOWN_S + hold + max(sim.hands),
             "dealers_without_break": no_break_dealers(events, 4),
             "tables_without_dealer_s": sim.no_dealer_s,
             "early_outs": len(sim.released),
@@ -281,9 +343,11 @@ def main() -> None:
     p.add_argument("--dealers", type=int, default=75)
     p.add_argument("--hours", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--profile", default=DEFAULT_PROFILE,
+                   help=f"the events' rule profile (default {DEFAULT_PROFILE})")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    out = run(args.tables, args.dealers, args.hours, args.seed)
+    out = run(args.tables, args.dealers, args.hours, args.seed, args.profile)
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
 
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from harness.pg_admin import LOCAL_SERVER, scratch_database
 
 from kiosk.config.files import BrokerConfig
 from kiosk.core.event.tournament import Tournament
-from kiosk.director.log.pg_admin import LOCAL_SERVER, scratch_database
 from kiosk.director.log.snapshots import SNAPSHOT_EVERY, Snapshots
 from kiosk.director.log.store import EventLog
 from kiosk.mqtt.broker import Mosquitto, free_port
@@ -97,7 +97,8 @@ def run_room(tables: int, seconds: float) -> dict[str, Any]:
     (work / "players.csv").write_text("name\n" + "".join(f"P{i}\n" for i in range(tables * 9)))
     web = _has_web()
     cmd = [sys.executable, "-m", "kiosk", "director", "--config", str(work / "event.toml"),
-           "--players", str(work / "players.csv"), "--start"] + ([] if web else ["--no-web"])
+           "--players", str(work / "players.csv"), "--start", "--ready"]
+    cmd += [] if web else ["--no-web"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     topics = SingleEventTopics("bench")
     out: dict[str, Any] = {"tables": tables, "dashboard": "websocket /ws" if web else

@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from harness.pg_admin import scratch_database
 from update_bench import BASE, SEATS, Table, bench_main, build_wheel, bumped, first_env, wait
 
-from kiosk.director.log.pg_admin import scratch_database
 from kiosk.director.standby.self_update import TABLES
 from kiosk.mqtt.broker import Mosquitto, free_port, stop_process
 from kiosk.releases.ab import Install
@@ -150,7 +150,7 @@ def run(tables: int, work: Path, dsn: str) -> dict[str, Any]:
     kiosks: list[Table] = []
     result: dict[str, Any] = {"tables": tables, "from": BASE, "good": good_v}
     try:
-        a.start("--players", "players.csv", "--start")
+        a.start("--players", "players.csv", "--start", "--ready")
         wait(lambda: ("leader", BASE, "current") in versions(dsn), 120, "director a leading")
         b.start()
         wait(lambda: ("standby", BASE, "current") in versions(dsn), 120, "director b following")

@@ -1,6 +1,6 @@
 """Failover benchmark: a tournament over a real Mosquitto while the leading director is
 killed (SIGKILL) and frozen (SIGSTOP, woken as a zombie), and the database restarted;
-then the log against the fault-free reference (kiosk.sim.failover).
+then the log against the fault-free reference (harness.failover).
 
     python bench/failover_bench.py [--kills N] [--zombies N] [--json]
         [--backend postgresql|sqlite] [--dsn postgresql://...]
@@ -17,7 +17,7 @@ import argparse
 import json
 import logging
 
-from kiosk.sim.failover import Plan, rehearse
+from harness.failover import Plan, rehearse
 
 
 def main() -> None:

@@ -24,9 +24,13 @@ from equal stacks share a place, as the TDA rules say; places_shared counts them
 seating_kb_per_s (the seating directories the tables heard, as kiosks hear every one:
 with --cards each entrant has a check-in card in it), wall_s.
 
+With `--languages de,cs,zh_Hans` the room speaks those (the first its default), the
+tables take them in turn (`table_languages`) and each entrant keeps one at registration:
+the plans carry each table's language and its messages as keys, a mixed room's load.
+
     python bench/festival_bench.py [--entrants 5000] [--tables N] [--sections 8]
                                    [--level-seconds 20] [--in-flight 8] [--workers 2]
-                                   [--cards] [--json]
+                                   [--cards] [--languages de,cs] [--json]
 """
 
 from __future__ import annotations
@@ -52,7 +56,9 @@ from director_bench import _Dashboard, _wait, pct
 
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.commands import AnyTableReport
+from kiosk.core.model.events import ClockSet
 from kiosk.director.log.store import open_store
+from kiosk.lang.codes import UnknownLanguage, check
 from kiosk.mqtt.broker import Mosquitto, free_port
 from kiosk.protocol.topics import Topics
 from kiosk.sim.engine import Simulator
@@ -71,12 +77,18 @@ def structure(level_s: float) -> str:
     return "\n".join(out)
 
 
-def room_toml(tables: int, sections: int, port: int, http: int, structure_file: Path) -> str:
+def room_toml(tables: int, sections: int, port: int, http: int, structure_file: Path,
+              languages: tuple[str, ...] = ()) -> str:
     size = math.ceil(tables / sections)
     secs = "".join(f'\n[[sections]]\nname = "Section {i + 1}"\n'
                    f'tables = "{i * size + 1}-{min(tables, (i + 1) * size)}"\n'
                    for i in range(sections) if i * size < tables)
-    return (f'[room]\nname = "{ROOM}"\ntables = {tables}\n\n'
+    spoken = ""
+    if languages:
+        each = ", ".join(f'"{t}" = "{languages[t % len(languages)]}"'
+                         for t in range(1, tables + 1))
+        spoken = f"languages = {json.dumps(list(languages))}\ntable_languages = {{ {each} }}\n"
+    return (f'[room]\nname = "{ROOM}"\ntables = {tables}\n{spoken}\n'
             f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n\n'
             f'[director]\ndb = "room.db"\nhttp = "127.0.0.1:{http}"\n\n'
             f'[[events]]\nname = "{EVENT}"\nkind = "flight"\nstructure = "{structure_file}"\n'
@@ -237,7 +249,8 @@ class TableField(MqttField):
 
 
 def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: int = 8,
-        workers: int = 2, cards: bool = False) -> dict[str, Any]:
+        workers: int = 2, cards: bool = False,
+        languages: tuple[str, ...] = ()) -> dict[str, Any]:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     work = Path(tempfile.mkdtemp(prefix="pk-festival-"))
@@ -245,19 +258,21 @@ def run(entrants: int, tables: int, sections: int, level_s: float, in_flight: in
     http = free_port()
     (work / "bench.toml").write_text(structure(level_s))
     (work / "room.toml").write_text(room_toml(tables, sections, broker.port, http,
-                                              work / "bench.toml"))
+                                              work / "bench.toml", languages))
     (work / "players.csv").write_text(    # with --cards, each a check-in card
-        ("name,card\n" if cards else "name\n")
-        + "".join(f"Entrant {i + 1}" + (f",04{i:010X}\n" if cards else "\n")
+        "name" + (",card" if cards else "") + (",language" if languages else "") + "\n"
+        + "".join(f"Entrant {i + 1}" + (f",04{i:010X}" if cards else "")
+                  + (f",{languages[i % len(languages)]}" if languages else "") + "\n"
                   for i in range(entrants)))
     began = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                              str(work / "room.toml"), "--players", str(work / "players.csv"),
-                             "--start"], stdout=subprocess.DEVNULL,
+                             "--start", "--ready"], stdout=subprocess.DEVNULL,
                             stderr=open(work / "director.log", "wb"))  # noqa: SIM115
     topics = Topics(ROOM)
     out: dict[str, Any] = {"entrants": entrants, "tables": tables, "sections": sections,
-                           "in_flight": in_flight, "workers": workers, "cards": cards}
+                           "in_flight": in_flight, "workers": workers, "cards": cards,
+                           "languages": list(languages)}
     conns: TableConnections | None = None
     field: TableField | None = None
     got: dict[int, dict[int, float]] = {}
@@ -332,12 +347,13 @@ def _level_change(got: dict[int, dict[int, float]], tables: int, work: Path,
 
 
 def _anchor(work: Path) -> float:
-    """When the first level began: the event's `started` event in the log."""
+    """When the first level began: the clock the start set (a minute after the start
+    under a profile whose dealers prepare their decks first, TDA 2024 RP-20)."""
     store = open_store(work / "room.db")
     try:
         for ev in store.stream(EVENT).read():
-            if ev.kind == "started":
-                return float(ev.t)
+            if isinstance(ev, ClockSet) and ev.why == "start":
+                return float(ev.clock["anchor"])
     finally:
         store.close()
     return 0.0
@@ -442,6 +458,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="processes that hold the tables' connections")
     ap.add_argument("--cards", action="store_true",
                     help="every entrant has a check-in card (the seating directory)")
+    ap.add_argument("--languages", default="",
+                    help="the room's languages, comma-separated (the tables and entrants "
+                         "take them in turn)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.entrants < 20:
@@ -452,8 +471,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--sections must be 6 or more, at most one a table")
     if args.in_flight < 1 or args.workers < 1:
         ap.error("--in-flight and --workers must be at least 1")
+    try:
+        languages = tuple(check(c) for c in args.languages.split(",") if c.strip())
+    except UnknownLanguage as exc:
+        ap.error(f"--languages: {exc}")
     out = run(args.entrants, tables, args.sections, args.level_seconds, args.in_flight,
-              args.workers, args.cards)
+              args.workers, args.cards, languages)
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
     ok = out["lost_acked"] == 0 and out["places_complete"]
     return 0 if ok else 1

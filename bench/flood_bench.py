@@ -79,7 +79,7 @@ def main() -> None:
     with log_path.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "kiosk", "director", "--config",
                                  str(work / "event.toml"), "--players",
-                                 str(work / "players.csv"), "--start", "--no-web"],
+                                 str(work / "players.csv"), "--start", "--ready", "--no-web"],
                                 stdout=out, stderr=out)
     topics = SingleEventTopics("flood")
     try:

@@ -11,7 +11,13 @@ one update never shift the figures). The bench fails its own check when any phon
 a bust's update, when a time comes out negative, or when the first message a phone gets
 (the clock and a page of the field: its own seat it looks up) is 20 KB or more.
 
-    python bench/players_bench.py [--phones 2000] [--players 300] [--busts 20] [--json]
+A room of several languages (`--languages de,cs,zh_Hans`): the phones take turns at
+asking for each in `Accept-Language`; the feed they hold is the same bytes for all (its
+words are said on the phone), and a phone's first page in each language (the HTML and
+its texts' script) is measured and held to the same 20 KB.
+
+    python bench/players_bench.py [--phones 2000] [--players 300] [--busts 20]
+                                  [--languages de,cs,zh_Hans] [--json]
 """
 
 from __future__ import annotations
@@ -39,18 +45,26 @@ FIRST_MAX = 20_000     # bytes: a phone's first message (the room's Wi-Fi when 5
 _decode = __import__("msgspec").json.Decoder()
 
 
-def serve(port: int, players: int, busts: int, pipe: Connection) -> None:
-    """The director side: build the event, serve it, bust on the parent's word."""
+def serve(port: int, players: int, busts: int, pipe: Connection,
+          languages: tuple[str, ...] = ()) -> None:
+    """The director side: build the event (in a room speaking `languages`, English
+    first), serve it, bust on the parent's word."""
+    from dataclasses import replace
+
     from aiohttp import web
 
     from kiosk.config.files import EventConfig
+    from kiosk.config.room import RoomConfig
     from kiosk.core.model import commands
     from kiosk.director.service import Director
     from kiosk.director.web.app import make_app
 
     tmp = tempfile.mkdtemp(prefix="players-bench-")
-    d = Director(EventConfig(name=EVENT, structure="turbo", seed=1, db=f"{tmp}/e.db",
-                             money={"buy_in": 100, "bounty": 50, "bounty_mode": "pko"}))
+    room = RoomConfig.of_event(EventConfig(
+        name=EVENT, structure="turbo", seed=1, db=f"{tmp}/e.db",
+        money={"buy_in": 100, "bounty": 50, "bounty_mode": "pko"}))
+    d = Director(replace(room, languages=tuple(dict.fromkeys(("en", *languages))),
+                         currency="EUR", timezone="Europe/Prague"))
     for i in range(players):
         d.act(commands.decode({"kind": "register", "name": f"Player {i + 1}"}))
     d.act(commands.decode({"kind": "start"}))
@@ -89,8 +103,9 @@ class Phone(asyncio.Protocol):
     """One phone holding the live feed open: when each update arrived (a protocol, not a
     coroutine per phone, so the bench's own reading costs little of what it measures)."""
 
-    def __init__(self, n: int, keys: list[str]) -> None:
+    def __init__(self, n: int, keys: list[str], language: str = "") -> None:
         self.addr = f"127.0.{n // 250}.{n % 250 + 1}"
+        self.language = language          # what its Accept-Language asks for first
         self.pending = {k: i for i, k in enumerate(keys)}   # busted player's key -> bust
         self.arrivals: list[float | None] = [None] * len(keys)
         self.from_feed: list[float] = []      # ms from the feed's rebuild (its "t")
@@ -104,7 +119,9 @@ class Phone(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
-        transport.write(f"GET /p/{EVENT}/events HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+        accept = f"Accept-Language: {self.language.replace('_', '-')},en;q=0.5\r\n" \
+            if self.language else ""
+        transport.write(f"GET /p/{EVENT}/events HTTP/1.0\r\nHost: 127.0.0.1\r\n{accept}"
                         "Accept: text/event-stream\r\n\r\n".encode())
 
     def data_received(self, data: bytes) -> None:
@@ -153,9 +170,11 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def phones_on(port: int, n: int, keys: list[str]) -> tuple[list[Phone], float]:
+async def phones_on(port: int, n: int, keys: list[str], languages: tuple[str, ...] = ()
+                    ) -> tuple[list[Phone], float]:
     loop = asyncio.get_running_loop()
-    phones = [Phone(i, keys) for i in range(n)]
+    phones = [Phone(i, keys, languages[i % len(languages)] if languages else "")
+              for i in range(n)]
     started = time.monotonic()
     for batch in range(0, n, 100):             # as a room's Wi-Fi would: not all at once
         group = phones[batch:batch + 100]
@@ -166,17 +185,45 @@ async def phones_on(port: int, n: int, keys: list[str]) -> tuple[list[Phone], fl
     return phones, time.monotonic() - started
 
 
-def measure(n_phones: int, players: int, busts: int) -> dict[str, Any]:
+async def first_page(port: int, language: str) -> tuple[str, int]:
+    """The language a phone asking for `language` is served, and the bytes of its first
+    page: the HTML and the texts' script it names."""
+    async def get(path: str) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n"
+                     f"Accept-Language: {language.replace('_', '-')}\r\n\r\n".encode())
+        body = (await reader.read()).partition(b"\r\n\r\n")[2]
+        writer.close()
+        return body
+
+    page = await get(f"/p/{EVENT}")
+    served = re.search(rb'data-lang="([^"]+)"', page)
+    src = re.search(rb'<script src="(/lang/[^"]+)"', page)
+    if served is None or src is None:
+        raise RuntimeError(f"no language on the page: {page[:200]!r}")
+    texts = await get(src.group(1).decode().replace("&amp;", "&"))
+    return served.group(1).decode(), len(page) + len(texts)
+
+
+def measure(n_phones: int, players: int, busts: int,
+            languages: tuple[str, ...] = ()) -> dict[str, Any]:
     port = free_port()
     ours, theirs = mp.Pipe()
-    server = mp.Process(target=serve, args=(port, players, busts, theirs), daemon=True)
+    server = mp.Process(target=serve, args=(port, players, busts, theirs, languages),
+                        daemon=True)
     server.start()
     ready, keys = ours.recv()
     if ready != "ready":
         raise RuntimeError("the director did not start")
+    pages: dict[str, int] = {}
 
     async def main() -> tuple[list[Phone], list[float], float]:
-        phones, connect_s = await phones_on(port, n_phones, keys)
+        for lang in languages:
+            served, size = await first_page(port, lang)
+            if served != lang:
+                raise RuntimeError(f"a phone asking for {lang} was served {served}")
+            pages[lang] = size
+        phones, connect_s = await phones_on(port, n_phones, keys, languages)
         gc.freeze()        # the instrument's own collections stay out of the figures
         loop = asyncio.get_running_loop()
         ours.send("go")
@@ -206,6 +253,7 @@ def measure(n_phones: int, players: int, busts: int) -> dict[str, Any]:
     sizes = [s for ph in phones for s in ph.sizes]
     feed = [x for ph in phones for x in ph.from_feed]
     return {"phones": n_phones, "players": players, "busts": len(sent),
+            "languages": list(languages), "first_page_bytes": pages,
             "connect_all_s": round(connect_s, 2), "updates": len(lat), "missing": missing,
             "p50_ms": round(pct(lat, 50), 1), "p99_ms": round(pct(lat, 99), 1),
             "max_ms": round(max(lat), 1),
@@ -223,11 +271,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phones", type=int, default=2000)
     ap.add_argument("--players", type=int, default=300)
     ap.add_argument("--busts", type=int, default=20)
+    ap.add_argument("--languages", default="",
+                    help="the phones' languages, in turn (de,cs,zh_Hans); none: English")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     if args.phones > 250 * 250:
         ap.error("at most 62,500 phones (one loopback address each)")
-    out = measure(args.phones, args.players, args.busts)
+    out = measure(args.phones, args.players, args.busts, languages)
     if args.json:
         print(json.dumps(out))
     else:
@@ -241,9 +292,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{out['last_phone_per_bust_median_ms']} ms")
         print(f"first message {out['first_message_bytes']:,} bytes; an update "
               f"{out['update_bytes_median']:,} bytes (median)")
+        for lang, size in out["first_page_bytes"].items():
+            print(f"first page in {lang} (HTML and its texts): {size:,} bytes")
     checks = {"p99 < 250 ms": out["p99_ms"] < 250, "no update missing": not out["missing"],
               "no negative time": not out["negative"],
               f"first message < {FIRST_MAX:,} bytes": out["first_message_bytes"] < FIRST_MAX}
+    if languages:
+        checks[f"first page < {FIRST_MAX:,} bytes in every language"] = \
+            max(out["first_page_bytes"].values()) < FIRST_MAX
     for what, met in checks.items():
         print(f"{what}:", "met" if met else "MISSED", file=sys.stderr)
     return 0 if all(checks.values()) else 1

@@ -25,12 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness.room_loop import DirectorField, LoopRoom, Turns
+
 from kiosk.core.model import commands
 from kiosk.core.model import room_commands as rc
 from kiosk.core.model import room_events as rev
 from kiosk.director.service import Director
 from kiosk.sim.engine import Simulator
-from kiosk.sim.room_loop import DirectorField, LoopRoom, Turns
 
 T0 = 1_000_000.0          # the room's clock at the start, in seconds
 SEATS = 9
@@ -90,7 +91,7 @@ def places(d: Director) -> dict[str, list[tuple[int, str]]]:
 
     return {name: sorted((r["place"], r["player"]) for r in results(desk.tour)
                          if r["place"] is not None)
-            for name, desk in d.desks.items()}
+            for name, desk in d.events.items()}
 
 
 class BenchRoom(LoopRoom):
@@ -137,7 +138,7 @@ class Floor:
 
     def play(self, event: str) -> None:
         field = director_field(self.room, event, self)
-        tour = self.d.desks[event].tour
+        tour = self.d.events[event].tour
         sim = Simulator(tour.alive, seats=SEATS, profile=tour.profile,
                         structure=tour.structure, seed=sim_seed(event, self.seed),
                         field=field, pace=lambda t: self.step(event, t),
@@ -155,7 +156,7 @@ class Floor:
         self.turns.pace(event, t)
         self.room.now = max(self.room.now, t)
         d = self.d
-        tour = d.desks[event].tour
+        tour = d.events[event].tour
         if tour.clock.read(tour.structure, t).period != tour.clock.period:
             d.act(commands.Tick(), event=event)
         if event in self.flights and event not in self.ended and tour.alive <= self.survive:
@@ -163,7 +164,7 @@ class Floor:
             d.act(commands.EndDay(), user="floor", event=event)
 
     def try_bag(self, event: str) -> bool:
-        tour = self.d.desks[event].tour
+        tour = self.d.events[event].tour
         if event in self.bagged or not tour.chipcount.day_over:
             return False
         if any(x.id not in tour.chipcount.counts for x in tour.seating.active_tables()):
@@ -182,7 +183,7 @@ class Floor:
                 d.room_act(rc.AssignTable(table=free[0], event="main"), user="floor")
                 self.reassigned.append((free[0], "main"))
         if event in self.flights and set(self.flights) <= self.bagged \
-                and "day2" not in d.desks:
+                and "day2" not in d.events:
             d.open_event(DAY2, user="td")
             d.act(commands.Start(), event="day2")
             self.play("day2")
@@ -214,12 +215,12 @@ def _summary(room: BenchRoom, floor: Floor, wall: float) -> dict[str, Any]:
         elif isinstance(ev, rev.TicketIssued):
             tickets += 1
     lost = sum(1 for table, rid in room.net.acked
-               if not any((table, rid) in desk.tour.seen_reports for desk in d.desks.values()))
-    day2 = d.desks.get("day2")
+               if not any((table, rid) in desk.tour.seen_reports for desk in d.events.values()))
+    day2 = d.events.get("day2")
     return {"places": places(d), "lost_acked": lost,
             "tables_reassigned": sum(1 for evs in served.values() if len(evs) > 1),
             "satellite_seats_issued": tickets,
-            "main_entrants": len(d.desks["main"].tour.players),
+            "main_entrants": len(d.events["main"].tour.players),
             "day2_entrants": 0 if day2 is None else len(day2.tour.players),
             "reports": room.reports, "director_kills": room.kills,
             "log_events": d.store.last_seq, "wall_s": round(wall, 1),

@@ -1,6 +1,6 @@
 """Soak: N whole rooms on random seeds, every feature at once, every invariant checked.
 
-Each seed is a room of several events (kiosk.sim.soak says which, and what the floor
+Each seed is a room of several events (harness.soak says which, and what the floor
 does meanwhile) played to its winners, seats and bags through the director, with a
 director kill and replay in the middle. Prints one JSON object; exits 1 when any count
 of trouble is not zero, naming the seeds that showed it (each one replays alone with
@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from kiosk.sim.soak import Findings, soak_room
+from harness.soak import Findings, soak_room
 
 TROUBLE = ("stuck", "internal_errors", "violations", "replay_mismatches")
 WINDOWS = (10_000, 10_000_000)   # where --window starts: clear of the fixed seeds
@@ -51,6 +51,8 @@ def summary(found: list[Findings], wall: float) -> dict[str, Any]:
             "resent_reports": sum(f.resent for f in found),
             "floor_actions": sum(f.floor_actions for f in found),
             "director_kills": sum(f.kills for f in found),
+            "events_by_profile": {p: sum(f.profiles.get(p, 0) for f in found)
+                                  for p in sorted({p for f in found for p in f.profiles})},
             "dealer_pushes": sum(f.dealer_pushes for f in found),
             "pushes_refused_mid_hand": sum(f.pushes_refused_mid_hand for f in found),
             "slowest_seed_s": max((f.wall_s for f in found), default=0.0),

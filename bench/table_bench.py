@@ -110,7 +110,7 @@ from kiosk.table.controller import TableController
 from kiosk.table.ui.app import TableScreen
 from table_helpers import T0, plan, schedule
 c = TableController(3, rng=random.Random(1), boot="b")
-c.apply_schedule(schedule()); c.apply_plan(plan(rev=1), T0)
+c.directions.apply_schedule(schedule()); c.apply_plan(plan(rev=1), T0)
 c.new_hand(T0 + 1); c.call_clock(T0 + 2, 6, by="dealer")
 c.apply_plan(plan(rev=2, clock_calls={{"c1": {{"state": "approved", "seat": 6,
                                              "approved_at": T0 + 2, "seconds": 25,

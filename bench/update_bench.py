@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import kiosk
-from kiosk.appliance.passwords import hash_line
 from kiosk.director.log.store import EventLog
 from kiosk.mqtt.broker import Mosquitto, free_port, stop_process
 from kiosk.releases.ab import Install
 from kiosk.releases.signing import make_key
+from kiosk.system.passwords import hash_line
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = kiosk.__version__
@@ -222,7 +222,7 @@ class Room:
         with (d / "director.log").open("ab") as out:
             self.director = subprocess.Popen(
                 [sys.executable, "-m", "kiosk", "director", "--config", "event.toml",
-                 "--players", "players.csv", "--start"], cwd=d, stdout=out, stderr=out)
+                 "--players", "players.csv", "--start", "--ready"], cwd=d, stdout=out, stderr=out)
         wait(lambda: self.api() is not None, 30, "the director's dashboard")
         self.tables = [Table(self.work, n, self.broker.port, self.web_port, self.pub)
                        for n in range(1, self.n + 1)]

@@ -6,9 +6,10 @@ import json
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
+
+from waiting import STARTUP_S, eventually
 
 from kiosk.config import floor_users as floor_logins
 from kiosk.mqtt.broker import Mosquitto, free_port, stop_process
@@ -67,8 +68,8 @@ class DirectorProcess:
         with self.log_path.open("ab") as out:
             self.proc = subprocess.Popen(self.command(start_event), stdout=out, stderr=out)
         # a loaded CI machine can take its time to import, fold the log and connect
-        self.wait_log("standby of room" if self.standby else "connected to", timeout=60,
-                      start=offset)
+        self.wait_log("standby of room" if self.standby else "connected to",
+                      timeout=STARTUP_S, start=offset)
         return self
 
     def run_to_exit(self, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
@@ -80,15 +81,16 @@ class DirectorProcess:
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_log(self, text: str, timeout: float = 20.0, start: int = 0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+    def wait_log(self, text: str, timeout: float = 30.0, start: int = 0) -> None:
+        def seen() -> bool:
             if text in self.log_text()[start:]:
-                return
+                return True
             if self.proc is not None and self.proc.poll() is not None:
                 raise AssertionError(f"director exited: {self.log_text()[-2000:]}")
-            time.sleep(0.05)
-        raise AssertionError(f"{text!r} not in director log: {self.log_text()[-2000:]}")
+            return False
+
+        if not eventually(seen, True, timeout):
+            raise AssertionError(f"{text!r} not in director log: {self.log_text()[-2000:]}")
 
     def internal_errors(self) -> int:
         """Bugs this director met (commands refused as internal errors): what its

@@ -18,8 +18,9 @@ import ctypes
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
+
+from waiting import eventually
 
 PR_SET_CHILD_SUBREAPER = 36
 GRACE_S = 10.0
@@ -110,6 +111,14 @@ def adopt_orphans() -> bool:
     return True
 
 
+def own(pid: int) -> None:
+    """Count `pid` as started by this process: a helper a shared server of the session
+    leaves beside it (Chromium's crash handler), not an orphan of the test that ran."""
+    started = start_time(pid)
+    if started is not None:
+        _started.add((pid, started))
+
+
 def orphans() -> list[int]:
     """Children of this process that it did not start: adopted after their parent died."""
     return [pid for pid in children(os.getpid()) if (pid, start_time(pid)) not in _started]
@@ -123,17 +132,14 @@ def reap(pid: int) -> None:
 def left_running(grace: float = GRACE_S) -> list[str]:
     """The orphans still running after `grace` seconds, killed and reaped: each as
     'pid N: its command line' (empty when every orphan stopped by itself)."""
-    deadline = time.monotonic() + grace
-    while True:
+    def running() -> list[int]:
         found = orphans()
         for pid in found:
             if not alive(pid):
                 reap(pid)
-        running = [pid for pid in found if alive(pid)]
-        if not running or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    return kill(running)
+        return [pid for pid in found if alive(pid)]
+
+    return kill(eventually(running, [], grace, step=0.1))
 
 
 def stop_children() -> list[str]:

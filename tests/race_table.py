@@ -56,7 +56,7 @@ class RaceTable:
         rep = {"table": self.table, "id": rid, "seq": self.n, "ts": time.time(),
                "kind": kind, "data": data}
         self.client.publish(self.topics.report(self.table), encode(rep),
-                            qos=1).wait_for_publish(5)
+                            qos=1).wait_for_publish(30)
         wait_for(lambda: rid in self.acked, 15)
         return rid
 

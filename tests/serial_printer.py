@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 import select
 import threading
-import time
 from pathlib import Path
+
+import waiting
 
 from kiosk.printer import escpos
 
@@ -51,14 +52,13 @@ class SerialPrinter:
         with self._lock:
             return bytes(self.data)
 
-    def wait_for(self, n_cuts: int, timeout: float = 15) -> bytes:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            data = self.received()
-            if data.count(escpos.CUT) >= n_cuts:
-                return data
-            time.sleep(0.02)
-        raise AssertionError(f"the printer got {self.received()!r}")
+    def wait_for(self, n_cuts: int, timeout: float = 30) -> bytes:
+        """What the printer has received once it holds `n_cuts` cut slips."""
+        try:
+            return bytes(waiting.wait_for(lambda: (data := self.received()).count(escpos.CUT)
+                                          >= n_cuts and data, timeout, step=0.02))
+        except AssertionError:
+            raise AssertionError(f"the printer got {self.received()!r}") from None
 
     def _run(self) -> None:
         scanned = 0

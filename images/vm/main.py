@@ -29,7 +29,7 @@ from scenario import ROLLOUT_WHEELS, Room, run_checks
 sys.path.insert(0, str(roots.REPO / "bench"))
 from update_bench import build_wheel
 
-from kiosk.appliance.passwords import hash_line
+from kiosk.system.passwords import hash_line
 
 
 def free_port() -> int:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from kiosk.appliance.passwords import hash_line
 from kiosk.protocol import dealer_messages
 from kiosk.protocol.messages import MAX_MESSAGE
 from kiosk.protocol.topics import Topics, V1Topics
 from kiosk.releases.messages import release_topic, update_topic
+from kiosk.system.passwords import hash_line
 
 DIRECTOR_USER = "director"
 

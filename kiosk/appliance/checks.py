@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance import gpiochip
 from kiosk.appliance import touch as touch_
 from kiosk.base.errors import KioskError
 from kiosk.config.database import (
@@ -35,6 +34,7 @@ from kiosk.config.database import (
     shown,
 )
 from kiosk.config.files import BrokerConfig, EventConfig, GpioConfig, TableConfig
+from kiosk.system import gpiochip
 
 DEV = Path("/dev")
 UNSTABLE_TTY = re.compile(r".*/tty(USB|ACM)\d+")   # numbered in the order they were found

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.appliance.broker_files import DIRECTOR_USER, table_user
-from kiosk.appliance.passwords import new_password
 from kiosk.base import tomlwrite
 from kiosk.base.errors import KioskError
 from kiosk.base.files import SECRET, write
 from kiosk.base.tomlfile import read_toml
+from kiosk.system.passwords import new_password
 
 FILE = "secrets.toml"
 DEFAULT_HOST = "pk-director.local"

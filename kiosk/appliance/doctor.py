@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kiosk.appliance import checks
 from kiosk.appliance.checks import Check, fail, ok
+from kiosk.appliance.lang_checks import languages, shown_in_english
 from kiosk.base.errors import ConfigError
 from kiosk.config.files import load_table_config
 from kiosk.config.room import load_director_config
@@ -30,12 +31,14 @@ def diagnose(config: str | None, *, timeout: float = 5.0) -> list[Check]:
         if kind == "table":
             tcfg = load_table_config(path)
             head = ok("config", f"{path}: table {tcfg.table} of room {tcfg.room}")
-            return [head, *checks.table_checks(tcfg, timeout)]
+            return [head, *checks.table_checks(tcfg, timeout), languages()]
         rcfg = load_director_config(path)
         what = f"event {rcfg.name}" if rcfg.legacy else \
             f"room {rcfg.name} ({rcfg.tables} tables, {len(rcfg.events)} events configured)"
         head = ok("config", f"{path}: director of {what}")
-        return [head, *checks.director_checks(rcfg, timeout)]  # type: ignore[arg-type]
+        running = checks.running_director(rcfg)  # type: ignore[arg-type]
+        return [head, *checks.director_checks(rcfg, timeout),  # type: ignore[arg-type]
+                languages(), *shown_in_english(running)]
     except ConfigError as exc:
         fix = ("copy it from the provision output (tables/table-N.toml or "
                "director/event.toml)" if exc.problem == "file not found"

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance.passwords import new_password
 from kiosk.base import files
 from kiosk.base.errors import KioskError
+from kiosk.system.passwords import new_password
 
 ROLE = "replicator"              # the login the standby streams with
 SLOT = "pokerkiosk_standby"      # the primary keeps the WAL this standby still needs

@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.appliance import broker_files, credentials, tls
+from kiosk.appliance import broker_files, credentials
 from kiosk.base import tomlwrite
 from kiosk.base.errors import KioskError
 from kiosk.base.files import PUBLIC, SECRET, write
@@ -20,6 +20,7 @@ from kiosk.config import floor_users
 from kiosk.config.files import LOOPBACK, parse_http
 from kiosk.protocol.topics import check_event_name
 from kiosk.releases.signing import make_key
+from kiosk.system import tls
 
 STATE_DIR = "/var/lib/pokerkiosk"
 

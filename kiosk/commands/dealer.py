@@ -32,6 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                    "(kept only as a salted hash)")
     p.add_argument("--pin", action="store_true",
                    help="set a PIN (4-8 digits), asked for or read from standard input")
+    p.add_argument("--language", help="the dealer's own language (en, es, de, fr, cs, "
+                                      "pt_BR, zh_Hans): the kiosk speaks it while they deal")
 
 
 def ask_pin(name: str) -> str:
@@ -53,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         found = dealer_roster.roster(path)
         print("\n".join(f"{d.get('name')}" + (" · badge" if d.get("badge") else "")
-                        + (" · PIN" if d.get("pin") else "") for d in found)
+                        + (" · PIN" if d.get("pin") else "")
+                        + (f" · {d['language']}" if d.get("language") else "")
+                        for d in found)
               if found else f"no dealers in {path}")
         return 0
     if not args.name:
@@ -64,9 +68,10 @@ def run(args: argparse.Namespace) -> int:
     if args.badge is not None:
         badge_free(path, args.badge)
     pin = ask_pin(args.name) if args.pin else None
-    existed = dealer_roster.add(path, args.name, args.badge, pin)
+    existed = dealer_roster.add(path, args.name, args.badge, pin, args.language)
     print(f"{'changed' if existed else 'added'} {args.name} in {path}"
-          + (" (badge)" if args.badge is not None else "") + (" (PIN)" if pin else ""))
+          + (" (badge)" if args.badge is not None else "") + (" (PIN)" if pin else "")
+          + (f" ({args.language})" if args.language else ""))
     return 0
 
 

@@ -12,6 +12,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                    "room's first)")
     p.add_argument("--players", help="CSV of players to register (header: name[,card][,id])")
     p.add_argument("--start", action="store_true", help="draw seats and start the clock")
+    p.add_argument("--ready", action="store_true",
+                   help="with --start: the decks are prepared already, the first level runs "
+                        "at once (no \"prepare your decks\" minute)")
     p.add_argument("--no-web", action="store_true", help="no dashboard (tests, benchmarks)")
     p.add_argument("--standby", action="store_true",
                    help="follow the PostgreSQL log and lead only when no director does")
@@ -26,5 +29,6 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.director.running import run_director
 
     return run_director(args.config, event=args.event, players=args.players, start=args.start,
+                        ready=args.ready,
                         web=not args.no_web, standby=args.standby,
                         update_root=args.update_root, release_key=args.release_key)

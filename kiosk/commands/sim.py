@@ -6,14 +6,16 @@ import argparse
 import json
 import sys
 
-from kiosk.rules.loader import profile_ids
+from kiosk.core.event.tournament import Tournament
+from kiosk.rules.loader import DEFAULT_PROFILE, profile_ids
 from kiosk.sim.engine import Simulator
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=1000, help="entrants (default 1000)")
     p.add_argument("--seats", type=int, default=9, help="seats per table (default 9)")
-    p.add_argument("--profile", default="tda-2017", help=f"one of {', '.join(profile_ids())}")
+    p.add_argument("--profile", default=DEFAULT_PROFILE,
+                   help=f"one of {', '.join(profile_ids())} (default {DEFAULT_PROFILE})")
     p.add_argument("--structure", default="standard", help="turbo, standard, deep or a file")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -47,12 +49,15 @@ def run(args: argparse.Namespace) -> int:
              "bounty_mode": args.bounty or ""}
     sim = Simulator(args.players, args.seats, args.profile, args.seed, args.structure,
                     money=money)
+    sim.log = []                  # every event decided, replayed below
     res = sim.run(progress=_bar if sys.stderr.isatty() else None)
-    out = res.to_dict()
+    same = replays_identically(sim)
+    ok = res.invariant_violations == 0 and same
+    out = {**res.to_dict(), "replay_identical": same}
     if args.json:
         out.pop("wall_seconds")
         print(json.dumps(out))
-        return 0 if res.invariant_violations == 0 else 1
+        return 0 if ok else 1
     moves = res.moves_balance + res.moves_break
     print(f"{res.players} players, profile {res.profile}, seed {res.seed}")
     print(f"winner {res.places[0]}; {res.hands} hands over {res.sim_hours} h of play, "
@@ -65,7 +70,26 @@ def run(args: argparse.Namespace) -> int:
           f"took it twice {res.moved_bb_twice}")
     print(f"prize pool {res.prize_pool:,}, bounty pool {res.bounty_pool:,}; "
           f"{res.rebuys} rebuys, {res.addons} add-ons")
-    print(f"invariant violations {res.invariant_violations}; {res.wall_seconds} s")
+    print(f"invariant violations {res.invariant_violations}; replayed from its "
+          f"{len(sim.log or ())} events: {'the same' if same else 'DIFFERENT'}; "
+          f"{res.wall_seconds} s")
     for v in res.violations[:5]:
         print(f"  ! {v}")
-    return 0 if res.invariant_violations == 0 else 1
+    return 0 if ok else 1
+
+
+def replays_identically(sim: Simulator) -> bool:
+    """The tournament folded again from the events it decided: the same places, players
+    and tables as played (what the director's restart relies on)."""
+    if sim.tour is None or sim.log is None:
+        return False
+    again = Tournament.replay([sim.tour.config, *sim.log])
+    return _seen(again) == _seen(sim.tour)
+
+
+def _seen(tour: Tournament) -> tuple:
+    players = sorted((p.id, p.status, p.table, p.seat, p.moves, p.chips_bought)
+                     for p in tour.players.values())
+    tables = sorted((t.id, tuple(sorted(t.seat_of.items())), t.hand, t.broken)
+                    for t in tour.tables.values())
+    return (players, tables, sorted(tour.places().items()), tour.finished_at)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kiosk.base.errors import ConfigError, KioskError
 from kiosk.base.files import write
+from kiosk.base.texts import M_
 from kiosk.base.tomlfile import read_toml
 from kiosk.config import dealers as dc
 from kiosk.config.room import load_director_config
@@ -25,8 +26,9 @@ def roster(path: Path) -> list[dict[str, str]]:
     return [d for d in found if isinstance(d, dict)]
 
 
-def add(path: Path, name: str, badge: str | None = None, pin: str | None = None) -> bool:
-    """Add `name` (or change its badge or PIN); whether it was there already."""
+def add(path: Path, name: str, badge: str | None = None, pin: str | None = None,
+        language: str | None = None) -> bool:
+    """Add `name` (or change its badge, PIN or language); whether it was there already."""
     name = dc.check_name(name)
     section = read_toml(path).get("dealers", {})
     text = path.read_text(encoding="utf-8")
@@ -38,7 +40,9 @@ def add(path: Path, name: str, badge: str | None = None, pin: str | None = None)
     entry = {"name": name,
              "badge": dc.badge_hash(badge, salt) if badge is not None
              else (old or {}).get("badge", ""),
-             "pin": dc.pin_hash(pin) if pin is not None else (old or {}).get("pin", "")}
+             "pin": dc.pin_hash(pin) if pin is not None else (old or {}).get("pin", ""),
+             "language": language if language is not None
+             else (old or {}).get("language", "")}
     if old is not None:
         text = _without(text, str(old["name"]))
     _save(path, text.rstrip("\n") + "\n\n" + _block(entry))
@@ -49,7 +53,8 @@ def remove(path: Path, name: str) -> str:
     """Remove `name` from the roster; the name as it was written."""
     old = _find(path, name)
     if old is None:
-        raise KioskError(f"no dealer {name} in {path.name}")
+        raise KioskError(M_("roster.no_dealer", "no dealer {name} in {file}", name=name,
+                            file=path.name))
     _save(path, _without(path.read_text(encoding="utf-8"), str(old["name"])))
     return str(old["name"])
 
@@ -107,7 +112,8 @@ def _save(path: Path, text: str) -> None:
         write(tmp, text)
         load_director_config(tmp)
     except ConfigError as exc:
-        raise KioskError(f"{path.name} unchanged: {exc.problem}") from None
+        raise KioskError(M_("roster.unchanged", "{file} unchanged: {why}", file=path.name,
+                            why=exc.problem_msg)) from None
     finally:
         tmp.unlink(missing_ok=True)
     write(path, text, mode=path.stat().st_mode & 0o777)

@@ -20,8 +20,10 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from kiosk.base.errors import ConfigError, KioskError
+from kiosk.base.texts import M_
 from kiosk.config.files import _doc, _Section
 from kiosk.core.dealers.state import Rotation
+from kiosk.lang.codes import UnknownLanguage, check
 
 MAX_DEALERS = 1000
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .'_-]{0,31}$")
@@ -39,6 +41,9 @@ class DealerEntry(_Section):
                                "dealer add --badge ID`; never the badge itself")] = ""
     pin: Annotated[str, _doc("the PIN's argon2 hash, written by `pokerkiosk dealer add "
                              "--pin`; never the PIN itself")] = ""
+    language: Annotated[str, _doc("the dealer's own language (en, es, de, fr, cs, pt_BR, "
+                                  "zh_Hans): the kiosk speaks it while this dealer deals; "
+                                  "unset: the table's", max_length=16)] = ""
 
 
 class DealersSection(_Section):
@@ -59,7 +64,8 @@ class DealersSection(_Section):
                               "dealer add`)", pattern=r"^([0-9a-f]{32})?$")] = ""
     roster: Annotated[list[DealerEntry], Meta(
         max_length=MAX_DEALERS, description="`[[dealers.roster]]`: each dealer's `name`, "
-        "`badge` (its salted hash) and `pin` (its argon2 hash)")] = []
+        "`badge` (its salted hash), `pin` (its argon2 hash) and `language` (their own: "
+        "the kiosk speaks it while they deal)")] = []
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ class DealerSpec:
     name: str
     badge: str = ""     # the salted hash
     pin: str = ""       # the argon2 hash
+    language: str = ""  # the dealer's own ("": the table's)
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,7 @@ def dealers_config(source: str, sec: DealersSection) -> DealersConfig:
         if d.pin and not d.pin.startswith("$argon2"):
             raise ConfigError(source, f"dealers.roster.{i}.pin", "a PIN is kept only as its "
                               "hash: set it with `pokerkiosk dealer add NAME --pin`")
+        _language(source, i, d.language)
     badges = [d.badge for d in sec.roster if d.badge]
     if len(set(badges)) != len(badges):
         raise ConfigError(source, "dealers.roster", "two dealers share one badge")
@@ -119,8 +127,18 @@ def dealers_config(source: str, sec: DealersSection) -> DealersConfig:
                           f"{sec.final_table_down_minutes} is shorter than a down "
                           f"({sec.down_minutes}): the final table keeps its dealers longer")
     return DealersConfig(settings_of(sec),
-                         tuple(DealerSpec(d.name, d.badge, d.pin) for d in sec.roster),
+                         tuple(DealerSpec(d.name, d.badge, d.pin,
+                                          _language(source, i, d.language))
+                               for i, d in enumerate(sec.roster)),
                          sec.salt)
+
+
+def _language(source: str, i: int, code: str) -> str:
+    """A dealer's language as the catalogues name it, or a clear error."""
+    try:
+        return check(code) if code else ""
+    except UnknownLanguage as exc:
+        raise ConfigError(source, f"dealers.roster.{i}.language", str(exc)) from None
 
 
 def new_salt() -> str:
@@ -142,7 +160,7 @@ def _hasher() -> Any:
 
 def pin_hash(pin: str) -> str:
     if not PIN_RE.match(pin):
-        raise KioskError("a PIN is 4 to 8 digits")
+        raise KioskError(M_("roster.pin", "a PIN is 4 to 8 digits"))
     return str(_hasher().hash(pin))
 
 
@@ -160,8 +178,9 @@ def pin_ok(stored: str, pin: str) -> bool:
 
 def check_name(name: str) -> str:
     if not NAME_RE.match(name):
-        raise KioskError(f"dealer name {name!r}: 1-32 letters, digits, spaces, '.', \"'\", "
-                         "'_' or '-', starting with a letter or digit")
+        raise KioskError(M_("roster.name", "dealer name {name}: 1-32 letters, digits, "
+                            "spaces, '.', \"'\", '_' or '-', starting with a letter or digit",
+                            name=repr(name)))
     return name
 
 

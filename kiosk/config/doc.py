@@ -26,14 +26,15 @@ expected. Relative paths are relative to the file they are written in.
 
 `pokerkiosk provision` writes the files for a room; `pokerkiosk demo` writes its own.
 A room.toml's `[director] db` defaults to `room.db`. Each `[[events]]` entry takes every
-`[event]` key plus the room's own, and its money as `[events.money]` (the `[money]` keys).
+`[event]` key plus the room's own, its money as `[events.money]` (the `[money]` keys) and
+its shot clock as `[events.shot_clock]` (the `[shot_clock]` keys).
 
 ## Changing settings after the event exists
 
-The `[event]` settings are written into the event log when the director first starts.
-Changing any of them afterwards stops the director at start with a line naming the
-key: put the old value back, or start a new event with `pokerkiosk new-event --config
-event.toml`, which renames the old log (`event-YYYYmmdd-HHMMSS.db`, kept for the
+The `[event]` and `[shot_clock]` settings are written into the event log when the
+director first starts. Changing any of them afterwards stops the director at start with
+a line naming the key: put the old value back, or start a new event with `pokerkiosk
+new-event --config event.toml`, which renames the old log (`event-YYYYmmdd-HHMMSS.db`, kept for the
 record) so the next director start creates the event afresh. The `[broker]` and
 `[director]` settings apply at every start.
 
@@ -49,7 +50,10 @@ user's own name, `floor`, `password`, `changeme`, ...) are refused, except by
 `floor-user add NAME --role director|floor|cashier`: a `director` may do everything; the
 `floor` calls, moves, busts, tables, the clock, penalties and registration; a `cashier`
 registration, money (rebuys, re-entries, add-ons, payouts, deals) and tickets. A login
-with no role is a director, as every login was before roles.
+with no role is a director, as every login was before roles. A login may have its own
+language for the floor's pages, in the file's `[languages]` table and set with
+`floor-user add NAME --language CODE` (docs/languages.md); the login and snapshot JSON
+name it.
 """
 
 
@@ -91,8 +95,10 @@ def _default(f: msgspec.structs.FieldInfo) -> str:
     if f.required:
         return "*required*"
     value = f.default
-    if value is msgspec.NODEFAULT and f.default_factory in (list, dict):
-        value = f.default_factory()   # an empty list or table
+    if value is msgspec.NODEFAULT and f.default_factory is not msgspec.NODEFAULT:
+        made = f.default_factory()
+        if isinstance(made, (list, dict)):
+            value = made              # a list or a table
     if value is None:
         return "unset"
     if isinstance(value, bool):

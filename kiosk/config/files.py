@@ -20,8 +20,10 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.base.errors import ConfigError
+from kiosk.base.texts import M_, Msg
 from kiosk.base.tomlfile import read_toml
 from kiosk.config.database import is_dsn
+from kiosk.printer.codepages import DEFAULT_PAGES, check_pages
 from kiosk.printer.settings import PrinterConfig
 from kiosk.protocol.topics import check_event_name, check_room_name
 
@@ -59,8 +61,10 @@ class EventSection(_Section):
 
     name: Annotated[str, _doc("event name, used in the MQTT topics (letters, digits, "
                               "'-', '_')")]
-    profile: Annotated[str, _doc("house rule profile id (`pokerkiosk profiles`) or a "
-                                 "profile file")] = "tda-2017"
+    profile: Annotated[str | None, _doc(
+        "house rule profile id (`pokerkiosk profiles`) or a profile file; unset: tda-2024 "
+        "for a new event, while an event already logged keeps the profile it was created "
+        "with")] = None
     structure: Annotated[str, _doc("blind structure id or file")] = "standard"
     seats: Annotated[int, _doc("seats per table", ge=2, le=10)] = 9
     start_stack: Annotated[Annotated[int, Meta(ge=1)] | None,
@@ -150,6 +154,29 @@ class MoneySection(_Section):
                                         "average")] = True
 
 
+class ShotClockSection(_Section):
+    """`[shot_clock]`: a shot clock on every decision, with time-bank cards (TDA RP-19).
+    Fixed once the event exists; where it runs, the floor changes while it plays."""
+
+    seconds: Annotated[int, _doc("seconds each decision gets (0: no shot clock)",
+                                 ge=0, le=600)] = 0
+    applies: Annotated[Literal["event", "level", "final"],
+                       _doc("where it runs at the start: the whole event, from level "
+                            "`from_level` on, or the final table only")] = "event"
+    from_level: Annotated[int, _doc("applies = level: the first level it runs at",
+                                    ge=1, le=500)] = 1
+    bank_cards: Annotated[int, _doc("time-bank cards each player holds at the start (0: "
+                                    "no time bank)", ge=0, le=50)] = 0
+    bank_seconds: Annotated[int, _doc("seconds one card adds to the running shot clock",
+                                      ge=1, le=600)] = 30
+    bank_levels: Annotated[list[Annotated[int, Meta(ge=1, le=500)]],
+                           _doc("levels at whose start every player gets `bank_cards` "
+                                "more", max_length=100)] = []
+    bank_days: Annotated[list[Annotated[int, Meta(ge=2, le=100)]],
+                         _doc("days at whose start every player gets `bank_cards` more",
+                              max_length=100)] = []
+
+
 class PrinterSection(_Section):
     """`[printer]`: a receipt printer for seat cards, receipts and payout slips (the
     director's desk in event.toml or room.toml; a table's own in table.toml)."""
@@ -167,6 +194,16 @@ class PrinterSection(_Section):
     player_url: Annotated[str, _doc("an event's public player page for the QR code on seat "
                                     "cards, {event} replaced by its name "
                                     "(https://poker.example/p/{event}); empty: no QR")] = ""
+    paper: Annotated[Literal[58, 80], _doc("the paper's width in mm: a line in a script "
+                                           "the printer has no font for (Chinese) prints "
+                                           "as an image 384 (58 mm) or 576 (80 mm) dots "
+                                           "wide")] = 80
+    code_pages: Annotated[dict[str, int] | None,
+                          _doc("the code pages the printer has and their ESC t numbers "
+                               "(default Epson's: cp437 = 0, cp850 = 2, cp1252 = 16, "
+                               "cp866 = 17, cp852 = 18, cp858 = 19); a Czech slip prints "
+                               "in cp852, Western European ones in cp858 "
+                               "(docs/languages.md)")] = None
 
 
 class EventFile(_Section):
@@ -177,6 +214,7 @@ class EventFile(_Section):
     director: DirectorSection = msgspec.field(default_factory=DirectorSection)
     money: MoneySection = msgspec.field(default_factory=MoneySection)
     printer: PrinterSection = msgspec.field(default_factory=PrinterSection)
+    shot_clock: ShotClockSection = msgspec.field(default_factory=ShotClockSection)
 
 
 class TableSection(_Section):
@@ -270,10 +308,11 @@ def convert(source: str, data: dict[str, Any], cls: type[T]) -> T:
         if unknown:
             key = f"{path}.{unknown.group(1)}".lstrip(".")
             known = ", ".join(f.name for f in msgspec.structs.fields(_struct_at(cls, path)))
-            raise ConfigError(source, key, f"unknown key (known: {known})") from None
+            raise ConfigError(source, key, M_("config.unknown_key", "unknown key (known: "
+                                              "{known})", known=known)) from None
         if missing:
             raise ConfigError(source, f"{path}.{missing.group(1)}".lstrip("."),
-                              "missing (required)") from None
+                              M_("config.missing", "missing (required)")) from None
         if msg.startswith("Invalid enum value"):
             msg += f" (expected one of: {_choices(cls, path)})"
         raise ConfigError(source, path, _readable(msg)) from None
@@ -372,11 +411,20 @@ def _broker(source: str, b: BrokerSection) -> BrokerConfig:
     return replace(first, more=tuple((o.host, o.port) for o in brokers[1:]))
 
 
+def _why(exc: Exception) -> Msg | str:
+    """An error's sentence, as its message key when it has one (a page shows it in its
+    reader's language), else its English line."""
+    found = getattr(exc, "msg", None)
+    return found if isinstance(found, Msg) else str(exc)
+
+
 def _event_name(source: str, key: str, name: str) -> str:
     try:
         return check_event_name(name)
-    except ValueError as exc:
-        raise ConfigError(source, key, str(exc)) from None
+    except ValueError:
+        raise ConfigError(source, key, M_("event.bad_name", "event name '{name}' must be "
+                                          "1-48 chars of a-z, 0-9, '-' or '_'",
+                                          name=name)) from None
 
 
 def _table_room(source: str, t: TableSection) -> str:
@@ -413,7 +461,7 @@ class EventConfig:
     """One tournament as the director runs it."""
 
     name: str
-    profile: str = _EV["profile"]
+    profile: str | None = _EV["profile"]   # None: the default for a new event
     structure: str = _EV["structure"]
     seats: int = _EV["seats"]
     start_stack: int | None = _EV["start_stack"]
@@ -441,6 +489,7 @@ class EventConfig:
     public_counts: bool = True            # chip counts on the public player pages
     max_entries: int | None = None        # stacks for sale (a room's [[events]])
     max_tables: int | None = None         # tables the event may take
+    shot_clock: dict[str, Any] | None = None   # kiosk.core.model.stall_events.ShotClockSpec
 
     @property
     def https(self) -> bool:
@@ -483,12 +532,14 @@ def load_event_config(path: str | Path) -> EventConfig:
     settings = director_settings(source, base, name, doc.broker, doc.director, doc.printer)
     _check_rules(source, ev)
     money = _money(source, base, ev, doc.money)
+    shot = shot_clock(source, ev, doc.shot_clock)
     return replace(
         settings, profile=ev.profile, structure=ev.structure, seats=ev.seats,
         start_stack=ev.start_stack, buy_in=ev.buy_in, payout_percent=ev.payout_percent,
         seed=ev.seed, money=money, chip_set=tuple(sorted(doc.money.chip_set)),
         h4h_at_bubble=doc.money.h4h_at_bubble, chip_race=doc.money.chip_race,
-        satellite_leftover=doc.money.satellite_leftover, public_counts=doc.money.public_counts)
+        satellite_leftover=doc.money.satellite_leftover, public_counts=doc.money.public_counts,
+        shot_clock=shot)
 
 
 def director_settings(source: str, base: Path, name: str, broker: BrokerSection,
@@ -535,8 +586,13 @@ def printer_settings(source: str, base: Path, p: PrinterSection) -> PrinterConfi
         raise ConfigError(source, "printer.player_url",
                           f"expected an http:// or https:// address, got {p.player_url!r}")
     try:
+        pages = tuple(check_pages(p.code_pages).items()) if p.code_pages is not None \
+            else tuple(DEFAULT_PAGES.items())
+    except ValueError as exc:
+        raise ConfigError(source, "printer.code_pages", str(exc)) from None
+    try:
         return PrinterConfig.of(port, columns=p.columns, status=p.status, retry=p.retry,
-                                player_url=p.player_url)
+                                player_url=p.player_url, paper=p.paper, code_pages=pages)
     except ValueError as exc:
         raise ConfigError(source, "printer.port", str(exc)) from None
 
@@ -557,26 +613,59 @@ def _money(source: str, base: Path, ev: EventSection, m: MoneySection) -> dict[s
             text = Path(_relative(base, m.shares_csv)).read_text(encoding="utf-8")
             rules["shares"] = list(parse_shares_csv(text))
         except (OSError, RuleError) as exc:
-            raise ConfigError(source, "money.shares_csv", str(exc)) from None
+            raise ConfigError(source, "money.shares_csv", _why(exc)) from None
         rules["table"] = "shares"
     try:
         PrizeRules.from_dict(rules)
     except RuleError as exc:
         raise ConfigError(source, "money.table" if "table" in str(exc) or "share" in str(exc)
-                          else "money.bounty", str(exc)) from None
+                          else "money.bounty", _why(exc)) from None
     return rules
 
 
 def _check_rules(source: str, ev: EventSection) -> None:
-    """A profile or structure typo is named at start, before any event is written."""
-    from kiosk.rules.loader import load_profile
+    """A profile or structure typo is named at start, before any event is written, and
+    so is a structure the profile refuses (TDA 2024 RP-11: antes never reduced) or cannot
+    run (levels counted in hands under a time-only procedure)."""
+    from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
+    from kiosk.rules.stalling import structure_problem
+    from kiosk.rules.structure import structure_refusal
     from kiosk.rules.structure_files import load_structure
 
-    for key, load in (("profile", load_profile), ("structure", load_structure)):
-        try:
-            load(getattr(ev, key))
-        except ConfigError as exc:
-            raise ConfigError(source, f"event.{key}", str(exc)) from None
+    try:
+        profile = load_profile(ev.profile or DEFAULT_PROFILE)
+    except ConfigError as exc:
+        raise ConfigError(source, "event.profile", _why(exc)) from None
+    try:
+        structure = load_structure(ev.structure)
+    except ConfigError as exc:
+        raise ConfigError(source, "event.structure", _why(exc)) from None
+    if refused := structure_refusal(profile, structure) or structure_problem(profile,
+                                                                             structure):
+        raise ConfigError(source, "event.structure", refused)
+
+
+def shot_clock(source: str, ev: EventSection, s: ShotClockSection,
+               key: str = "shot_clock") -> dict[str, Any] | None:
+    """The event's shot clock as its first event records it (None: it has none), checked
+    against its profile and structure."""
+    from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
+    from kiosk.rules.stalling import shot_clock_problem
+    from kiosk.rules.structure_files import load_structure
+
+    bad = shot_clock_problem(load_profile(ev.profile or DEFAULT_PROFILE),
+                             load_structure(ev.structure), s.seconds, s.bank_cards,
+                             s.bank_levels, s.from_level)
+    if bad:
+        raise ConfigError(source, f"{key}.{bad[0]}", bad[1])
+    if not s.seconds:
+        return None
+    out: dict[str, Any] = {"seconds": s.seconds, "applies": s.applies,
+                           "from_level": s.from_level}
+    if s.bank_cards:
+        out.update(bank_cards=s.bank_cards, bank_seconds=s.bank_seconds,
+                   bank_levels=sorted(set(s.bank_levels)), bank_days=sorted(set(s.bank_days)))
+    return out
 
 
 @dataclass(frozen=True)

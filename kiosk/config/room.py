@@ -21,6 +21,7 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.base.errors import ConfigError
+from kiosk.base.texts import M_
 from kiosk.base.tomlfile import read_toml
 from kiosk.config.dealers import DealersConfig, DealersSection, dealers_config
 from kiosk.config.files import (
@@ -30,6 +31,7 @@ from kiosk.config.files import (
     EventSection,
     MoneySection,
     PrinterSection,
+    ShotClockSection,
     _check_rules,
     _doc,
     _event_name,
@@ -38,9 +40,11 @@ from kiosk.config.files import (
     convert,
     director_settings,
     load_event_config,
+    shot_clock,
 )
 from kiosk.config.sections import SectionEntry, load_sections
 from kiosk.core.season.leagues import FormulaError, LeagueSpec, formula
+from kiosk.lang.codes import UnknownLanguage, check
 
 log = logging.getLogger("kiosk.config.files")
 # one director keeps every table's plan, connection and calls: tried with 558 tables of a
@@ -64,6 +68,17 @@ class RoomSection(_Section):
     timezone: Annotated[str, _doc("the room's time zone (IANA name, e.g. "
                                   "\"Europe/Vienna\"): times of day on the dealers' "
                                   "pages; unset: UTC", max_length=64)] = ""
+    languages: Annotated[list[Annotated[str, Meta(max_length=16)]],
+                         _doc("the languages the room speaks, the first its default (en, "
+                              "es, de, fr, cs, pt_BR, zh_Hans; docs/languages.md)",
+                              max_length=7)] = msgspec.field(default_factory=lambda: ["en"])
+    table_languages: Annotated[dict[str, Annotated[str, Meta(max_length=16)]],
+                               _doc("a table's own language, by table number (\"12\" = "
+                                    "\"de\"); the others speak the default",
+                                    max_length=MAX_ROOM_TABLES)] = {}
+    currency: Annotated[str, _doc("the room's currency (ISO 4217, e.g. \"EUR\", \"CZK\"): "
+                                  "money on screens and slips; unset: plain amounts",
+                                  pattern=r"^([A-Z]{3})?$")] = ""
 
 
 class RoomEventSection(EventSection):
@@ -79,6 +94,10 @@ class RoomEventSection(EventSection):
     flights: Annotated[list[str], _doc("day2: the flights it is made of")] = []
     scheduled: Annotated[bool, _doc("announced only: it takes entries (and the tickets held "
                                     "for it) once the floor opens it")] = False
+    starts: Annotated[str, _doc("when it starts, ISO 8601 (\"2026-12-06T19:00\", in the "
+                                "room's time zone, or with an offset \"2026-12-06T19:00+01:00\"): "
+                                "the players' pages and the TV clock show it before it does, "
+                                "in each reader's language", max_length=64)] = ""
     keep: Annotated[Literal["largest", "first"],
                     _doc("day2: a player who survived two flights keeps this stack")] \
         = "largest"
@@ -105,6 +124,7 @@ class RoomEventSection(EventSection):
                                    _doc("what the reservation form asks beside the name")] \
         = "none"
     money: MoneySection = msgspec.field(default_factory=MoneySection)
+    shot_clock: ShotClockSection = msgspec.field(default_factory=ShotClockSection)
 
 
 class LeagueSection(_Section):
@@ -160,6 +180,7 @@ class RoomEvent:
     draw: Literal["random", "stack"] = "random"
     scheduled: bool = False
     reservations: dict[str, Any] | None = None   # SetReservations fields, when taken
+    starts: str = ""                   # when it starts: ISO 8601 with its offset ("": not said)
 
     @property
     def name(self) -> str:
@@ -182,6 +203,18 @@ class RoomConfig:
     sections: tuple[tuple[str, tuple[int, ...]], ...] = ()   # (name, tables), file order
     calls_to_room_s: int = 60          # a section's call goes to the room after this
     timezone: str = ""                 # IANA name for times of day on pages ("": UTC)
+    languages: tuple[str, ...] = ("en",)   # the room's, the default first
+    table_languages: tuple[tuple[int, str], ...] = ()   # (table, its own language)
+    currency: str = ""                 # ISO 4217 ("": plain amounts)
+
+    @property
+    def language(self) -> str:
+        """The room's default language."""
+        return self.languages[0] if self.languages else "en"
+
+    def table_language(self, table: int) -> str:
+        """The language `table` speaks: its own, else the room's default."""
+        return dict(self.table_languages).get(table, self.language)
 
     def __getattr__(self, key: str) -> Any:
         """broker, db, http_host, tls_cert, floor_users, state_dir...: the director's."""
@@ -216,8 +249,10 @@ def load_director_config(path: str | Path) -> RoomConfig:
     base = Path(path).parent
     director = director_settings(source, base, name, doc.broker, doc.director, doc.printer)
     events = []
+    zone = _timezone(source, doc.room.timezone)
     for i, ev in enumerate(doc.events):
-        events.append(_room_event(source, base, i, ev, director, name))
+        event = _room_event(source, base, i, ev, director, name)
+        events.append(replace(event, starts=_starts(source, i, event.starts, zone)))
     seen = [e.name for e in events]
     for dup in {n for n in seen if seen.count(n) > 1}:
         raise ConfigError(source, "events", f"two events are named {dup!r}")
@@ -229,7 +264,44 @@ def load_director_config(path: str | Path) -> RoomConfig:
                       dealers=dealers_config(source, doc.dealers),
                       sections=load_sections(source, doc.sections, doc.room.tables),
                       calls_to_room_s=doc.room.calls_to_room_s,
-                      timezone=_timezone(source, doc.room.timezone))
+                      timezone=_timezone(source, doc.room.timezone),
+                      **_languages(source, doc.room),
+                      currency=_currency(source, doc.room.currency))
+
+
+def _languages(source: str, room: RoomSection) -> dict[str, Any]:
+    """The room's languages and the tables' own, each a shipped language; else the key
+    and the codes there are."""
+    def one(key: str, code: str) -> str:
+        try:
+            return check(code)
+        except UnknownLanguage as exc:
+            raise ConfigError(source, key, str(exc)) from None
+
+    if not room.languages:
+        raise ConfigError(source, "room.languages", "name at least one language: the first "
+                          "is the room's default")
+    langs = tuple(dict.fromkeys(one(f"room.languages.{i}", c)
+                                for i, c in enumerate(room.languages)))
+    tables = []
+    for key, code in room.table_languages.items():
+        where = f"room.table_languages.{key}"
+        if not key.isdigit() or not 1 <= int(key) <= room.tables:
+            raise ConfigError(source, where, f"{key!r} is no table of the room "
+                              f"(1..{room.tables})")
+        tables.append((int(key), one(where, code)))
+    return {"languages": langs, "table_languages": tuple(sorted(tables))}
+
+
+def _currency(source: str, code: str) -> str:
+    """An ISO 4217 code CLDR knows, or ""; else the key and the reason."""
+    if not code:
+        return ""
+    from babel.numbers import get_currency_name
+    if get_currency_name(code, locale="en") == code:
+        raise ConfigError(source, "room.currency", f"{code!r} is no currency CLDR knows "
+                          "(an ISO 4217 code such as \"EUR\" or \"CZK\")")
+    return code
 
 
 def _timezone(source: str, name: str) -> str:
@@ -242,6 +314,23 @@ def _timezone(source: str, name: str) -> str:
         raise ConfigError(source, "room.timezone", f"{name!r} is no time zone this system "
                           "knows (an IANA name such as \"Europe/Vienna\")") from None
     return name
+
+
+def _starts(source: str, i: int, text: str, zone: str) -> str:
+    """An event's start as ISO 8601 with its offset (a time without one is the room's
+    zone's), or ""; else the key, the reason and an example."""
+    if not text:
+        return ""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(source, f"events.{i}.starts", M_(
+            "config.starts_iso", "{text} is no date and time: write it as ISO 8601, such as "
+            "\"2026-12-06T19:00\" (the room's time zone) or \"2026-12-06T19:00+01:00\"",
+            text=repr(text))) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo(zone) if zone else UTC)
+    return when.isoformat(timespec="minutes")
 
 
 def _check_room_size(source: str, data: dict[str, Any]) -> None:
@@ -306,14 +395,16 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
     key = f"events.{i}" if key is None else key
     ename = _event_name(source, f"{key}.name".lstrip("."), ev.name)
     if ename == "room":
-        raise ConfigError(source, f"{key}.name".lstrip("."), "'room' names the room's own stream; "
-                          "choose another event name")
+        raise ConfigError(source, f"{key}.name".lstrip("."), M_(
+            "event.name_room", "'room' names the room's own stream; choose another event "
+            "name"))
     try:
         _check_rules(source, ev)
     except ConfigError as exc:
         raise ConfigError(source, f"{key}.{exc.key.rpartition('.')[2]}".lstrip("."),
-                          exc.problem) from None
+                          exc.problem_msg) from None
     money = _money(source, base, ev, ev.money)
+    shot = shot_clock(source, ev, ev.shot_clock, f"{key}.shot_clock".lstrip("."))
     cfg = replace(director, name=ename, profile=ev.profile, structure=ev.structure,
                   seats=ev.seats, start_stack=ev.start_stack, buy_in=ev.buy_in,
                   payout_percent=ev.payout_percent, seed=ev.seed, money=money,
@@ -321,16 +412,17 @@ def _room_event(source: str, base: Path, i: int, ev: RoomEventSection,
                   h4h_at_bubble=ev.money.h4h_at_bubble, chip_race=ev.money.chip_race,
                   satellite_leftover=ev.money.satellite_leftover,
                   public_counts=ev.money.public_counts, max_entries=ev.max_entries,
-                  max_tables=ev.max_tables)
+                  max_tables=ev.max_tables, shot_clock=shot)
     if ev.kind == "satellite" and not ev.target:
-        raise ConfigError(source, f"{key}.target".lstrip("."),
-                          "a satellite names the event its seats are for")
+        raise ConfigError(source, f"{key}.target".lstrip("."), M_(
+            "satellite.names_target", "a satellite names the event its seats are for"))
     if ev.kind == "day2" and not ev.flights:
-        raise ConfigError(source, f"{key}.flights".lstrip("."),
-                          "a Day 2 names the flights it is made of")
+        raise ConfigError(source, f"{key}.flights".lstrip("."), M_(
+            "day2.names_flights", "a Day 2 names the flights it is made of"))
     return RoomEvent(config=cfg, title=ev.title or ename, kind=ev.kind, tables=ev.tables,
                      target=ev.target, flights=tuple(ev.flights), keep=ev.keep, draw=ev.draw,
-                     scheduled=ev.scheduled, reservations=_reservations(ev))
+                     scheduled=ev.scheduled, reservations=_reservations(ev),
+                     starts=ev.starts.strip())
 
 
 def _reservations(ev: RoomEventSection) -> dict[str, Any] | None:

@@ -12,8 +12,8 @@ from pathlib import Path
 from kiosk.base.errors import ConfigError
 from kiosk.base.tomlfile import read_toml
 from kiosk.core.chips.chips import leaving_at
-from kiosk.rules.loader import load_profile_file
-from kiosk.rules.structure import Structure
+from kiosk.rules.loader import load_profile, load_profile_file
+from kiosk.rules.structure import Structure, structure_refusal
 from kiosk.rules.structure_files import STRUCTURE_DIR, load_structure_file, structure_ids
 
 _DENOMINATION = re.compile(r"\d[\d,]*")
@@ -42,25 +42,29 @@ def break_text_problems(s: Structure) -> list[tuple[int, str]]:
     return problems
 
 
-def _check_structure(path: Path) -> str:
+def _check_structure(path: Path, profile: str | None = None) -> str:
     s = load_structure_file(path)
     problems = break_text_problems(s)
     if problems:
         i, msg = problems[0]
         raise ConfigError(str(path), f"level[{i + 1}].color_up", msg)
+    if profile is not None and (refused := structure_refusal(load_profile(profile), s)):
+        raise ConfigError(str(path), "level", refused)
     levels = sum(1 for p in s.periods if not p.is_break)
     texts = "break texts follow the chips" if s.chips else "no chips declared"
+    fits = f", fits {profile}" if profile is not None else ""
     return (f"{path}: blind structure {s.name!r}, {levels} levels, "
-            f"{len(s.periods) - levels} breaks, {texts}: OK")
+            f"{len(s.periods) - levels} breaks, {texts}{fits}: OK")
 
 
-def check_rules_file(arg: str) -> str:
-    """One line on a profile or structure file (or a built-in structure by name); a
-    ConfigError with the key at fault when it does not hold."""
+def check_rules_file(arg: str, profile: str | None = None) -> str:
+    """One line on a profile or structure file (or a built-in structure by name), a
+    structure checked against `profile` when given; a ConfigError with the key at fault
+    when it does not hold."""
     path = Path(arg)
     if not path.exists() and arg in structure_ids():
         path = STRUCTURE_DIR / f"{arg}.toml"
     if path.suffix == ".csv" or "level" in read_toml(path):
-        return _check_structure(path)
+        return _check_structure(path, profile)
     prof = load_profile_file(path)
     return f"{path}: rule profile {prof.id!r} ({prof.name}): OK"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from kiosk.base.errors import KioskError
+from kiosk.base.texts import M_, Msg
 from kiosk.config.room import RoomConfig, load_director_config
 from kiosk.core.model.commands import Start
 
@@ -33,7 +34,7 @@ class Running(Protocol):
     @property
     def ha(self) -> Leadership | None: ...
     @property
-    def health(self) -> dict[str, str]: ...
+    def health(self) -> dict[str, Msg | str]: ...
     @property
     def exit_code(self) -> int: ...
 
@@ -41,7 +42,8 @@ class Running(Protocol):
 
 
 def run_director(config_path: str, *, event: str | None = None, players: str | None = None,
-                 start: bool = False, web: bool = True, standby: bool = False,
+                 start: bool = False, ready: bool = False, web: bool = True,
+                 standby: bool = False,
                  update_root: str | None = None, release_key: str | None = None) -> int:
     """Build the director of the room `config_path` names and serve until stopped."""
     from kiosk.director.service import Director
@@ -56,7 +58,7 @@ def run_director(config_path: str, *, event: str | None = None, players: str | N
     if director.ha is not None and not director.ha.leading:
         return _serve_until_stopped(director, config, web=web,
                                 update_root=update_root, release_key=release_key)
-    desk = director.desk(event)
+    desk = director.event(event)
     if players and not desk.tour.players:
         try:
             text = Path(players).read_text(encoding="utf-8")
@@ -67,7 +69,7 @@ def run_director(config_path: str, *, event: str | None = None, players: str | N
             log.warning("%s: %s", players, line)
         log.info("registered %d players from %s", added, players)
     if start and not desk.tour.started:
-        director.act(Start(), event=desk.name)
+        director.act(Start(ready=ready), event=desk.name)
     return _serve_until_stopped(director, config, web=web,
                                 update_root=update_root, release_key=release_key)
 
@@ -82,7 +84,8 @@ def _serve_until_stopped(director: Running, config: RoomConfig, web: bool,
             return director.exit_code     # RESTART: the supervisor starts the new version
         why = director.ha.why
         director = _rejoin(config, **kw)
-        director.health["leader"] = f"rejoined as a standby after: {why}"
+        director.health["leader"] = M_("health.rejoined", "rejoined as a standby after: {why}",
+                                        why=why)
 
 
 def _rejoin(config: RoomConfig, update_root: str | None = None,

@@ -5,8 +5,9 @@ At the centre, kiosk.director.centre.room_service decides every command for the 
 events and writes each in one transaction of the log. Around it, each adapter depends on
 the centre and its ports, never the reverse: the MQTT inbox (reports in, acknowledged only
 once on disk) and the publishing (plans, schedules, directories out) over one broker
-connection, the ticker (the clock's beat), the dashboard, the receipt printer, and on
-PostgreSQL the leadership (the room's lease). This module alone knows them all.
+connection, the ticker (the clock's beat), the pages' outbox (their live feed), the
+dashboard, the receipt printer, and on PostgreSQL the leadership (the room's lease). This
+module alone knows them all.
 
 Threading: paho runs its network loop in its own thread and only hands messages over to
 the asyncio loop; every change to the room or an event happens on that one loop thread.
@@ -21,36 +22,40 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance.sdnotify import Notifier
+from kiosk.base.texts import M_, Msg
 from kiosk.config.files import EventConfig
 from kiosk.config.room import RoomConfig, RoomEvent
 from kiosk.core.event.tournament import Tournament
+from kiosk.core.model import room_commands
 from kiosk.core.model.commands import Command
 from kiosk.core.model.events import Event
 from kiosk.core.model.room_commands import RoomCommand
 from kiosk.core.room.room import Room
-from kiosk.director.adapters.bookings import Bookings
 from kiosk.director.adapters.csv_import import import_players
-from kiosk.director.adapters.dealers import Dealers
 from kiosk.director.adapters.printing import make_printer
 from kiosk.director.adapters.release_desk import ReleaseDesk
-from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.event_aggregate import EventAggregate
 from kiosk.director.centre.room_service import RoomService
 from kiosk.director.log.logstore import StreamLog
 from kiosk.director.log.pg_store import PgStore
 from kiosk.director.log.store import open_store
+from kiosk.director.mqtt.dealer_requests import DealerRequests
 from kiosk.director.mqtt.inbox import Inbox
 from kiosk.director.mqtt.mqtt_link import MqttLink
 from kiosk.director.mqtt.publisher import Publisher, Publishing
 from kiosk.director.mqtt.ticker import tick_forever
 from kiosk.director.mqtt.wire import Wire
+from kiosk.director.services.bookings import Bookings
+from kiosk.director.services.dealers import Dealers
 from kiosk.director.standby.leadership import Leadership, check_standby
 from kiosk.director.standby.self_update import SelfUpdate
 from kiosk.director.views.hub import Hub
+from kiosk.director.views.page_notes import PageNotes
 from kiosk.director.views.table_feed import TableFeed
 from kiosk.director.web.server import start_web
 from kiosk.protocol.topics import Topics
 from kiosk.releases.ab import RESTART
+from kiosk.system.sdnotify import Notifier
 
 log = logging.getLogger("kiosk.director")
 
@@ -58,7 +63,7 @@ log = logging.getLogger("kiosk.director")
 class Director:
     """The room's director, assembled: the room's service and every adapter around it.
 
-    Reading and commanding go to the service (`act`, `room_act`, `open_event`, `desk`,
+    Reading and commanding go to the service (`act`, `room_act`, `open_event`, `event`,
     `room`); the attributes name the parts, for the entry points and the tests."""
 
     def __init__(self, config: EventConfig | RoomConfig,
@@ -68,7 +73,7 @@ class Director:
         self.clock = clock
         self.hub = Hub()
         self.feed = TableFeed()
-        self.health: dict[str, str] = {}      # background task -> how it failed (dashboard)
+        self.health: dict[str, Msg | str] = {}   # background task -> how it failed (dashboard)
         check_standby(self.config.db, standby)
         self.store = open_store(self.config.db)
         self.wire = Wire(Topics(self.config.name), self.store, clock)
@@ -78,12 +83,15 @@ class Director:
         self.service = RoomService(self.config, self.store, clock,
                                    deposed=self.ha.step_down if self.ha else None)
         self.wire.bug = self.service.tx.after_write   # a message its schema refuses
-        self.publishing = Publishing(self.service.repo, self.wire, self.hub)
+        self.pages = PageNotes(self.hub)   # the pages' live feed, broker or not
+        self.service.attach(self.pages)
+        self.publishing = Publishing(self.service.repo, self.wire)
         self.service.attach(self.publishing)
         self.bookings = Bookings(self.service)   # settled in every write, the first too
         self.bookings.hook()
-        self.dealers = Dealers(self.service, self.wire)   # mirrors the room's tables
+        self.dealers = Dealers(self.service)   # mirrors the room's tables
         self.dealers.hook()
+        self.dealer_requests = DealerRequests(self.dealers, self.wire)
         try:
             if self.ha is not None:
                 self.ha.claim()
@@ -98,10 +106,10 @@ class Director:
         # the tables' updates (docs/updates.md)
         self.releases = ReleaseDesk(self.service.repo, self.wire, self.feed, self.hub)
         self.inbox = Inbox(self.service, self.wire, self.hub, self.feed, self.health,
-                           updates=self.releases.on_status, dealer=self.dealers.on_request)
+                           updates=self.releases.on_status, dealer=self.dealer_requests.on_request)
         self.link = MqttLink(self.config.broker, self.config.name, self.wire, self.inbox,
                              self.publishing,
-                             [*self.releases.subscriptions, self.dealers.subscription],
+                             [*self.releases.subscriptions, self.dealer_requests.subscription],
                              reconnected=lambda: self.releases.tick(force=True))
         self.exit_code = 0        # RESTART once the self-update switched this director
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
@@ -109,14 +117,14 @@ class Director:
         self.printer = make_printer(self.config, self.service.repo, self.health)
         if self.printer is not None:
             self.service.attach(self.printer)
-        self.desks = self.service.repo.desks   # the same dict, for the whole run
+        self.events = self.service.repo.events   # the same dict, for the whole run
         self.topics = self.wire.topics
         self.connected = self.link.connected
 
     # ------------------------------------------------------------ the room's service
-    def desk(self, event: str | None = None) -> Desk:
+    def event(self, event: str | None = None) -> EventAggregate:
         """The event named, or the room's only (first open) event; RuleError if unknown."""
-        return self.service.repo.desk(event)
+        return self.service.repo.event(event)
 
     def table_event(self, table: int) -> str | None:
         """The event table `table` serves now, or None for a free table."""
@@ -129,16 +137,16 @@ class Director:
     @property
     def tour(self) -> Tournament:
         """The default event's tournament (a room of one: the event)."""
-        return self.desk().tour
+        return self.event().tour
 
     @property
     def log(self) -> StreamLog:
-        return self.desk().log
+        return self.event().log
 
     @property
     def out(self) -> Publisher:
         """The default event's publisher."""
-        return self.publishing.of(self.desk())
+        return self.publishing.of(self.event())
 
     def now(self) -> float:
         return self.clock()
@@ -150,14 +158,19 @@ class Director:
 
     def room_act(self, cmd: RoomCommand | dict[str, Any],
                  user: str | None = None) -> list[Event]:
-        """See RoomService.room_act."""
+        """See RoomService.room_act; a dealers' command through the dealers' adapter,
+        which gives a push the table's hand and its event's clock period."""
+        cmd = room_commands.decode(cmd)
+        if cmd.kind.startswith("dealer_"):
+            return self.dealers.act(cmd, user)
         return self.service.room_act(cmd, user)
 
-    def open_event(self, spec: RoomEvent | dict[str, Any], user: str | None = None) -> Desk:
+    def open_event(self, spec: RoomEvent | dict[str, Any],
+                   user: str | None = None) -> EventAggregate:
         """See RoomService.open_event."""
         return self.service.open_event(spec, user)
 
-    def import_csv(self, text: str, event: str | None = None) -> tuple[int, list[str]]:
+    def import_csv(self, text: str, event: str | None = None) -> tuple[int, list[Msg | str]]:
         """Register players from CSV with a `name` column (optional `card`, `id`)."""
         return import_players(self.service, text, event)
 
@@ -218,8 +231,10 @@ class Director:
         """A background task died: loud in the log (with its traceback) and on the
         dashboard's health line, never a silent half-working room."""
         log.error("%s failed%s", task, "; restarting it" if restarted else "", exc_info=exc)
-        self.health[task] = (f"{'restarted after' if restarted else 'stopped by'} "
-                             f"{type(exc).__name__}: {exc}")
+        error = f"{type(exc).__name__}: {exc}"
+        self.health[task] = (M_("health.restarted", "restarted after {error}", error=error)
+                             if restarted else
+                             M_("health.stopped", "stopped by {error}", error=error))
 
     def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         loop.default_exception_handler(context)
@@ -246,7 +261,7 @@ class Director:
 
             async def lead() -> None:
                 self.link.start(loop)
-                notifier.status(f"room {self.config.name}: {len(self.desks)} events")
+                notifier.status(f"room {self.config.name}: {len(self.events)} events")
                 await tick_forever(self.service, self.publishing,
                                    beats=(self.releases.tick, self.dealers.tick))
 

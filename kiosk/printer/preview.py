@@ -1,7 +1,8 @@
 """A slip as a PNG, drawn the way an 80 mm receipt printer lays it out: a fixed grid of
-12x24-dot characters (24x48 when big), the QR code in 6-dot modules, the cut at the foot.
-The dashboard shows queued and printed jobs with it, and the README's pictures are made
-by it. Pillow and segno are imported here only, when a preview is asked for."""
+12x24-dot characters (24x48 when big), the QR code in 6-dot modules, the cut at the foot;
+a line the printer gets as an image (Chinese) is that very image. The dashboard shows
+queued and printed jobs with it, and the README's pictures are made by it. Pillow and
+segno are imported here only, when a preview is asked for."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-from kiosk.printer.escpos import QR_MODULE
+from kiosk.printer import raster
+from kiosk.printer.codepages import DEFAULT_PAGES, fold, order, page_for
+from kiosk.printer.escpos import QR_MODULE, as_image
 from kiosk.printer.slip import Line, Slip, printable
 
 CELL_W, CELL_H = 12, 24         # Font A: 12x24 dots
@@ -54,8 +57,12 @@ def png(slip: Slip, columns: int) -> bytes:
         elif line.rule:
             draw.line([(MARGIN, y + CELL_H // 2), (width - MARGIN, y + CELL_H // 2)], fill=0,
                       width=2)
+        elif as_image(line.text, slip.language, DEFAULT_PAGES):
+            img.paste(raster.draw(line.text, columns, columns * CELL_W, line.align,
+                                  big=line.style == "big", bold=line.style != "normal"),
+                      (MARGIN, y))
         else:
-            _text(draw, line, y, columns)
+            _text(draw, line, y, columns, slip.language)
         y += _height(line)
     for x in range(0, width, 16):   # the cut
         draw.line([(x, height - CELL_H // 2), (x + 8, height - CELL_H // 2)], fill=128)
@@ -64,10 +71,13 @@ def png(slip: Slip, columns: int) -> bytes:
     return out.getvalue()
 
 
-def _text(draw: Any, line: Line, y: int, columns: int) -> None:
+def _text(draw: Any, line: Line, y: int, columns: int, language: str = "") -> None:
     scale = 2 if line.style == "big" else 1
     cell = CELL_W * scale
     text = printable(line.text)[:columns // scale]
+    page = page_for(text, order(language, DEFAULT_PAGES))
+    if page is None:       # what the printer prints: the marks no page holds left off
+        text = fold(text, order(language, DEFAULT_PAGES)[0])
     span = len(text) * cell
     room = columns * CELL_W
     x0 = MARGIN + {"left": 0, "center": (room - span) // 2, "right": room - span}[line.align]

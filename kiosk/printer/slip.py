@@ -1,22 +1,27 @@
-"""A slip as data: the lines a receipt printer prints, each with its style.
+"""A slip as data: the lines a receipt printer prints, each with its style, in the
+language of whoever reads it.
 
 Slips are built where the facts are (director, table) and stored in the print queue as
 JSON, so a queued job prints the same after a restart and can be reprinted; the ESC/POS
-writer and the PNG preview both render this one shape.
+writer and the PNG preview both render this one shape. A line keeps its text as written
+(a Czech name with its marks, a Chinese one): the writer chooses how each prints (a code
+page, or an image: kiosk.printer.codepages, kiosk.printer.raster). Lines are wrapped to
+the printer's grid, where a wide (Chinese) character takes two columns.
 """
 
 from __future__ import annotations
 
-import textwrap
 import unicodedata
 from typing import Literal
 
 import msgspec
 
+from kiosk.printer.codepages import EPSON, holds
+from kiosk.printer.raster import cells
+
 Style = Literal["normal", "bold", "big"]
 Align = Literal["left", "center", "right"]
 SlipKind = Literal["seat", "receipt", "payout", "results", "test"]
-CODEPAGE = "cp1252"     # ESC t 16 (WPC1252): Western European names print as written
 
 
 class Line(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
@@ -36,45 +41,87 @@ class Slip(msgspec.Struct, forbid_unknown_fields=True):
     title: str                    # the queue's label, e.g. "Seat card: Ann (T3 S5)"
     lines: list[Line]
     event: str = ""
+    language: str = ""            # who reads it: the code pages tried first ("": English)
 
 
 def printable(text: str) -> str:
-    """`text` as the printer's code page holds it: accents kept where it has them, other
-    letters without their marks, anything else (emoji, CJK) a '?'; control characters
-    never reach the printer (a name cannot smuggle an ESC/POS command)."""
+    """`text` as a slip may hold it: control characters dropped (a name cannot smuggle
+    an ESC/POS command), a symbol no code page has (an emoji) a '?'; letters of every
+    script kept, for the writer to print or draw."""
     out = []
     for ch in text:
-        if unicodedata.category(ch).startswith("C"):
+        cat = unicodedata.category(ch)
+        if cat.startswith("C"):
             continue
-        try:
-            ch.encode(CODEPAGE)
-            out.append(ch)
-        except UnicodeEncodeError:
-            bare = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
-            out.append(bare or "?")
+        if cat.startswith("S") and not any(holds(p, ch) for p in EPSON):
+            ch = "?"
+        out.append(ch)
     return "".join(out)
 
 
 def width(style: Style, columns: int) -> int:
-    """Characters per line in `style` (big is double width)."""
+    """Columns of the grid per line in `style` (big is double width)."""
     return columns // 2 if style == "big" else columns
+
+
+def wrap(value: str, room: int) -> list[str]:
+    """`value` in rows of at most `room` columns: broken at spaces, between any two wide
+    characters (Chinese has no spaces), and inside a word longer than a row."""
+    rows: list[str] = []
+    row = ""
+    for token in _tokens(value):
+        if row.strip() and cells(row + token) > room:
+            rows.append(row.rstrip())
+            row = token.lstrip()
+        else:
+            row += token
+        while cells(row) > room:
+            head = _head(row, room)
+            rows.append(head)
+            row = row[len(head):].lstrip()
+    if row.strip() or not rows:
+        rows.append(row.rstrip())
+    return rows
+
+
+def _tokens(value: str) -> list[str]:
+    """Words with the spaces before them, and each wide character on its own."""
+    out: list[str] = []
+    for ch in value:
+        last = out[-1] if out else ""
+        narrow = bool(last) and cells(ch) == 1 and not ch.isspace() \
+            and cells(last[-1]) == 1 and not last[-1].isspace()
+        if narrow or last.isspace():       # a word goes on, or follows its spaces
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
+def _head(row: str, room: int) -> str:
+    used = 0
+    for i, ch in enumerate(row):
+        used += cells(ch)
+        if used > room:
+            return row[:max(i, 1)]
+    return row
 
 
 def text(value: str, columns: int, style: Style = "normal",
          align: Align = "left") -> list[Line]:
     """`value` wrapped to the paper, one Line per printed line."""
-    wrapped = textwrap.wrap(printable(value), width(style, columns),
-                            break_long_words=True) or [""]
-    return [Line(text=w, style=style, align=align) for w in wrapped]
+    return [Line(text=w, style=style, align=align)
+            for w in wrap(printable(value), width(style, columns))]
 
 
 def pair(left: str, right: str, columns: int, style: Style = "normal") -> list[Line]:
     """A label and a value on one line, the value flush right (wrapped when too long)."""
     left, right = printable(left), printable(right)
     room = width(style, columns)
-    if len(left) + len(right) + 1 > room:
+    gap = room - cells(left) - cells(right)
+    if gap < 1:
         return [*text(left, columns, style), *text(right, columns, style, "right")]
-    return [Line(text=left + " " * (room - len(left) - len(right)) + right, style=style)]
+    return [Line(text=left + " " * gap + right, style=style)]
 
 
 def rule() -> Line:

@@ -70,6 +70,7 @@ class Spooler:
         c = self.config
         return {"port": f"{c.port.kind}:{c.port.target}", "online": self.online,
                 "error": self.error, "waiting": self.jobs.waiting(), "columns": c.columns,
+                "paper": c.paper,
                 "jobs": [j.summary() for j in self.jobs.recent(limit)]}
 
     def wait_idle(self, timeout: float) -> bool:
@@ -98,7 +99,8 @@ class Spooler:
                 self._wake.wait()
                 continue
             try:
-                data = escpos.render(job.slip, self.config.columns)
+                c = self.config
+                data = escpos.render(job.slip, c.columns, c.pages, c.dots)
             except Exception as exc:   # a slip that cannot be rendered: never blocks the rest
                 log.exception("print job %d cannot be rendered", job.id)
                 self.jobs.printed(job.id, error=f"not printed: {exc}")

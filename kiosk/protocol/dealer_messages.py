@@ -5,7 +5,7 @@ the director's answer, on topics of their own beside the table's report.
     pk/v2/<room>/director/dealer/<n>    QoS1, not retained: the director's answer
 
 Neither is retained nor logged: a badge and a PIN cross the broker once, to the director,
-which keeps only their check (kiosk.director.adapters.dealers). A player's card is never
+which keeps only their check (kiosk.director.services.dealers). A player's card is never
 sent here: the kiosk sends a card the seating directory does not know, and the director
 answers whether it is a dealer's badge.
 """
@@ -17,8 +17,9 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from kiosk.base.texts import Msg
 from kiosk.core.model.bounds import Ident, Name, TableNo, Text
-from kiosk.protocol.messages import ProtocolError
+from kiosk.protocol.messages import Language, ProtocolError
 from kiosk.protocol.topics import Topics
 
 Secret = Annotated[str, Meta(min_length=1, max_length=64)]
@@ -35,14 +36,17 @@ class DealerRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     pin: Annotated[str, Meta(pattern=r"^\d{4,8}$")] | None = None
 
 
-class DealerAnswer(msgspec.Struct, kw_only=True):
+class DealerAnswer(msgspec.Struct, kw_only=True, omit_defaults=True):
     v: Literal[2] = 2
     id: Ident
     ok: bool
-    text: Text
+    text: Text                 # in the room's default language (older kiosks)
+    text_msg: Msg | None = None   # the same as a message key
     dealer: Name = ""
     outgoing: Name = ""        # the dealer pushed off, and where they go next
     outgoing_to: Text = ""
+    outgoing_to_msg: Msg | None = None
+    language: Language | None = None   # the dealer's own (the roster's), if any
 
 
 _request = msgspec.json.Decoder(DealerRequest)

@@ -18,6 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 from msgspec import Meta
 
+from kiosk.base.texts import Msg
 from kiosk.core.model.bounds import (
     MAX_SEATS,
     MAX_TABLES,
@@ -27,6 +28,7 @@ from kiosk.core.model.bounds import (
     Ident,
     Money,
     Name,
+    PeriodNo,
     Rev,
     SeatNo,
     Seats,
@@ -45,6 +47,8 @@ MAX_MESSAGE = MAX_SEATING      # the broker refuses anything larger (message_siz
 Epoch = Annotated[float, Meta(ge=0, le=1e11)]
 # room and event names are topic levels (kiosk.protocol.topics): no '/', '+' or '#'
 TopicName = Annotated[str, Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,47}$")]
+# a language as the catalogues name it (kiosk.lang.codes): "de", "pt_BR", "zh_Hans"
+Language = Annotated[str, Meta(pattern=r"^[a-z]{2,3}(_[A-Za-z]{2,4})?$")]
 
 
 class ProtocolError(ValueError):
@@ -93,13 +97,14 @@ class Status(Message, kw_only=True):
 
 
 class PeriodSpec(Part, forbid_unknown_fields=True, kw_only=True):
-    minutes: Annotated[float, Meta(gt=0, le=24 * 60)]
+    minutes: Annotated[float, Meta(ge=0, le=24 * 60)]   # 0: a level counted in hands
     sb: Chips = 0
     bb: Chips = 0
     ante: Chips = 0
     bb_ante: Chips = 0
     is_break: bool = False
     color_up: Text = ""
+    hands: Annotated[int, Meta(ge=0, le=10_000)] = 0    # hands a level lasts at each table
 
 
 class StructureSpec(Part, kw_only=True):
@@ -118,6 +123,14 @@ class H4HSchedule(Part, kw_only=True):
     on: bool = False
     round: Count = 0
     playing: Annotated[list[TableNo], Meta(max_length=MAX_TABLES)] = []   # still to finish
+
+
+class OrbitSchedule(Part, kw_only=True):
+    """Orbit for orbit (TDA RP-19): its round, and the tables still playing their orbit."""
+
+    on: bool = False
+    round: Count = 0
+    playing: Annotated[list[TableNo], Meta(max_length=MAX_TABLES)] = []
 
 
 class Schedule(Message, kw_only=True):
@@ -143,6 +156,12 @@ class Schedule(Message, kw_only=True):
     final_table: TableNo | None = None
     # open tables, next to break first (TDA 10C's predetermined procedure applied now)
     break_order: Annotated[list[TableNo], Meta(max_length=10_000)] = []
+    # seconds before play starts or resumes that the tables call "prepare your decks"
+    # (TDA 2024 RP-20); 0: they do not
+    prepare_decks: Annotated[int, Meta(ge=0, le=600)] = 0
+    # seconds before a level change or break in which no dealer push is taken (TDA RP-7)
+    push_hold: Annotated[int, Meta(ge=0, le=600)] = 0
+    orbit: OrbitSchedule | None = None
 
 
 class PlanSeat(Part, kw_only=True):
@@ -153,9 +172,12 @@ class PlanSeat(Part, kw_only=True):
     absent: bool = False
     penalty_hands: Count = 0
     penalty_until: Time | None = None
-    penalty: Text = ""
+    penalty: Text = ""                 # in the room's default language (older kiosks)
+    penalty_msg: Msg | None = None     # the same as a message key, for the table's own
     new: bool = False
     bounty: Money | None = None      # bounty events: the bounty on this player's head
+    bank: Count | None = None        # time-bank cards the player holds (an event with a bank)
+    bank_used: Count = 0             # ...and has handed in since this entry began
 
 
 class MoveOut(Part, kw_only=True):
@@ -172,6 +194,7 @@ class MoveIn(Part, kw_only=True):
     seat: SeatNo
     from_table: TableNo | None = None
     from_seat: SeatNo | None = None
+    language: Language | None = None   # the player's, for the seat card (None: the table's)
 
 
 class PlanBust(Part, kw_only=True):
@@ -186,6 +209,7 @@ class PlanBust(Part, kw_only=True):
     stack: Chips | None = None
     bounty_won: Money = 0         # bounty events: what this player won knocking others out
     eliminators: Annotated[list[SeatNo | None], Meta(max_length=9)] = []   # who won the pot
+    language: Language | None = None   # the player's, for the payout slip
 
 
 class H4HPlan(Part, kw_only=True):
@@ -213,6 +237,40 @@ class ClockCallView(Part, kw_only=True):
     report: Ident | None = None
 
 
+class OrbitPlan(Part, kw_only=True, forbid_unknown_fields=True):
+    """This table's part in orbit for orbit: `go` while it still plays its orbit of
+    `round`; on and not `go`, it waits for the other tables. `hands_left`: the hands its
+    orbit still takes after its hand `hand` with the players seated now (None before the
+    orbit's first hand), so a table that loses the network stops there by itself."""
+
+    on: bool = False
+    round: Count = 0
+    go: bool = False
+    hands_left: Annotated[int, Meta(ge=0, le=MAX_SEATS)] | None = None
+    hand: HandNo = 0
+
+
+class ShotClockPlan(Part, kw_only=True, forbid_unknown_fields=True):
+    """The event's shot clock (TDA RP-19): `seconds` a decision; where it runs (`applies`:
+    the whole event, from level `from_level` on, the final table only, or off); each
+    time-bank card adds `bank_seconds`; `bank_cards` is what each entry was given so far."""
+
+    seconds: Annotated[int, Meta(ge=1, le=600)]
+    applies: Literal["event", "level", "final", "off"] = "event"
+    from_level: Annotated[int, Meta(ge=1, le=500)] = 1
+    bank_seconds: Annotated[int, Meta(ge=0, le=600)] = 0
+    bank_cards: Count = 0
+
+
+class HandLevelPlan(Part, kw_only=True, forbid_unknown_fields=True):
+    """A structure counted in hands: this table's level (`period`) and the hands of it
+    dealt here, after its hand number `hand` (the table counts on from there)."""
+
+    period: Annotated[int, Meta(ge=0, le=500)]
+    played: Count = 0
+    hand: HandNo = 0
+
+
 class MoneyPlan(Part, kw_only=True, forbid_unknown_fields=True):
     places_paid: Count = 0
     bubble: bool = False
@@ -229,6 +287,8 @@ class ChipCountPlan(Part, kw_only=True):
     new_chip: Chips = 0
     counted: Count = 0                 # this table's counts the director took this round
     recount: Text = ""                 # why it must count again (the bag refuses its count)
+    label_msg: Msg | None = None       # `label` and `recount` as message keys (the texts
+    recount_msg: Msg | None = None     # are in the room's default language, for old kiosks)
 
 
 class ColourUpPlan(Part, kw_only=True):
@@ -247,6 +307,28 @@ class ColourUpPlan(Part, kw_only=True):
     winners: RaceWinners = []          # the seats in the order they won, as entered
 
 
+class Handover(Part, kw_only=True):
+    """What the outgoing dealer tells the incoming one at a push (TDA 2024 RP-15A): the
+    seats of players warned and on a penalty, and the floor's note for the table."""
+
+    warnings: Seats = []
+    penalties: Seats = []
+    note: Text = ""
+
+
+class FirstHand(Part, kw_only=True):
+    """The first hand after a push, dealt at the level the clock had at the push even if
+    a new one starts before it (TDA 2024 r.23): while the table's hand count is still
+    `hand`, with these blinds."""
+
+    hand: HandNo
+    period: PeriodNo
+    sb: Chips = 0
+    bb: Chips = 0
+    ante: Chips = 0
+    bb_ante: Chips = 0
+
+
 class DealerPlan(Part, kw_only=True):
     """Who deals the table and the next push (kiosk.core.dealers): names only, never a
     badge or a PIN. `outgoing` and `outgoing_to` tell the dealer just pushed off where to
@@ -257,7 +339,11 @@ class DealerPlan(Part, kw_only=True):
     incoming: Name | None = None       # who pushes the table next
     outgoing: Name = ""
     outgoing_to: Text = ""
+    outgoing_to_msg: Msg | None = None   # `outgoing_to` as a message key
     pushed_at: Time | None = None      # when that push was done
+    handover: Handover | None = None   # RP-15A, under a profile that shows it
+    first_hand: FirstHand | None = None   # r.23, under a profile that deals it
+    language: Language | None = None   # the dealing dealer's own (the roster's), if any
 
 
 class Plan(Message, kw_only=True):
@@ -282,7 +368,9 @@ class Plan(Message, kw_only=True):
     redraw_button: bool = False
     final_table: bool = False
     final_pending: bool = False        # the final-table draw waits: no table deals
-    hold_reason: Text = ""             # why `hold` is set, in words
+    hold_reason: Text = ""             # why `hold` is set, in the room's default language
+    hold_msg: Msg | None = None        # the same as a message key, for the table's language
+    language: Language | None = None   # the table's language (room.toml); None: English
     busts: Annotated[list[PlanBust], Meta(max_length=10)] = []
     max_seats: Annotated[int, Meta(ge=2, le=10)] = 9
     hand: HandNo = 0
@@ -296,6 +384,9 @@ class Plan(Message, kw_only=True):
     dealer: DealerPlan | None = None   # the rotation, when the room runs one
     slips: bool = False                # print `busts` with money to collect at a table with
                                        # a printer ([director] slips_at_table)
+    orbit: OrbitPlan = msgspec.field(default_factory=OrbitPlan)
+    shot_clock: ShotClockPlan | None = None   # the event has a shot clock (RP-19)
+    hand_level: HandLevelPlan | None = None   # the structure counts levels in hands
 
 
 class EventEntry(Part, kw_only=True):
@@ -321,7 +412,9 @@ class Events(Message, kw_only=True):
 
 class Ack(Message, kw_only=True):
     ids: Annotated[list[Ident], Meta(max_length=10_000)]
+    # why, in the room's default language; and as message keys when the refusal has one
     rejected: Annotated[dict[Ident, Text], Meta(max_length=10_000)] = {}
+    rejected_msgs: Annotated[dict[Ident, Msg], Meta(max_length=10_000)] = {}
 
 
 class Seating(Message, kw_only=True):
@@ -365,6 +458,7 @@ class Live(Message, kw_only=True):
     h4h_waiting: bool = False
     plan_rev: Rev | None = None
     ts: Time = 0.0
+    untranslated: Count = 0   # texts this kiosk showed in English for want of an entry
 
 
 SCHEMAS: dict[str, Any] = {

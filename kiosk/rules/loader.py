@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.base.errors import ConfigError
+from kiosk.base.texts import M_
 from kiosk.base.tomlfile import Section, read_toml
 from kiosk.rules import profile as model
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
-DEFAULT_PROFILE = "tda-2017"
+DEFAULT_PROFILE = "tda-2024"   # the profile of a new event that names none
 # the one choice the model types as plain `str` (chip_race.mode); every other choice is
 # a Literal in kiosk.rules.profile and is checked from there
 CHOICES: dict[str, tuple[str, ...]] = {"mode": ("race", "round_up", "race_by_card")}
@@ -82,7 +83,29 @@ def load_profile_file(path: str | Path) -> model.Profile:
         raise sec.fail("balance.tolerance", "needs at least one entry")
     if prof.end_of_day.hands and not 0 < prof.end_of_day.hands[0] <= prof.end_of_day.hands[1]:
         raise sec.fail("end_of_day.hands", "expected [low, high] with 0 < low <= high")
+    _check_sizes(sec, prof)
     return prof
+
+
+def _check_sizes(sec: Section, prof: model.Profile) -> None:
+    """The bounds the rule texts give, and the ones a table can hold."""
+    h4h = prof.hand_for_hand
+    if h4h and h4h.runoff_max_seconds is not None and h4h.runoff_seconds is not None \
+            and h4h.runoff_seconds > h4h.runoff_max_seconds:
+        raise sec.fail("hand_for_hand.runoff_seconds",
+                       f"{h4h.runoff_seconds} s a hand is more than the "
+                       f"{h4h.runoff_max_seconds} s runoff_max_seconds allows")
+    seen: set[int] = set()
+    for i, f in enumerate(prof.balance.final_tables):
+        where = f"balance.final_tables[{i}]"
+        if not (2 <= f.seats <= 10 and 2 <= f.final <= 10):
+            raise sec.fail(where, f"seats and final must be 2 to 10, got {f.seats}, {f.final}")
+        if f.seats in seen:
+            raise sec.fail(where, f"{f.seats}-handed events are listed twice")
+        seen.add(f.seats)
+    for key in ("push_hold_seconds", "prepare_decks_seconds"):
+        if getattr(prof.dealing, key) > 600:
+            raise sec.fail(f"dealing.{key}", f"at most 600 s, got {getattr(prof.dealing, key)}")
 
 
 def profile_ids() -> list[str]:
@@ -91,14 +114,16 @@ def profile_ids() -> list[str]:
 
 @cache
 def load_profile(name_or_path: str = DEFAULT_PROFILE) -> model.Profile:
-    """A shipped profile by id (`tda-2017`) or any profile file by path."""
+    """A shipped profile by id (`tda-2024`) or any profile file by path."""
     path = Path(name_or_path)
     if path.suffix != ".toml":
         path = PROFILE_DIR / f"{name_or_path}.toml"
         if not path.exists():
-            raise ConfigError(name_or_path, "", f"no such rule profile (known: "
-                              f"{', '.join(profile_ids())})")
+            raise ConfigError(name_or_path, "", M_("profile.unknown", "no such rule profile "
+                                                   "(known: {known})",
+                                                   known=", ".join(profile_ids())))
     prof = load_profile_file(path)
     if path.parent == PROFILE_DIR and prof.id != path.stem:
-        raise ConfigError(str(path), "id", f"must equal the file name {path.stem!r}")
+        raise ConfigError(str(path), "id", M_("profile.id_file", "must equal the file name "
+                                              "'{name}'", name=path.stem))
     return prof

@@ -41,9 +41,19 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class FinalTableSize:
+    """The final table of an event dealt `seats`-handed seats `final` (TDA 2024 RP-9)."""
+
+    seats: int
+    final: int
+
+
+@dataclass(frozen=True)
 class BalanceRules:
     mode: Literal["tda", "minimum"] = "tda"  # keep spread within tolerance, or only top up
     halt_short: int | None = 3  # short tables this many behind the longest halt
+    # ... only once the empty seats reach their blinds (TDA 2024 r.11D); False: at once
+    halt_on_blinds: bool = False
     tolerance: tuple[Tolerance, ...] = (Tolerance(5, 2), Tolerance(1, 1))
     min_players: int = 2       # "minimum" mode: a table plays down to this many
     added_tables_break_first: bool = False
@@ -53,6 +63,7 @@ class BalanceRules:
     break_order: Literal["fewest", "published"] = "fewest"
     final_table_extra: int = 1
     final_table_max: int = 10
+    final_tables: tuple[FinalTableSize, ...] = ()   # by table size, before the rule above
     rule: str = ""
 
     def allowed_spread(self, tables: int) -> int:
@@ -62,7 +73,12 @@ class BalanceRules:
         return self.tolerance[-1].spread
 
     def final_table_size(self, seats: int) -> int:
-        """TDA 11: a full table plus one, at most ten; heads-up events excepted."""
+        """The size listed for `seats` (TDA 2024 RP-9: nine for 9- and 8-handed events,
+        seven for 7- and 6-handed), else TDA 2017 r.11: a full table plus one, at most
+        ten; heads-up events excepted."""
+        listed = next((f.final for f in self.final_tables if f.seats == seats), None)
+        if listed is not None:
+            return listed
         if seats <= 2:
             return seats
         return min(seats + self.final_table_extra, self.final_table_max)
@@ -101,6 +117,7 @@ class BustRules:
 @dataclass(frozen=True)
 class HandForHandRules:
     runoff_seconds: int | None = 120  # None: the clock runs as usual
+    runoff_max_seconds: int | None = None  # the most a hand may run off (TDA 2024 RP-8B)
     players_stay_seated: bool = False
     rule: str = ""
 
@@ -134,6 +151,42 @@ class EndOfDayRules:
 
 
 @dataclass(frozen=True)
+class AnteRules:
+    """How antes are posted and scheduled (TDA 2024 RP-11)."""
+
+    big_blind_first: bool = False   # a big blind short of blind and ante covers the blind first
+    never_reduced: bool = False     # no level's ante below the one before, final table included
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class DealingRules:
+    """The dealers' procedures the tables and the rotation follow."""
+
+    push_hold_seconds: int = 0      # no push this long before a level change or break (RP-7)
+    prior_level_after_push: bool = False  # a level starting during a push: one hand at the
+                                          # prior level (TDA 2024 r.23)
+    handover: bool = False          # the incoming dealer is shown what the outgoing tells
+                                    # (TDA 2024 RP-15A)
+    prepare_decks_seconds: int = 0  # "prepare your decks" before play starts or resumes;
+                                    # the start waits this long (TDA 2024 RP-20)
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class StallingRules:
+    """The tools against stalling (TDA RP-19) this rule set lets a house use: a shot clock
+    on every decision with time-bank cards, orbit for orbit (soft hand-for-hand) and
+    levels counted in hands. All three by default; a house set that refuses one says so,
+    and an event that asks for it is refused when it loads."""
+
+    shot_clock: bool = True
+    orbit_for_orbit: bool = True
+    hands_per_level: bool = True
+    rule: str = ""
+
+
+@dataclass(frozen=True)
 class Profile:
     id: str
     name: str
@@ -149,3 +202,6 @@ class Profile:
     chip_race: ChipRaceRules
     end_of_day: EndOfDayRules
     bubble_deal: Literal["secret_red_black", "unanimous"] | None
+    ante: AnteRules = AnteRules()
+    dealing: DealingRules = DealingRules()
+    stalling: StallingRules = StallingRules()

@@ -59,6 +59,7 @@ from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 from kiosk.sim.fields import Field, LocalField
 from kiosk.sim.hand import Hand, post_blinds, refund, showdown
+from kiosk.sim.push_wait import PushWait
 from kiosk.sim.result import SimResult
 
 __all__ = ["HAND_SECONDS", "Field", "SimResult", "Simulator", "simulate"]
@@ -141,6 +142,8 @@ class Simulator:
         self.prefix = report_prefix   # report ids: a restarted dealer must not repeat one
         self.first_hand: dict[str, tuple[bool, bool]] = {}  # moved: (due BB, was BB) there
         self.halted_now: set[int] = set()
+        self.pushes = PushWait(field, lambda at, tid: heapq.heappush(
+            self.queue, (at, next(self.seq), -tid)))     # tables waiting for a relief
         self.now = start
         self.bought = 0                                 # chips sold: entries, rebuys, add-ons
         self.counted: set[tuple[int, int]] = set()      # (table, round) counts reported
@@ -251,6 +254,11 @@ class Simulator:
         wall = time.perf_counter()
         if self.tour is not None:
             self.setup()
+        # the first deal when the first level starts: a profile whose start waits for the
+        # decks (TDA 2024 RP-20) starts it a minute on, in process and over MQTT alike
+        clock = self.field.clock()
+        if clock.period == 0 and not clock.paused:
+            self.start = max(self.start, clock.anchor)
         t = self.start
         tables = self.field.tables()
         self.res.tables_max = len(tables)
@@ -428,6 +436,9 @@ class Simulator:
         period = self._period(tid, t)
         if period is None:
             return
+        if self.pushes.holds(tid, t):     # the dealer's relief is due at this hand's end
+            self.waiting.discard(tid)
+            return
         self.waiting.discard(tid)
         self._addons(tid, t, period)
         self._deal(tid, t, seat_of, period)
@@ -509,7 +520,8 @@ class Simulator:
                     self.res.moved_skipped_bb += 1
 
     def _end_hand(self, tid: int, t: float) -> None:
-        if tid < 0:  # a break ended: deal again
+        if tid < 0:  # a break ended, or the relief is looked for again: deal again
+            self.pushes.looked(-tid)
             self._try_start(-tid, t)
             return
         hand = self.playing.pop(tid, None)   # its pot goes to the winners now

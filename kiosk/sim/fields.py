@@ -42,6 +42,7 @@ class Field(Protocol):
     def count_request(self, table: int) -> dict[str, Any] | None: ...
     def colour_up(self, table: int) -> dict[str, Any] | None: ...
     def idle(self) -> bool: ...
+    def push_due(self, table: int, t: float) -> bool: ...
 
 
 Executor = Callable[[Command, float], list[Event]]
@@ -73,6 +74,9 @@ class LocalField:
 
     def holding(self, table: int) -> bool:
         return self.tour.balancing.holding(self.tour.seating.tables[table])
+
+    def push_due(self, table: int, t: float) -> bool:
+        return False     # no roadmap in this process: whoever runs one pushes itself
 
     def halted(self, table: int) -> bool:
         return self.tour.balancing.halted(self.tour.seating.tables[table])

@@ -55,7 +55,7 @@ class MqttField(TableReports):
         self.rejected: dict[str, str] = {}
         self._ready = threading.Event()
         self.seq = 0                                 # reports sent, as a kiosk numbers them
-        self.extra: list[str] = []                   # more topics to hear (kiosk.sim.versions)
+        self.extra: list[str] = []                   # more topics to hear (kiosk.demo.versions)
         self.client = make_client(client_id, broker)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -164,6 +164,15 @@ class MqttField(TableReports):
 
     def halted(self, table: int) -> bool:
         return bool(self._plan(table).get("halt"))
+
+    def push_due(self, table: int, t: float) -> bool:
+        """The plan says the dealer's push is due: the kiosk asks the dealer to wait for
+        the relief before the next hand ("PUSH: Gia badges in")."""
+        d = self._plan(table).get("dealer")
+        if not isinstance(d, dict) or not d.get("dealer"):
+            return False
+        push_at = d.get("push_at")
+        return isinstance(push_at, int | float) and t >= push_at
 
     def broken(self, table: int) -> bool:
         return bool(self._plan(table).get("broken", True))

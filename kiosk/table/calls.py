@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BUZZER_S = 3.0  # how long the buzzer sounds when a clock call runs out
+SHOT_WARN_S = 5.0  # the shot clock's last seconds: the buzzer beeps, the count turns red
 
 
 @dataclass
@@ -80,3 +81,31 @@ class FloorCall:
     @property
     def ids(self) -> set[str]:
         return {self.id} | ({self.plan_key} if self.plan_key else set())
+
+
+@dataclass
+class ShotRun:
+    """The shot clock (TDA RP-19) on one player's decision: `seconds` from `started_at`,
+    and `extra` seconds from the time-bank cards handed in on it (`cards`)."""
+
+    seat: int
+    player: str
+    hand: int
+    started_at: float
+    seconds: float
+    extra: float = 0.0
+    cards: int = 0
+
+    def left(self, t: float) -> float:
+        """Seconds to act (below zero once time is up)."""
+        return self.seconds + self.extra - (t - self.started_at)
+
+    def phase(self, t: float) -> str:
+        """`running`, `countdown` (the last seconds, the buzzer beeping), `buzzer` (time
+        up, the buzzer sounding) or `over` (time up: the dealer gives the ruling)."""
+        left = self.left(t)
+        if left > SHOT_WARN_S:
+            return "running"
+        if left > 0:
+            return "countdown"
+        return "buzzer" if left > -BUZZER_S else "over"

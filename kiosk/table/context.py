@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kiosk.core.calc.clock import Clock, ClockReading
+from kiosk.core.calc import pace
+from kiosk.core.calc.clock import Clock, ClockReading, level_ends_at
+from kiosk.lang.active import _
 from kiosk.protocol.messages import report
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
 from kiosk.rules.profile import Profile
@@ -77,7 +79,7 @@ class TableContext:
         last = self.last_press.get(name)
         self.last_press[name] = t
         if last is not None and 0 <= t - last < (self.debounce_s if window is None else window):
-            return Result(message="Pressed twice - ignored", refused=True)
+            return Result(message=_("Pressed twice - ignored"), refused=True)
         return None
 
     # ---------------------------------------------------------------- the room, read
@@ -139,6 +141,15 @@ class TableContext:
             return bool(override[1])
         return bool(self.plan_seats().get(seat, {}).get("absent"))
 
+    def bank(self, seat: int) -> int | None:
+        """Time-bank cards the player at `seat` holds: the plan's, less those handed in
+        here that it does not count yet (None: the event has no time bank)."""
+        who = self.plan_seats().get(seat) or {}
+        if who.get("bank") is None:
+            return None
+        pending = self.local.bank_pending.get(str(who.get("player")), [0, 0])
+        return max(0, int(who["bank"]) - pending[1])
+
     def h4h(self) -> dict[str, Any]:
         hh = self.plan.get("hand_for_hand")
         if hh is None and self.schedule:
@@ -160,6 +171,82 @@ class TableContext:
             return None
         return self.clock.read(self.structure, t)
 
+    def first_hand(self) -> dict[str, Any] | None:
+        """The plan's first hand after a push (TDA 2024 r.23) while it is still to deal:
+        the table has dealt no hand since the push."""
+        d = self.plan.get("dealer")
+        first = d.get("first_hand") if isinstance(d, dict) else None
+        if not isinstance(first, dict) or self.local.in_hand \
+                or self.local.hand != first.get("hand"):
+            return None
+        return first
+
+    def hand_period(self, t: float) -> int | None:
+        """The period the next hand is dealt at: the clock's, or the prior level when a
+        level started during the push before it (TDA 2024 r.23): after the push fell due,
+        with the table's last hand dealt at the prior level, and no break since."""
+        reading = self.reading(t)
+        if reading is None or self.structure is None:
+            return None
+        first = self.first_hand()
+        if first is None:
+            return reading.period
+        prior, now = int(first["period"]), reading.period
+        periods = self.structure.periods
+        last = self.local.period        # the outgoing dealer's last hand's
+        if not prior < now < len(periods) or (last is not None and last > prior) or \
+                any(p.is_break for p in periods[prior:now + 1]):
+            return reading.period
+        return prior
+
+    def push_hold(self, t: float) -> tuple[float, float] | None:
+        """(start, until): the last moments of the level running at `t`, in which no
+        dealer push is taken (RP-7, the schedule's `push_hold`); None without one."""
+        hold = int((self.schedule or {}).get("push_hold") or 0)
+        if not hold or self.clock is None or self.structure is None:
+            return None
+        ends = level_ends_at(self.clock, self.structure, t)
+        return None if ends is None else (ends - hold, ends)
+
     def rule(self) -> str:
-        rule = self.profile.clock_call.rule
-        return f" (rule {rule})" if rule else ""
+        """The profile's rule for a clock call ("29"), or ""."""
+        return str(self.profile.clock_call.rule or "")
+
+    # ---------------------------------------------------------------- the table's pace
+    def hands_dealt(self) -> tuple[int, int] | None:
+        """Levels counted in hands: (period, hands of it dealt here) after this table's
+        last hand, from the plan's count and the hands dealt since (offline too); None
+        in a timed structure."""
+        hl, s = self.plan.get("hand_level"), self.structure
+        if not hl or s is None or not s.counts_hands:
+            return None
+        since = self.local.hand - int(hl.get("hand", 0))
+        return pace.after_hands(s, int(hl["period"]), int(hl.get("played", 0)), since)
+
+    def next_hand_period(self) -> int | None:
+        """The period this table's next hand is dealt at, where levels count hands."""
+        dealt = self.hands_dealt()
+        if dealt is None or self.structure is None:
+            return None
+        return pace.hand_level(self.structure, *dealt)[0]
+
+    def period_now(self, t: float) -> int | None:
+        """The period of the hand running, else of the next hand: the table's own where
+        levels count hands, else the clock's."""
+        if self.local.in_hand and self.local.period is not None:
+            return self.local.period
+        own = self.next_hand_period()
+        if own is not None:
+            return own
+        reading = self.reading(t)
+        return reading.period if reading else None
+
+    def orbit_played(self) -> bool:
+        """Orbit for orbit: this table has played its orbit and waits for the others
+        (the plan says so, or, offline, its own hands since the plan's count do)."""
+        orbit = self.plan.get("orbit") or {}
+        if not orbit.get("on"):
+            return False
+        left = orbit.get("hands_left")
+        dealt = self.local.hand - int(orbit.get("hand", 0))
+        return not orbit.get("go") or (left is not None and dealt >= int(left))

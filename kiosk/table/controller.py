@@ -4,7 +4,8 @@ The UI, the GPIO adapter, the card reader, the headless runner and the tests all
 drive this one object. It wires one small flow per dealer task (a hand, a bust and its
 winners, a chip count, a colour-up and race, a clock call, a floor call, moves and
 arrivals, the armed seat prompt, UNDO) to one shared `TableContext`, routes each dealer
-action to the flow that owns it (`ACTIONS`), takes what the director and the link say,
+action to the flow that owns it (`ACTIONS`), takes the table's plan (the rest the room
+says, the schedule and the directories, goes to `directions`) and what the link says,
 and draws the screen from the flows' state. Each action returns a `Result`: the report
 to queue (if any) and a message for the dealer. Refused actions (a duplicate press, a
 new hand while one is running) return `refused=True` and no report, so nothing reaches
@@ -18,27 +19,36 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kiosk.base.errors import KioskError
-from kiosk.core.calc.clock import Clock
-from kiosk.protocol import messages
+from kiosk.lang.active import _
+from kiosk.lang.active import use as speak
+from kiosk.lang.catalogue import missing_counts
+from kiosk.lang.codes import SOURCE
 from kiosk.rules.loader import DEFAULT_PROFILE, load_profile
-from kiosk.rules.structure import Structure
 from kiosk.table.context import DEBOUNCE_S, TableContext
 from kiosk.table.dealer_view import dealer_fields, pin_offered
 from kiosk.table.flows.bust import BustFlow
 from kiosk.table.flows.clock import ClockFlow
 from kiosk.table.flows.colour_up import RACE_WAIT, ColourUpFlow
 from kiosk.table.flows.count import CountFlow
+from kiosk.table.flows.directions import DirectionsFlow, valid
 from kiosk.table.flows.floor import FloorFlow
 from kiosk.table.flows.hand import HandFlow
+from kiosk.table.flows.handover import HandoverFlow
 from kiosk.table.flows.moves import MESSAGE_S, MovesFlow
 from kiosk.table.flows.pin import PinFlow
 from kiosk.table.flows.prompt import FREE, PENDING_S, PromptFlow, SeatFlows
+from kiosk.table.flows.shot import ShotFlow
 from kiosk.table.flows.undo import UndoFlow
 from kiosk.table.local import Local
 from kiosk.table.moment import moment
 from kiosk.table.result import Result
-from kiosk.table.screen_view import bust_results, clock_fields, field_text, seat_views
+from kiosk.table.screen_view import (
+    bust_results,
+    clock_fields,
+    field_text,
+    orbit_state,
+    seat_views,
+)
 from kiosk.table.view import TableView
 
 __all__ = ["DEBOUNCE_S", "PENDING_S", "Result", "TableController"]
@@ -62,7 +72,9 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "count_send": ("count", "send"), "chip_count": ("count", "chip_count"),
     "race_tap": ("colour", "race_tap"), "race_undo": ("colour", "race_undo"),
     "race_send": ("colour", "race_send"), "colour_up_done": ("colour", "done"),
-    "call_clock": ("clock", "call_clock"), "clock_done": ("clock", "clock_done"),
+    "call_clock": ("clock", "call_clock"), "clock_done": ("prompts", "clock_done"),
+    "shot_start": ("shot", "start"), "shot_next": ("shot", "next_player"),
+    "shot_stop": ("shot", "stop"), "time_bank": ("shot", "bank"), "shot_out": ("shot", "out"),
     "press_floor": ("floor", "press_floor"), "hold_floor": ("floor", "hold_floor"),
     "confirm_arrival": ("moves", "confirm_arrival"), "card": ("moves", "card"),
     "mover_page_step": ("moves", "page_step"), "hide_movers": ("moves", "hide"),
@@ -75,6 +87,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "pin_open": ("pin", "pin_open"), "pin_pick": ("pin", "pin_pick"),
     "pin_type": ("pin", "pin_type"), "pin_key": ("pin", "pin_key"),
     "pin_ok": ("pin", "pin_ok"), "pin_cancel": ("pin", "pin_cancel"),
+    "hide_handover": ("handover", "put_away"),
 }
 
 
@@ -90,17 +103,19 @@ class TableController:
         ctx = self.ctx
         self.hand, self.busts, self.count = HandFlow(ctx), BustFlow(ctx), CountFlow(ctx)
         self.colour, self.clock, self.floor = ColourUpFlow(ctx), ClockFlow(ctx), FloorFlow(ctx)
-        self.moves = MovesFlow(ctx)
+        self.moves, self.shot, self.handover = MovesFlow(ctx), ShotFlow(ctx), HandoverFlow(ctx)
         self.pin = PinFlow(ctx, self.moves)
         self.prompts = PromptFlow(ctx, SeatFlows(self.hand, self.busts, self.clock,
-                                                 self.colour, self.count, self.moves))
+                                                 self.colour, self.count, self.moves,
+                                                 self.shot))
         self.undos = UndoFlow(ctx, self.clock, self.floor)
+        self.directions = DirectionsFlow(ctx)
 
     def act(self, name: str, t: float, *args: Any, **kw: Any) -> Result:
         """Run a dealer action by name (what the service, the screen and the buttons call);
         on a free table every press is answered with why nothing happens."""
         if self.ctx.free and name not in WHEN_FREE:
-            return self.ctx.refuse(t, FREE)
+            return self.ctx.refuse(t, _(FREE))
         action: Callable[..., Result] = getattr(self, name)
         return action(t, *args, **kw)
 
@@ -135,31 +150,10 @@ class TableController:
         return self.ctx.pending
 
     # ---------------------------------------------------------------- inputs
-    def apply_schedule(self, msg: dict[str, Any]) -> bool:
-        """Take a schedule; older revisions are ignored."""
-        ctx = self.ctx
-        if not _valid(ctx.table, "schedule", msg, ctx.schedule):
-            return False
-        try:
-            structure = Structure.from_dict(msg["structure"])
-            clock = Clock.from_dict(msg["clock"])
-        except (KeyError, TypeError, ValueError) as exc:
-            log.warning("table %s: schedule rev %s unusable: %s", ctx.table, msg.get("rev"),
-                        exc)
-            return False
-        if not structure.periods:
-            return False
-        try:
-            ctx.profile = load_profile(str(msg.get("profile") or DEFAULT_PROFILE))
-        except KioskError as exc:
-            log.warning("table %s: %s; keeping profile %s", ctx.table, exc, ctx.profile.id)
-        ctx.schedule, ctx.structure, ctx.clock = msg, structure, clock
-        return True
-
     def apply_plan(self, msg: dict[str, Any], t: float | None = None) -> bool:
         """Take this table's plan; a lower revision than the one held is ignored."""
         ctx = self.ctx
-        if msg.get("table", ctx.table) != ctx.table or not _valid(ctx.table, "plan", msg, ctx.plan):
+        if msg.get("table", ctx.table) != ctx.table or not valid(ctx.table, "plan", msg, ctx.plan):
             return False
         if ctx.plan.get("rev", -1) >= 0 and msg["event"] != ctx.event:
             self._switch(ctx.event, msg["event"])
@@ -171,6 +165,8 @@ class TableController:
             loc.redraw_rev, loc.redraw_pending = [msg["epoch"], msg["rev"]], True
         self.clock.reconcile(msg.get("clock_calls") or {}, when)
         self.floor.reconcile(msg.get("floor_calls") or {}, when)
+        self.handover.follow()
+        speak(self.language())     # what is said from now on is in the reader's language
         return True
 
     def _switch(self, old: str | None, new: str | None) -> None:
@@ -185,25 +181,6 @@ class TableController:
         ctx.local, ctx.pending, ctx.undo_stack = Local(), None, []
         ctx.closed_calls, ctx.last_press = set(), {}
         self._flows()
-
-    def apply_seating(self, msg: dict[str, Any]) -> bool:
-        """Take one event's seating directory (card check-ins look across all of them)."""
-        ctx = self.ctx
-        event = msg.get("event") or ctx.event or ""
-        if not _valid(ctx.table, "seating", msg, ctx.seatings.get(event)):
-            return False
-        ctx.seatings[event] = msg
-        return True
-
-    def apply_directory(self, msg: dict[str, Any]) -> bool:
-        """Take the room's events directory (event titles for check-ins, the room's title)."""
-        if not _valid(self.ctx.table, "events", msg, self.ctx.directory):
-            return False
-        self.ctx.directory = msg
-        return True
-
-    def set_director(self, online: bool) -> None:
-        self.ctx.director_online = online
 
     def set_link(self, online: bool, queued: int = 0, refused: str = "") -> None:
         """The link tells the controller whether it is connected, how much is queued and
@@ -229,6 +206,11 @@ class TableController:
         self.count.restore(d)
         self.colour.restore(d)
 
+    def sound(self, t: float) -> str:
+        """The buzzer: "on" when a clock call or a shot clock runs out, "beep" in a shot
+        clock's last seconds, else ""."""
+        return "on" if self.clock.buzzer_on(t) else self.shot.sound(t)
+
     def undo_label(self) -> str:
         """What UNDO would take back ("bust 4"), or "" when there is nothing."""
         return self.undos.label()
@@ -246,6 +228,7 @@ class TableController:
             "period": loc.period if loc.in_hand else None,
             "clock_call": self.clock.live(t), "floor_call": self.floor.live(),
             "h4h_waiting": ctx.h4h_waiting(), "plan_rev": ctx.plan.get("rev"), "ts": t,
+            "untranslated": sum(missing_counts().values()),   # for the health line
         }
 
     def _guidance(self, t: float, prompt: str, block: str) -> str:
@@ -255,11 +238,21 @@ class TableController:
         if checkin := self.moves.checkin(t):
             return checkin
         if self.ctx.local.in_hand:
-            return "Tap END HAND when done"
-        return block or (RACE_WAIT if self.colour.waiting() else "Tap NEW HAND to deal")
+            return _("Tap END HAND when done")
+        return block or (_(RACE_WAIT) if self.colour.waiting() else _("Tap NEW HAND to deal"))
+
+    def language(self) -> str:
+        """Who reads decides: the dealer dealing here, in their own language (the
+        roster's), else the table's (room.toml: its own, else the room's default)."""
+        plan = self.ctx.plan
+        dealer = plan.get("dealer") or {}
+        return str((dealer.get("dealer") and dealer.get("language")) or plan.get("language")
+                   or SOURCE)
 
     def view(self, t: float) -> TableView:
-        """Everything the screen shows at time `t`: the table, and the active flow."""
+        """Everything the screen shows at time `t`: the table, and the active flow, in the
+        language of whoever reads it now."""
+        speak(self.language())
         self.prompts.expire(t)
         self.floor.expire(t)
         ctx, loc = self.ctx, self.ctx.local
@@ -271,13 +264,17 @@ class TableController:
         title, movers = self.moves.movers()
         shown, page, pages = self.moves.page_of(movers)
         cu_title, cu_rows = self.colour.walk()
+        clock = clock_fields(ctx, t, self.moves.moving_out())
+        hold = ctx.push_hold(t)
+        seats = seat_views(ctx)
         return TableView(
-            table=ctx.table, hand=loc.hand, in_hand=loc.in_hand, seats=seat_views(ctx),
-            clock_call=self.clock.view(t), floor_call=self.floor.text(),
+            table=ctx.table, hand=loc.hand, in_hand=loc.in_hand, seats=seats,
+            clock_call=self.clock.view(t),
+            floor_call=self.floor.text(),
             floor_state=self.floor.call.state if self.floor.call else "",
             moves=self.moves.moves(), arrivals=self.moves.arrivals(),
-            hand_for_hand=(f"Hand-for-hand - round {hh.get('round', '')}" if hh.get("on")
-                           else ""),
+            hand_for_hand=(_("Hand-for-hand - round {round}").format(round=hh.get("round", ""))
+                           if hh.get("on") else ""),
             h4h_waiting=ctx.h4h_waiting(), halt=bool(ctx.plan.get("halt")),
             breaking=bool(ctx.plan.get("breaking")), offline=not ctx.online,
             queued=ctx.queued, refused=ctx.refused, storage=ctx.storage, prompt=prompt,
@@ -285,6 +282,7 @@ class TableController:
             message=text if t - at < MESSAGE_S else "", message_is_error=err,
             checkin=self.moves.checkin(t), profile=ctx.profile.name,
             field_text=field_text(ctx), state=state,
+            final=state in (_("FINAL TABLE"), _("FINAL TABLE DRAW")),
             guidance=self._guidance(t, prompt, block), can_deal=not loc.in_hand and not block,
             undo=self.undos.label(), movers_title=title, movers=shown, movers_page=page,
             movers_pages=pages,
@@ -294,27 +292,9 @@ class TableController:
             section=str(ctx.plan.get("section") or ""),
             event_title=ctx.event_title(ctx.event) if ctx.event else "",
             director_offline=ctx.director_online is False,
-            pin_button=pin_offered(ctx.plan, t, ctx.free), pin_panel=self.pin.panel(),
-            **dealer_fields(ctx.plan, t, loc.in_hand),
-            **clock_fields(ctx, t, self.moves.moving_out()))
+            pin_button=pin_offered(ctx.plan, t, ctx.free, hold), pin_panel=self.pin.panel(),
+            handover=self.handover.view(t, clock, seats, hold),
+            shot_clock=self.shot.view(t), shot_clock_on=self.shot.applies(t),
+            orbit=orbit_state(ctx),
+            **dealer_fields(ctx.plan, t, loc.in_hand, hold), **clock)
 
-
-def _valid(table: int, kind: str, msg: dict[str, Any], held: dict[str, Any] | None) -> bool:
-    """`msg` fits its schema and is not older than what is held.
-
-    Checked here, not only on the wire, because plans also come back from this
-    table's own store at start: a bad one is refused and logged, and the last good
-    one stays. Order is (director epoch, revision), so a director restored from an
-    older backup (a new epoch, lower revisions) is followed, and nothing from a
-    previous run outranks the running director for ever."""
-    try:
-        checked = messages.check(kind, msg)
-    except messages.ProtocolError as exc:
-        log.warning("table %s: refused a %s: %s; keeping the last good one",
-                    table, kind, exc)
-        return False
-    msg.clear()
-    msg.update(checked)
-    if held is None:
-        return True
-    return (msg["epoch"], msg["rev"]) >= (held.get("epoch", 0.0), held.get("rev", -1))

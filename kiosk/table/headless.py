@@ -15,9 +15,9 @@ import threading
 from dataclasses import asdict
 from typing import Any
 
-from kiosk.appliance.sdnotify import Notifier
 from kiosk.config.files import TableConfig
 from kiosk.releases.ab import RESTART
+from kiosk.system.sdnotify import Notifier
 from kiosk.table.hardware.devices import start_devices
 from kiosk.table.service import TableService
 from kiosk.table.updater import start_updater

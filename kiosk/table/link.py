@@ -30,6 +30,7 @@ from kiosk.protocol import dealer_messages
 from kiosk.protocol.messages import ProtocolError, decode, encode
 from kiosk.protocol.topics import Topics
 from kiosk.table.outbox import Outbox, StorageFull
+from kiosk.table.view import REFUSED, REFUSED_LOGIN
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,11 @@ LOGIN_REFUSED = (134, 135)   # CONNACK: bad user name or password; not authorize
 
 def refusal(reason: Any) -> str:
     """What the screen says when the broker turns the table down: a wrong password or a
-    missing ACL entry is the operator's to fix, so it is named plainly."""
+    missing ACL entry is the operator's to fix, so it is named plainly (in English here,
+    for the log; the screen says it in the dealer's language: kiosk.table.ui.texts)."""
     if getattr(reason, "value", None) in LOGIN_REFUSED:
-        return "broker refused this table's login"
-    return f"broker refused the connection: {reason}"
+        return REFUSED_LOGIN
+    return REFUSED.format(reason=reason)
 
 
 class TableLink:

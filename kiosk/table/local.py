@@ -27,6 +27,14 @@ class Local:
                                              # whose redraw_button we honoured
     redraw_pending: bool = False
     draw_note: str = ""
+    # time-bank cards handed in that the plan does not show yet: player -> [the plan's
+    # count of the player's cards used when the first was handed in, cards since]
+    bank_pending: dict[str, list[int]] = field(default_factory=dict)
+    shot_hand: int = 0                       # the hand the shot clock last ran in
+    shot_last: int = 0                       # ...and the seat it last ran on
+    # the handover (RP-15A) the table is at: [which (dealer@push), the hand count when
+    # the table met it, the hand count when the dealer put its panel away (-1: not)]
+    handover: list[Any] = field(default_factory=lambda: ["", 0, -1])
 
     def settle(self, seats: dict[int, dict[str, Any]]) -> None:
         """Drop the seat changes the plan's `seats` now show (or that no longer apply)."""
@@ -41,6 +49,19 @@ class Local:
             who = seats.get(seat, {})
             if who.get("player") != player or who.get("status", "seated") == "seated":
                 del self.checked_in[seat]
+        self._settle_banks(seats)
+
+    def _settle_banks(self, seats: dict[int, dict[str, Any]]) -> None:
+        """Cards handed in that the plan now counts (or whose player left the table: the
+        report still reaches the director, which counts it wherever the player sits)."""
+        used = {str(w.get("player")): int(w.get("bank_used") or 0) for w in seats.values()}
+        for player, (seen, n) in list(self.bank_pending.items()):
+            now = used.get(player)
+            counted = 0 if now is None else max(0, now - seen)
+            if now is None or counted >= n:
+                del self.bank_pending[player]
+            elif counted:
+                self.bank_pending[player] = [now, n - counted]
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items() if k != "positions"}
@@ -51,11 +72,14 @@ class Local:
     def from_dict(cls, d: dict[str, Any]) -> Local:
         loc = cls()
         for key in ("hand", "in_hand", "period", "all_in", "h4h_round", "h4h_played",
-                    "redraw_rev", "redraw_pending", "draw_note"):
+                    "redraw_rev", "redraw_pending", "draw_note", "shot_hand", "shot_last",
+                    "handover"):
             if key in d:
                 setattr(loc, key, d[key])
         for key in ("dealt_players", "busted", "absent", "checked_in"):
             setattr(loc, key, {int(k): v for k, v in d.get(key, {}).items()})
+        loc.bank_pending = {str(k): [int(x) for x in v]
+                            for k, v in (d.get("bank_pending") or {}).items()}
         if d.get("positions"):
             loc.positions = Positions.from_dict(d["positions"])
         if not isinstance(loc.redraw_rev, list):   # state saved before plans had an epoch

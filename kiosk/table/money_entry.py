@@ -1,5 +1,5 @@
-"""The dealer's money screens as plain state: the chip-count keypad, and the lines the
-bust, colour-up and eliminator screens show. Pure, so it is tested without Kivy."""
+"""The dealer's money screens as plain state: the chip-count keypad, and the rows the
+colour-up walk-through shows. Pure, so it is tested without Kivy."""
 
 from __future__ import annotations
 
@@ -7,13 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiosk.lang.active import _, fmt
+
 MAX_STACK = 10 ** 12
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "<")
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 @dataclass
@@ -49,17 +46,19 @@ class ChipCountEntry:
         return int(text) if text else None
 
     def problems(self) -> list[str]:
+        """What cannot be right, seat by seat, in the dealer's language."""
         out = []
         for s in self.seats:
             v = self.stack(s)
             if v is None:
-                out.append(f"Seat {s}: no count")
+                out.append(_("Seat {seat}: no count").format(seat=s))
             elif v == 0:
-                out.append(f"Seat {s}: a seated player has chips")
+                out.append(_("Seat {seat}: a seated player has chips").format(seat=s))
             elif v >= MAX_STACK:
-                out.append(f"Seat {s}: too many digits")
+                out.append(_("Seat {seat}: too many digits").format(seat=s))
             elif self.chip > 1 and v % self.chip:
-                out.append(f"Seat {s}: {v:,} is not a multiple of {self.chip}")
+                out.append(_("Seat {seat}: {stack} is not a multiple of {chip}").format(
+                    seat=s, stack=fmt().chips(v), chip=fmt().chips(self.chip)))
         return out
 
     def stacks(self) -> dict[int, int]:
@@ -80,20 +79,6 @@ def entry_from_plan(plan: Mapping[str, Any]) -> ChipCountEntry | None:
     return ChipCountEntry(seats, names, 0, req.get("round"))
 
 
-def bust_lines(plan: Mapping[str, Any]) -> list[str]:
-    """One line per player out on this hand: seat, name, place and prize, bounties."""
-    out = []
-    for b in plan.get("busts", ()):
-        place = b.get("place")
-        text = f"Seat {b.get('seat')}  {b.get('name', '')}: "
-        text += f"{ordinal(place)} place" if place else "out"
-        text += f", prize {b['prize']:,}" if b.get("prize") else ", no prize"
-        if b.get("bounty_won"):
-            text += f", bounties {b['bounty_won']:,}"
-        out.append(text)
-    return out
-
-
 def colour_up_rows(cu: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     """(seat, cards dealt, before -> after) for the race walk-through, seat order."""
     rows = []
@@ -102,10 +87,11 @@ def colour_up_rows(cu: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     for s in sorted(int(x) for x in cu.get("before", {})):
         before, after = cu["before"][_key(cu["before"], s)], cu["after"][_key(cu["after"], s)]
         cards = " ".join(cu.get("cards", {}).get(_key(cu.get("cards", {}), s), ()) or ())
-        note = f"wins {won[s]}" if won.get(s) else ""
+        notes = [_("wins {n}").format(n=won[s])] if won.get(s) else []
         if s in rescued:
-            note = (note + ", " if note else "") + "kept in"
-        rows.append((f"Seat {s}", f"{cards}  {note}".strip(), f"{before:,} -> {after:,}"))
+            notes.append(_("kept in"))
+        rows.append((_("Seat {seat}").format(seat=s), f"{cards}  {', '.join(notes)}".strip(),
+                     f"{fmt().chips(before)} -> {fmt().chips(after)}"))
     return rows
 
 

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from kiosk.lang.active import N_
 from kiosk.protocol.messages import encode
 
 SCHEMA = """
@@ -59,7 +60,8 @@ def storing(path: str) -> Iterator[None]:
             free = f"{st.f_bavail * st.f_frsize // 1024} KiB free"
         except OSError:
             free = "free space unknown"
-        what = "DISK FULL" if name == "SQLITE_FULL" or "full" in str(exc) else "DISK ERROR"
+        what = N_("DISK FULL") if name == "SQLITE_FULL" or "full" in str(exc) else \
+            N_("DISK ERROR")      # the screen says it in the dealer's language
         raise StorageFull(f"{what}: {folder} ({free}): {exc}") from exc
 
 

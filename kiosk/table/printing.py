@@ -46,7 +46,8 @@ class TablePrinter:
         assert self.cfg.printer is not None
         head = cards.Heading(event=event, title=msg.get("title") or event,
                              columns=self.cfg.printer.columns,
-                             url=self.cfg.printer.url_for(event))
+                             url=self.cfg.printer.url_for(event),
+                             language=str(msg.get("language") or ""))   # the table's
         jobs = self._seat_cards(head, msg, now)
         if msg.get("slips"):
             jobs += self._payouts(head, msg, now)
@@ -64,7 +65,7 @@ class TablePrinter:
                 continue
             jobs.append(self.spooler.submit(cards.payout(
                 head, str(b.get("name") or b.get("player")), now, b.get("place"), prize,
-                bounties)))
+                bounties, language=str(b.get("language") or ""))))
             done.append(key)
         if jobs:
             self.store.put(PAID, done[-REMEMBER:])
@@ -79,11 +80,11 @@ class TablePrinter:
                    f"{m.get('from_table')}:{m.get('from_seat')}")
             if key in done:
                 continue
-            why = f"moved from table {m.get('from_table')}" + (
-                f" seat {m['from_seat']}" if m.get("from_seat") else "")
             jobs.append(self.spooler.submit(cards.seat_card(
                 head, str(m.get("name") or m.get("player")), self.cfg.table,
-                int(m.get("seat") or 0), now, why)))
+                int(m.get("seat") or 0), now, cards.moved_from(m.get("from_table"),
+                                                               m.get("from_seat")),
+                str(m.get("language") or ""))))
             done.append(key)
         if jobs:
             self.store.put(PRINTED, done[-REMEMBER:])

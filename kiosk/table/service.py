@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config.files import TableConfig
+from kiosk.lang.active import _, render
 from kiosk.table.controller import DEBOUNCE_S, Result, TableController
 from kiosk.table.link import TableLink
 from kiosk.table.outbox import Outbox, StorageFull
@@ -47,7 +48,7 @@ class TableService:
         self._connect = connect
         self._last_live: dict[str, Any] | None = None
         self.listeners: list[Callable[[], None]] = []   # told after every change
-        self.closing = ""    # why the kiosk is stopping (an update): actions are refused
+        self.closing = ""    # the version an update restarts for: actions are refused
 
     def _restore(self) -> None:
         """Last plan, schedule, seating directories and hand state from disk: the clock
@@ -55,13 +56,13 @@ class TableService:
         plan = self.outbox.get("plan")
         if plan:
             self.ctl.apply_plan(plan, self.now())
-        for kind, apply in (("schedule", self.ctl.apply_schedule),
-                            ("events", self.ctl.apply_directory)):
+        for kind, apply in (("schedule", self.ctl.directions.apply_schedule),
+                            ("events", self.ctl.directions.apply_directory)):
             msg = self.outbox.get(kind)
             if msg:
                 apply(msg)
         for msg in self.outbox.values(SEATING):
-            self.ctl.apply_seating(msg)
+            self.ctl.directions.apply_seating(msg)
         state = self.outbox.get("controller")
         if state:
             self.ctl.import_state(state)
@@ -83,7 +84,8 @@ class TableService:
         """Run controller action `name` at the current time; queue and send its report."""
         with self.lock:
             if self.closing:
-                return Result(message=self.closing, refused=True)
+                return Result(message=_("Restarting for version {version}").format(
+                    version=self.closing), refused=True)
             before = copy.deepcopy(self.ctl)   # a press the disk cannot keep is undone
             res = self.ctl.act(name, self.now(), *args, **kw)
             payloads: list[bytes] = []
@@ -96,8 +98,9 @@ class TableService:
                 log.error("table %s: %s not saved: %s", self.cfg.table, name, exc)
                 self.ctl = before
                 self._storage(str(exc))
-                res = Result(message=f"NOT SAVED: {str(exc).split(':')[0]}; free space in "
-                             "the state folder", refused=True)
+                res = Result(message=_("NOT SAVED: {problem}; free space in the state "
+                                       "folder").format(problem=_(str(exc).split(":")[0])),
+                             refused=True)
                 self.ctl.ctx.message = (res.message, self.now(), True)
             else:
                 self._storage("")
@@ -105,7 +108,7 @@ class TableService:
                     self.link.send(rep["id"], payload)
             if res.dealer is not None and not self.link.send_dealer(res.dealer):
                 res = self.ctl.act("dealer_answer", self.now(),
-                                   "Offline: badge again once the table is online", False)
+                                   _("Offline: badge again once the table is online"), False)
             self._after_change()
         return res
 
@@ -113,8 +116,7 @@ class TableService:
         """Show (or clear) a full disk: the queued reports stay where they are."""
         if problem and not self.ctl.ctx.storage:
             log.error("table %s: the state folder takes no write: %s", self.cfg.table, problem)
-        self.ctl.set_storage(f"{problem.split(':')[0]}: not saving "
-                             f"({self.outbox.pending_count()} kept)" if problem else "")
+        self.ctl.set_storage(storage_text(problem, self.outbox.pending_count()))
 
     def _keep(self, key: str, value: Any) -> None:
         """Keep a message the director sent; a full disk keeps it in memory only."""
@@ -143,20 +145,31 @@ class TableService:
         with self.lock:
             if kind == "plan":
                 self._plan(msg)
-            elif kind == "schedule" and self.ctl.apply_schedule(msg):
+            elif kind == "schedule" and self.ctl.directions.apply_schedule(msg):
                 self._keep("schedule", msg)
-            elif kind == "seating" and self.ctl.apply_seating(msg):
+            elif kind == "seating" and self.ctl.directions.apply_seating(msg):
                 self._keep(SEATING + str(msg.get("event") or ""), msg)
-            elif kind == "events" and self.ctl.apply_directory(msg):
+            elif kind == "events" and self.ctl.directions.apply_directory(msg):
                 self._keep("events", msg)
             elif kind == "director":
-                self.ctl.set_director(msg["state"] == "online")
+                self.ctl.directions.set_director(msg["state"] == "online")
+            elif kind == "ack" and msg.get("rejected"):
+                self._refused(msg)
             elif kind == "dealer_answer":   # the director's word on a badge or a PIN
                 self.ctl.act("dealer_answer", self.now(), str(msg.get("text", "")),
-                             bool(msg.get("ok")))
+                             bool(msg.get("ok")), msg.get("text_msg"), msg.get("language"))
             self.ctl.set_link(self.link.connected, self.outbox.pending_count(),
                               self.link.refused)
             self._after_change()
+
+    def _refused(self, ack: dict[str, Any]) -> None:
+        """The director refused a report: why, in this kiosk's language (the key), else
+        in the room's words, on the message line."""
+        keys = ack.get("rejected_msgs") or {}
+        rid, words = next(iter(sorted(ack["rejected"].items())))
+        log.warning("table %s: report %s refused: %s", self.cfg.table, rid, words)
+        self.ctl.ctx.message = (_("Refused: {why}").format(why=render(keys.get(rid), words)),
+                                self.now(), True)
 
     def _plan(self, msg: dict[str, Any]) -> None:
         """Take a plan; when it names another event than the last, drop the old event's
@@ -192,3 +205,12 @@ class TableService:
         if same != self._last_live:
             self._last_live = same
             self.link.publish_live(live)
+
+
+def storage_text(problem: str, kept: int) -> str:
+    """The line a state folder that takes no write puts on the screen ("" when it takes
+    them again): the problem's first words (DISK FULL) in the dealer's language."""
+    if not problem:
+        return ""
+    return _("{problem}: not saving ({n} kept)").format(problem=_(problem.split(":")[0]),
+                                                        n=kept)

@@ -139,6 +139,9 @@ class Updater:
     # ---------------------------------------------------------------- steps
     def step(self, now: float | None = None) -> None:
         w, now = self.wanted, time.time() if now is None else now
+        if self.switched:
+            return     # the switch began: a message again must not make it switch twice,
+                       # or `previous` would name the new version and nothing to roll back to
         if w is None or w.version is None or w.version == self.version:
             if self.state not in ("switched", "rolled back", "current"):
                 self._set("current")
@@ -201,7 +204,7 @@ class Updater:
         assert w.version is not None
         old = self.install.target() or self.version
         self.install.begin_trial(old, w.version, record)
-        self.svc.closing = f"restarting for version {w.version}"
+        self.svc.closing = w.version       # every dealer action now says so
         self._set("switching", f"to {w.version}")
         log.info("table %s: switching from %s to %s", self.svc.cfg.table, old, w.version)
 

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kiosk.lang.active import N_, _
+
+# why the broker turned the table down (kiosk.table.link), said on the offline line
+REFUSED_LOGIN = N_("broker refused this table's login")
+REFUSED = N_("broker refused the connection: {reason}")
+
 
 @dataclass(frozen=True)
 class SeatView:
@@ -16,6 +22,7 @@ class SeatView:
     bb: bool = False
     absent: bool = False
     penalty: str = ""          # e.g. "PEN x2" (hands to sit out) or "PEN to 21:40"
+    warned: bool = False       # the handover names the player as warned (RP-15A)
     all_in: bool = False
     busted: bool = False
     arriving: bool = False
@@ -23,29 +30,34 @@ class SeatView:
     dealt: bool = False
     out: str = ""              # busted this hand: "OUT 18th" (place from the director)
     arriving_from: str = ""    # "T5"
+    bank: int | None = None    # time-bank cards the player holds (an event with a bank)
 
     @property
     def markers(self) -> str:
         """Short text badges shown under the name."""
-        out = [m for m, on in (("D", self.button), ("SB", self.sb), ("BB", self.bb)) if on]
+        out = [m for m, on in ((_("D"), self.button), (_("SB"), self.sb), (_("BB"), self.bb))
+               if on]
         if self.all_in:
-            out.append("ALL-IN")
+            out.append(_("ALL-IN"))
         if self.absent:
-            out.append("absent")
+            out.append(_("absent"))
+        if self.warned:
+            out.append(_("warned"))
         if self.waiting:
-            out.append("waits: button")
+            out.append(_("waits: button"))
         if self.arriving:
-            out.append(f"arriving {self.arriving_from}".strip())
+            out.append(_("arriving {table}").format(table=self.arriving_from).strip())
         if self.out:
             out.append(self.out)
         elif self.busted:
-            out.append("OUT")
+            out.append(_("OUT"))
         return "  ".join(out)
 
     @property
     def status(self) -> str:
         """The seat's second line without the blinds (drawn as badges)."""
-        return "  ".join(m for m in self.markers.split("  ") if m not in ("D", "SB", "BB"))
+        blinds = (_("D"), _("SB"), _("BB"))
+        return "  ".join(m for m in self.markers.split("  ") if m not in blinds)
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,55 @@ class ClockCallView:
     text: str                  # big overlay text, e.g. "25" or "Waiting for floor"
     detail: str                # e.g. "Clock on seat 6 - 25 + 5 s (TDA 29)"
     buzzer: bool = False
+
+
+@dataclass(frozen=True)
+class ShotClockView:
+    """The shot clock on one player's decision (TDA RP-19), as numbers and keys: the
+    screen words it and draws the count large enough for the far seat."""
+
+    seat: int
+    name: str
+    phase: str                 # running / countdown (last 5 s) / buzzer / over
+    remaining: float           # seconds left to act (0 once time is up)
+    seconds: int               # the whole count shown, rounded up: what the big digits say
+    total: float               # the decision's time with the cards handed in on it
+    cards: int                 # time-bank cards the player still holds
+    card_seconds: int          # seconds one card adds
+    cards_taken: int = 0       # cards handed in on this decision
+    can_bank: bool = False     # TIME BANK would be taken now
+    ruling: bool = False       # time is up: the dealer says "facing a bet" (the hand is
+                               # dead) or not (checked)
+    rule: str = "RP-19"
+
+
+@dataclass(frozen=True)
+class HandoverSeat:
+    """A player the outgoing dealer names at the handover: warned, on a penalty, or both."""
+
+    seat: int
+    name: str
+    warned: bool
+    penalty: str               # the seat's penalty badge ("PEN x2"), "" without one
+
+
+@dataclass(frozen=True)
+class HandoverView:
+    """What the outgoing dealer tells the incoming one (TDA 2024 RP-15A), while the push
+    is due and for a while after it: the next hand's blinds (its level's, or the prior
+    level's for the one hand r.23 deals there), the players warned or on a penalty at the
+    table, and the floor's note. `shown`: its panel is up (between hands, until the
+    incoming dealer deals or puts it away)."""
+
+    outgoing: str
+    incoming: str
+    level: str                 # "Level 4" (the next hand's)
+    blinds: str                # "100/200"
+    ante: str                  # "BB ante 200"
+    first_hand: str            # r.23: "One hand, then level 5", else ""
+    players: tuple[HandoverSeat, ...]
+    note: str                  # the floor's note for the table, as the floor wrote it
+    shown: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,6 +174,7 @@ class TableView:
     clock: str = "--:--"
     next_level: str = ""       # "Next: 150/300 (BB ante 300)"
     next_hand_note: str = ""   # "Next hand: level 4"
+    prepare_decks: bool = False   # play starts or resumes in a moment (TDA 2024 RP-20)
     paused: bool = False
     is_break: bool = False
     color_up: str = ""
@@ -141,6 +203,7 @@ class TableView:
     field_text: str = ""       # "27 left · avg 16,667"
     to_break: str = ""         # "Break in 42:10"
     state: str = ""            # the big banner: FINAL TABLE, LAST HAND, HALTED, BUBBLE...
+    final: bool = False        # the banner is the final table's (drawn in its own colour)
     guidance: str = ""         # what to do now, in the middle of the table
     can_deal: bool = False     # NEW HAND enabled
     undo: str = ""             # what UNDO takes back ("bust 4"); "" = disabled
@@ -160,8 +223,13 @@ class TableView:
     dealer_line: str = ""                # "Ann · push 4:30" (kiosk.table.dealer_view)
     push_prompt: str = ""                # "PUSH after this hand: Cy"
     dealer_next: str = ""                # "Ann: Table 14" / "Ann: Break until 21:35"
+    handover: HandoverView | None = None   # what the outgoing dealer tells (RP-15A)
     pin_button: bool = False             # a dealer may type a PIN here (push due, no dealer)
     pin_panel: PinPanel | None = None    # the PIN pad, while open
+    shot_clock: ShotClockView | None = None   # the shot clock running on a decision
+    shot_clock_on: bool = False          # the shot clock applies at this table now
+    hands_left: int | None = None        # levels counted in hands: this level's, left here
+    orbit: str = ""                      # orbit for orbit: "" / playing / waiting
     extra: dict = field(default_factory=dict)
 
     def screen_line(self) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import eventually
 
 from kiosk.appliance.provision import Room, provision
 
@@ -28,19 +29,20 @@ def free_port() -> int:
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes] | None = None,
-              timeout: float = 10.0) -> None:
+              timeout: float = 30.0) -> None:
     """Block until something accepts on 127.0.0.1:port (or the process died)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def listening() -> bool:
         if proc is not None and proc.poll() is not None:
             out = proc.stdout.read().decode() if proc.stdout else ""
             raise RuntimeError(f"mosquitto exited with {proc.returncode}: {out}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
+                return True
         except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listening on port {port}")
+            return False
+
+    if not eventually(listening, True, timeout):
+        raise TimeoutError(f"nothing listening on port {port}")
 
 
 def conf_for_test(conf: Path, dest: Path, state: Path) -> Path:
@@ -121,10 +123,10 @@ class Client:
 
     def subscribe(self, *topics: str) -> list[Any]:
         self.mqtt.subscribe([(t, mqtt.SubscribeOptions(qos=1)) for t in topics])
-        return self.subacks.get(timeout=5)
+        return self.subacks.get(timeout=30)
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
-        self.mqtt.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+        self.mqtt.publish(topic, payload, qos=1, retain=retain).wait_for_publish(30)
 
     def receive(self, timeout: float = 5.0) -> mqtt.MQTTMessage:
         return self.messages.get(timeout=timeout)
@@ -158,7 +160,7 @@ def connect(broker: Broker, user: str | None, password: str | None = None, *,
     c.connect("127.0.0.1", broker.port, keepalive=10)
     c.loop_start()
     try:
-        rc = client.connected.get(timeout=5)
+        rc = client.connected.get(timeout=30)
     except queue.Empty:
         rc = None
     return client, rc

@@ -17,6 +17,7 @@ from appliance_helpers import Broker, free_port, make_room, start_broker, stop_b
 from kiosk.appliance import checks
 from kiosk.appliance.provision import Room
 from kiosk.commands.main import main
+from kiosk.lang.fonts import cjk_font
 
 SYNCED = """Reference ID    : C0A80102 (pk-director.local)
 Stratum         : 11
@@ -115,6 +116,8 @@ def test_good_table(room: Broker, doctor: Doctor) -> None:
         "OK   reader: loop:// opens at 9600 baud",
         "OK   display: DISPLAY=:0",
         "OK   touch: 'raspberrypi-ts' (/dev/input/event0) by mtdev",
+        "OK   languages: 7 languages, every text translated; Chinese in "
+        f"{cjk_font()}",
     ]
     assert code == 0
 

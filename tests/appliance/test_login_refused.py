@@ -9,22 +9,13 @@ from pathlib import Path
 
 import pytest
 from appliance_helpers import Broker
+from waiting import wait_for
 
 from kiosk.config.files import load_table_config
 from kiosk.table.service import TableService
 from kiosk.table.ui.texts import centre_lines
 
 REFUSED = "broker refused this table's login"
-
-
-def wait_until(probe, timeout: float = 20.0):  # type: ignore[no-untyped-def]
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not (got := probe()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
-    return got
 
 
 def test_wrong_password_is_named_on_screen_and_retried(
@@ -37,15 +28,15 @@ def test_wrong_password_is_named_on_screen_and_retried(
     svc = TableService(wrong, reconnect=(1, 1), debounce_s=0)
     svc.start()
     try:
-        view = wait_until(lambda: (v := svc.tick()).refused and v)
+        view = wait_for(lambda: (v := svc.tick()).refused and v)
         assert view.refused == REFUSED and view.offline
         floor = svc.act("press_floor")                   # the dealer's call still queues
         assert not floor.refused
         lines = [text for text, _ in centre_lines(svc.tick())]
         assert lines[0] == "Broker refused this table's login"
         assert svc.tick().queued == 1
-        wait_until(lambda: sum("broker refused" in r.getMessage()
-                               for r in caplog.records) >= 3)      # it keeps trying
+        wait_for(lambda: sum("broker refused" in r.getMessage()
+                             for r in caplog.records) >= 3)        # it keeps trying
         assert not svc.link.connected
     finally:
         svc.stop()
@@ -53,9 +44,9 @@ def test_wrong_password_is_named_on_screen_and_retried(
     right = TableService(cfg, reconnect=(1, 1), debounce_s=0)   # the card fixed
     right.start()
     try:
-        view = wait_until(lambda: (v := right.tick()) and not v.offline and v)
+        view = wait_for(lambda: (v := right.tick()) and not v.offline and v)
         assert view.refused == "" and not any("refused" in t for t, _ in centre_lines(view))
         assert right.outbox.pending_count() == 1          # the call waits for the director
-        wait_until(lambda: right.outbox.unsent() == [])   # and the broker has taken it
+        wait_for(lambda: right.outbox.unsent() == [])     # and the broker has taken it
     finally:
         right.stop()

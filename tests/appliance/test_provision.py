@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from appliance_helpers import EVENT, Broker, free_port, make_room, start_broker, stop_broker
 
-from kiosk.appliance import tls
-from kiosk.appliance.passwords import check_line, hash_line
 from kiosk.commands.main import main
 from kiosk.config.files import load_event_config, load_table_config
 from kiosk.protocol.topics import Topics, V1Topics
+from kiosk.system import tls
+from kiosk.system.passwords import check_line, hash_line
 
 T = Topics(EVENT)
 NOT_AUTHORIZED = 135   # MQTT v5 reason code, CONNACK and SUBACK

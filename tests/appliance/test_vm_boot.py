@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import eventually
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT_S = 3600
@@ -29,11 +29,9 @@ def figures() -> dict[str, Any]:
         assert r.stdout.strip(), f"images/vm.sh printed nothing: {r.stderr[-3000:]}"
         return dict(json.loads(r.stdout.strip().splitlines()[-1]))
     path, log = Path(named), Path(named + ".log")
-    deadline = time.monotonic() + WAIT_S
-    while not path.exists():      # written by a rename once vm.sh has finished
-        assert time.monotonic() < deadline, f"no figures after {WAIT_S} s; {log} says " \
-            f"{log.read_text()[-3000:] if log.exists() else 'nothing'}"
-        time.sleep(5)
+    # written by a rename once vm.sh has finished
+    assert eventually(path.exists, True, WAIT_S, step=5), f"no figures after {WAIT_S} s; " \
+        f"{log} says {log.read_text()[-3000:] if log.exists() else 'nothing'}"
     text = path.read_text().strip()
     assert text, f"images/vm.sh printed nothing; {log}: {log.read_text()[-3000:]}"
     return dict(json.loads(text.splitlines()[-1]))

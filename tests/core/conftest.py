@@ -21,7 +21,7 @@ from kiosk.core.model.state import IN_PLAY, MOVING
 from kiosk.rules.structure import Period, Structure
 from kiosk.rules.structure_files import load_structure
 
-PROFILES = ("tda-2017", "tda-2015", "irish-open", "sheridans", "home-roberts")
+PROFILES = ("tda-2017", "tda-2015", "irish-open", "sheridans", "home-roberts", "tda-2024")
 
 
 def flat_structure(levels: int = 12, minutes: float = 20, breaks_after: tuple[int, ...] = ()

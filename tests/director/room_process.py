@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_room_director import ROOM
+from room_kit import ROOM
 
 from kiosk.config import floor_users
 
@@ -16,7 +16,7 @@ LOGINS = {"td": "director", "fl": "floor", "cash": "cashier"}
 
 def room_process(director_factory: Any, mosquitto: Any, tmp_path: Path,
                  text: str = ROOM, players: int = 12) -> Any:
-    """The room of test_room_director served by a director process, `players` registered
+    """The room of room_kit served by a director process, `players` registered
     in its first event; `.url` its dashboard."""
     d = director_factory(web=True, players=players)
     floor_users.save(tmp_path / floor_users.FILE,

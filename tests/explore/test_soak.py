@@ -1,4 +1,4 @@
-"""The soak (kiosk.sim.soak, bench/soak.py): whole rooms played to their ends through the
+"""The soak (harness.soak, bench/soak.py): whole rooms played to their ends through the
 director while the floor acts, every invariant checked. A few seeds run here; .ci/run
 runs twenty more and bench/soak.py as many as asked."""
 
@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from kiosk.sim import soak
-from kiosk.sim.soak import plan_room, soak_room
+from harness import soak, soak_dealers
+from harness.soak import plan_room, soak_room
 
 BENCH = Path(__file__).parents[2] / "bench" / "soak.py"
 
@@ -60,6 +59,19 @@ def test_the_referee_names_a_broken_invariant(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(soak, "results", lambda tour: real(tour)[1:])
     found = soak_room(5)
     assert any("places for" in v for v in found.violations)
+
+
+def test_a_push_that_never_comes_or_comes_unalerted_is_trouble(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Too few dealers for the room: pushes fall due that nobody answers, and the soak
+    counts each as trouble; a board that named no late table would be trouble too."""
+    monkeypatch.setattr(soak_dealers, "crew", lambda tables: 4)
+    found = soak_room(5)
+    assert any("the push never came" in v for v in found.violations), found.violations
+    assert not any("no alert names it" in v for v in found.violations)
+    monkeypatch.setattr(soak_dealers.board, "alerts", lambda road, t: [])
+    found = soak_room(5)
+    assert any("no alert names it" in v for v in found.violations)
 
 
 def test_a_bug_inside_a_decision_is_counted_not_hidden(monkeypatch: pytest.MonkeyPatch,
@@ -126,3 +138,16 @@ def test_a_window_drawn_from_the_commit_plays_new_rooms_and_a_failure_names_its_
     assert 5 in found["failing_seeds"] and found["internal_errors"]
     request.node.add_marker(pytest.mark.internal_errors(found["internal_errors"]))
     assert "seed 5 failed; replay it alone: python bench/soak.py --start 5 --seeds 1" in err
+
+
+def test_some_events_play_the_default_profile_of_new_events() -> None:
+    """TDA 2024 on its own throw, in place of TDA 2017 (every other draw of every seed as
+    it was): seed 9's daily plays it, and the room still ends with no trouble."""
+    plans = {p.name: p.profile for p in plan_room(9)}
+    assert plans["daily"] == "tda-2024" and plans["d1c"] == plans["d1d"] == "tda-2017"
+    found = soak_room(9)
+    assert found.profiles.get("tda-2024", 0) >= 1 and found.profiles.get("tda-2017", 0) >= 2
+    assert found.stuck + found.internal_errors + found.violations + found.replay_mismatches \
+        == []
+    seeds = range(1, 60)
+    assert {p.profile for s in seeds for p in plan_room(s)} >= {"tda-2024", "tda-2017"}

@@ -36,9 +36,12 @@ def test_a_room_and_a_table_with_printers(tmp_path: Path) -> None:
         "https://poker.example/p/sunday"
     table = tmp_path / "table.toml"
     table.write_text('[table]\nnumber = 3\nroom = "casino"\n\n[gpio]\nenabled = false\n\n'
-                     '[printer]\nport = "serial:/dev/ttyUSB0?baud=9600"\nstatus = false\n')
+                     '[printer]\nport = "serial:/dev/ttyUSB0?baud=9600"\nstatus = false\n'
+                     'paper = 58\ncolumns = 32\ncode_pages = { cp437 = 0, cp852 = 18 }\n')
     t = load_table_config(table)
     assert t.printer is not None and t.printer.port.baud == 9600 and not t.printer.status
+    assert t.printer.dots == 384 and t.printer.pages == {"cp437": 0, "cp852": 18}
+    assert cfg.printer.dots == 576 and cfg.printer.pages["cp858"] == 19   # the defaults
     table.write_text('[table]\nnumber = 3\nroom = "casino"\n')
     assert load_table_config(table).printer is None
 
@@ -47,7 +50,11 @@ def test_a_room_and_a_table_with_printers(tmp_path: Path) -> None:
     ('port = "lpt1"', "printer.port", "expected serial:"),
     ('port = "file:x"\ncolumns = 10', "printer.columns", ">= 24"),
     ('port = "file:x"\nplayer_url = "poker/p"', "printer.player_url", "http"),
-    ('port = "file:x"\npaper = "a4"', "printer.paper", "unknown key"),
+    ('port = "file:x"\npaper = "a4"', "printer.paper", "expected an integer"),
+    ('port = "file:x"\npaper = 70', "printer.paper", "58, 80"),
+    ('port = "file:x"\ncode_pages = { cp999 = 3 }', "printer.code_pages", "cp852"),
+    ('port = "file:x"\ncode_pages = { cp852 = 300 }', "printer.code_pages", "0 to 255"),
+    ('port = "file:x"\nwidth = 80', "printer.width", "unknown key"),
 ])
 def test_a_wrong_printer_setting_is_named(tmp_path: Path, section: str, key: str,
                                           words: str) -> None:

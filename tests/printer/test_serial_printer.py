@@ -4,11 +4,11 @@ unplugged mid-job keeps the job, and prints it whole once it is back."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 from serial_printer import SerialPrinter
+from waiting import wait_for
 
 from kiosk.printer import cards, escpos
 from kiosk.printer.settings import PrinterConfig
@@ -35,7 +35,7 @@ def test_a_seat_card_reads_back_as_printed(tmp_path: Path) -> None:
         card = cards.seat_card(HEAD, "Zoë <b>Ñandú</b>", 3, 5, 1_800_000_000, "registration")
         spool.submit(card)
         data = printer.wait_for(1)
-        assert spool.wait_idle(5)
+        assert spool.wait_idle(30)
         assert slips_in(data) == [card.lines]
         texts = [ln.text for ln in card.lines]
         assert "TABLE 3" in texts and "SEAT 5" in texts and "Zoë <b>Ñandú</b>" in texts
@@ -55,10 +55,7 @@ def test_unplugged_mid_job_loses_nothing(tmp_path: Path) -> None:
         receipt = cards.receipt(HEAD, "Ann Lee", "Buy-in",
                                 [("Prize pool", 100), ("Fee", 10)], 1_800_000_000)
         first, second = spool.submit(card), spool.submit(receipt)
-        deadline = time.monotonic() + 10
-        while spool.status()["online"] is not False:
-            assert time.monotonic() < deadline, "the unplugged printer was never noticed"
-            time.sleep(0.02)
+        wait_for(lambda: spool.status()["online"] is False)   # the unplugged printer noticed
         half = printer.received()
         assert len(half) > 0 and escpos.CUT not in half     # a slip cut off mid-job
         status = spool.status()
@@ -82,10 +79,7 @@ def test_out_of_paper_waits_then_prints(tmp_path: Path) -> None:
     try:
         slip = cards.payout(HEAD, "Bo", 1_800_000_000, 4, 250, 40)
         spool.submit(slip)
-        deadline = time.monotonic() + 10
-        while spool.status()["error"] != "out of paper":
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_for(lambda: spool.status()["error"] == "out of paper")
         assert escpos.RESET not in printer.received()     # nothing printed on no paper
         printer.paper = True
         spool.retry_now()
@@ -110,7 +104,7 @@ def test_the_queue_survives_a_restart_and_reprints(tmp_path: Path) -> None:
     spool = spooler_for(tmp_path)
     try:
         printer.wait_for(1)
-        assert spool.wait_idle(5)
+        assert spool.wait_idle(30)
         again = spool.reprint(job)
         assert again != job
         assert slips_in(printer.wait_for(2)) == [card.lines, card.lines]

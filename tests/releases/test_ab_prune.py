@@ -12,16 +12,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 from update_bench import BASE, first_env
+from waiting import eventually
 
 from kiosk.releases.ab import Install
 
 
-def folder(root: Path, rel: str, age_s: float = 0.0) -> None:
+def folder(root: Path, rel: str, age_s: float = 0.0, at: float | None = None) -> None:
+    """A version's folder, made `age_s` ago or at the time `at`."""
     path = root / rel
     path.mkdir(parents=True)
     (path / "payload").write_bytes(b"x" * 1000)
-    if age_s:
-        then = time.time() - age_s
+    if age_s or at is not None:
+        then = time.time() - age_s if at is None else at
         os.utime(path, (then, then))
 
 
@@ -33,9 +35,9 @@ def test_a_kept_switch_removes_the_versions_no_link_runs(tmp_path: Path) -> None
     for rel in ("envs/0.0.7", "envs/0.0.9", "downloads/0.0.9", f"downloads/{BASE}"):
         folder(root, rel, age_s=3600)                 # an old season's leftovers
     install.begin_trial("0.0.9", BASE, {"in_hand": False, "pending": 0})
-    time.sleep(0.05)
-    folder(root, "envs/0.2.0")                        # the updater at work on the next one
-    folder(root, "downloads/0.2.0")
+    began = (install.trial() or {})["at"]             # the updater at work on the next one:
+    folder(root, "envs/0.2.0", at=began + 1)          # written after the switch began (the
+    folder(root, "downloads/0.2.0", at=began + 1)     # file system's clock may lag time())
     (etc / "table.toml").write_text(
         f'[table]\nnumber = 4\nroom = "ab"\nstate_dir = "{tmp_path / "state"}"\n\n'
         '[broker]\nurl = "mqtt://127.0.0.1:9"\nusername = "table-4"\npassword = "x"\n\n'
@@ -48,9 +50,7 @@ def test_a_kept_switch_removes_the_versions_no_link_runs(tmp_path: Path) -> None
              "--headless"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=sink,
             start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while "kept" not in log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
+        eventually(lambda: "kept" in log.read_text(), True, 60, step=0.2)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)

@@ -11,24 +11,22 @@ import urllib.request
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+from browsers import Browser
 from floor_client import FloorClient
-from playwright.sync_api import sync_playwright
 from release_helpers import fake_wheel, keys
 from waiting import wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "director"))
-from browser_kit import SCREENS, chromium
+from browser_kit import SCREENS, fits, no_overlap, readable
 from playwright.sync_api import expect
-from test_room_browser import no_overlap, readable
-from test_walls_browser import fits
 
 from kiosk import __version__
-from kiosk.appliance.passwords import hash_line
+from kiosk.demo.versions import NO_INSTALL, SimVersions
 from kiosk.protocol.topics import Topics
 from kiosk.releases import messages as rm
 from kiosk.releases.store import ReleaseStore
 from kiosk.sim.mqtt_field import MqttField
-from kiosk.sim.versions import NO_INSTALL, SimVersions
+from kiosk.system.passwords import hash_line
 
 
 def fetch(url: str, login: str | None = None) -> tuple[int, bytes]:
@@ -43,7 +41,8 @@ def fetch(url: str, login: str | None = None) -> tuple[int, bytes]:
 
 
 def test_the_floor_rolls_out_and_only_a_table_login_downloads(tmp_path: Path, mosquitto,
-                                                             director_factory) -> None:
+                                                             director_factory,
+                                                             browser: Browser) -> None:
     (tmp_path / "table-logins").write_text(hash_line("table-3", "pw-3") + "\n")
     director = director_factory(players=18, web=True, floor_users={"boss": "a-long-pass"})
     director.start()
@@ -92,8 +91,7 @@ def test_the_floor_rolls_out_and_only_a_table_login_downloads(tmp_path: Path, mo
     assert fetch(f"{url}/releases/0.9.0/other.whl", "table-3:pw-3")[0] == 404
     assert fetch(file_url, "table-3:pw-3") == (200, wheel.read_bytes())
     # the room page shows the rollout and each table's wanted version
-    with sync_playwright() as pw:
-        browser = chromium(pw)
+    with browser:
         page = browser.new_page()
         page.goto(url + "/")
         page.wait_for_selector("#upd-rollout:has-text('0.9.0')")
@@ -106,7 +104,7 @@ PANEL_SIZES = [(1920, 1080), (390, 844)]
 
 
 def test_the_updates_panel_is_one_line_until_a_release_and_reads_the_simulated_tables(
-        tmp_path: Path, mosquitto, director_factory) -> None:
+        tmp_path: Path, mosquitto, director_factory, browser: Browser) -> None:
     """The simulated tables say their version as a kiosk's updater does, and refuse a
     release they cannot install; with no release the panel is one line naming `pokerkiosk
     release add`; once there is one, a director (not a visitor) steers it from the panel."""
@@ -117,8 +115,7 @@ def test_the_updates_panel_is_one_line_until_a_release_and_reads_the_simulated_t
     try:
         wait_for(field.client.is_connected)
         SimVersions(field, [1, 2]).start()
-        with sync_playwright() as pw:
-            browser = chromium(pw)
+        with browser:
             pages = {}
             for w, h in PANEL_SIZES:
                 for who in (None, "boss"):
@@ -148,7 +145,7 @@ def test_the_updates_panel_is_one_line_until_a_release_and_reads_the_simulated_t
                                                     private)
             for (who, _w), page in pages.items():
                 expect(page.locator("#upd-rollout")).to_have_text(
-                    "No rollout; release 0.9.0 ready.", timeout=10000)
+                    "No rollout; release 0.9.0 ready.")
                 if who is None:
                     expect(page.locator("#upd-form")).to_be_hidden()
                     continue
@@ -164,10 +161,10 @@ def test_the_updates_panel_is_one_line_until_a_release_and_reads_the_simulated_t
             page.fill("#upd-form input[name=tables]", "2")
             page.click("#upd-form [data-a=rollout]")
             expect(page.locator("#upd-rollout")).to_have_text(
-                "Rolling out 0.9.0 to tables 2.", timeout=10000)
+                "Rolling out 0.9.0 to tables 2.")
             rows = page.locator("#upd-tables tr")
             expect(page.locator("#upd-detail")).to_have_attribute("open", "")
-            expect(rows.nth(1)).to_contain_text("refused", timeout=10000)
+            expect(rows.nth(1)).to_contain_text("refused")
             expect(rows.nth(1)).to_contain_text(NO_INSTALL)
             expect(rows.nth(0)).to_contain_text("current")
             assert [b.inner_text() for b in page.locator("#upd-form button").all()

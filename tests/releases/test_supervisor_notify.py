@@ -44,14 +44,15 @@ class Systemd:
             self.heard += [(time.monotonic(), line) for line in data.split("\n")]
         return [line for _, line in self.heard]
 
-    def until(self, line: str, timeout: float) -> float:
+    def until(self, line: str, timeout: float, times: int = 1, after: float = 0.0) -> float:
+        """When systemd had heard `line` `times` times since `after` (monotonic)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             self.listen(0.5)
-            for t, got in self.heard:
-                if got == line:
-                    return t
-        raise AssertionError(f"systemd never heard {line}: {self.heard[-5:]}")
+            seen = [t for t, got in self.heard if got == line and t > after]
+            if len(seen) >= times:
+                return seen[times - 1]
+        raise AssertionError(f"systemd never heard {line} {times} times: {self.heard[-5:]}")
 
 
 @pytest.fixture
@@ -104,7 +105,7 @@ def kiosk_pid(supervisor: int) -> int:
 def test_systemd_hears_ready_and_the_kiosks_watchdog(unit: tuple) -> None:
     systemd, proc, _root = unit
     ready = systemd.until("READY=1", 60)
-    systemd.listen(12)
+    systemd.until("WATCHDOG=1", 60, times=3, after=ready)
     pings = [t for t, line in systemd.heard if line == "WATCHDOG=1" and t > ready]
     assert len(pings) >= 2, systemd.heard          # the kiosk's own pings, passed on
     gaps = [b - a for a, b in itertools.pairwise(pings)]
@@ -116,17 +117,15 @@ def test_a_frozen_kiosk_stops_the_pings_a_restarted_one_does_not(unit: tuple) ->
     systemd, proc, _root = unit
     systemd.until("READY=1", 60)
     child = kiosk_pid(proc.pid)
+    killed = time.monotonic()
     os.kill(child, signal.SIGKILL)                 # a restart: the supervisor pings for it
-    systemd.listen(14)
-    after = [t for t, line in systemd.heard[-50:] if line == "WATCHDOG=1"]
-    assert len(after) >= 2
+    systemd.until("WATCHDOG=1", 60, times=2, after=killed)
     assert systemd.listen(0).count("READY=1") == 1   # systemd is told once, not per start
     child = kiosk_pid(proc.pid)
     systemd.until("WATCHDOG=1", 60)
     os.kill(child, signal.SIGSTOP)                 # frozen: no more pings reach systemd
-    time.sleep(1)
-    frozen_at = time.monotonic()
-    systemd.listen(12)
+    frozen_at = time.monotonic() + 1               # (one already on its way may arrive)
+    systemd.listen(13)                             # two of its 5 s periods and more
     assert not [t for t, line in systemd.heard if line == "WATCHDOG=1" and t > frozen_at]
     os.kill(child, signal.SIGCONT)
 

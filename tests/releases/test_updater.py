@@ -129,6 +129,8 @@ def test_the_switch_waits_for_the_hand_and_the_outbox_then_goes(room: dict) -> N
     assert (ab.target(), ab.target("previous")) == ("0.9.0", "0.1.0")
     assert ab.switches()[-1]["in_hand"] is False and ab.switches()[-1]["pending"] == 0
     assert svc.act("new_hand").refused                  # nothing slips in after it
+    up.step()                  # the release message again before the kiosk has exited
+    assert room["switched"] == [True] and ab.target("previous") == "0.1.0"   # its way back
 
 
 def test_held_waits_and_a_table_not_on_a_break_waits_without_now(room: dict) -> None:

@@ -58,7 +58,7 @@ class Subscriber:
             return [m for t, m in self.messages if t == topic]
 
     def publish(self, topic: str, msg: dict[str, Any], retain: bool = False) -> None:
-        self.client.publish(topic, json.dumps(msg), qos=1, retain=retain).wait_for_publish(5)
+        self.client.publish(topic, json.dumps(msg), qos=1, retain=retain).wait_for_publish(30)
 
     def ack_reports(self, ack_topic: str, hold: set[str] | None = None) -> set[str]:
         """Stand in for the director: ack each report on arrival unless its id is held."""

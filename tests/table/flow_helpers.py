@@ -16,7 +16,7 @@ def make(profile: str = "tda-2017", seats: list[int] | None = None, *, start: st
          seed: int = 7, **plan_kw: object) -> TableController:
     """A table on the sample plan, with the real debounce and a fixed button draw."""
     c = TableController(3, rng=random.Random(seed), boot="b0")
-    assert c.apply_schedule(schedule(profile))
+    assert c.directions.apply_schedule(schedule(profile))
     assert c.apply_plan(plan(seats, **plan_kw), T0)
     if start:
         c.ctx.profile = replace(c.ctx.profile, button=replace(c.ctx.profile.button, start=start))
@@ -26,7 +26,7 @@ def make(profile: str = "tda-2017", seats: list[int] | None = None, *, start: st
 def quick(**plan_kw: object) -> TableController:
     """A table on the sample plan that takes every tap (no debounce)."""
     c = TableController(3, rng=random.Random(1), boot="m", debounce_s=0)
-    assert c.apply_schedule(schedule())
+    assert c.directions.apply_schedule(schedule())
     assert c.apply_plan(plan(**plan_kw), T0)
     return c
 
@@ -34,7 +34,7 @@ def quick(**plan_kw: object) -> TableController:
 def table_for(event: Event18, table: int, rev: int = 1) -> TableController:
     """One of a real event's tables, as its kiosk sees it."""
     c = TableController(table, rng=random.Random(table), boot="mm", debounce_s=0)
-    assert c.apply_schedule(schedule())
+    assert c.directions.apply_schedule(schedule())
     assert c.apply_plan(event.plan(table, rev), T0)
     return c
 
@@ -67,3 +67,9 @@ def answered(p: dict[str, Any], rev: int, winners: list[int]) -> dict[str, Any]:
     after = {s: v - v % 100 + 100 * won.get(s, 0) for s, v in cu["before"].items()}
     return messages.check("plan", {**p, "rev": rev, "colour_up": {
         **cu, "pending": False, "after": after, "won": won, "winners": winners}})
+
+
+def stacks(event: Event18, table: int) -> dict[int, int]:
+    """Every chip in play: table 1's seat 2 won the pot of the bust at seat 1."""
+    return {s: 40000 if (table, s) == (1, 2) else 20000
+            for s in sorted(event.tour.tables[table].seat_of)}

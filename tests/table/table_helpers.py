@@ -6,11 +6,13 @@ from typing import Any
 
 from kiosk.config.files import BrokerConfig, GpioConfig, TableConfig
 from kiosk.core.calc import button as btn
-from kiosk.core.event import plans
+from kiosk.core.event import handover, plans
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model import events
+from kiosk.core.model.dealer_events import PushDone
 from kiosk.protocol import messages
 from kiosk.protocol.messages import decode, encode
+from kiosk.rules.structure import Structure
 from kiosk.rules.structure_files import load_structure
 
 T0 = 1_700_000_000.0
@@ -147,3 +149,35 @@ class Event18:
         self.tour.execute({"kind": "tick"}, T0)
         seats = sorted(self.tour.tables[table].seat_of)
         return {s: 20000 + (75 if i % 2 else 25) for i, s in enumerate(seats)}
+
+
+class StallingEvent(Event18):
+    """A real event with the tools against stalling (TDA RP-19) as the director's core runs
+    it: a shot clock with time banks (`shot_clock`), orbit for orbit, levels counted in
+    hands (`structure`); a kiosk's reports go in (`send`), its schedule and plans come out
+    through the wire, the dealer's part with the core's handover (TDA 2024 RP-15A)."""
+
+    def __init__(self, players: int = 18, profile: str = "tda-2024",
+                 structure: Structure | None = None, **config: Any) -> None:
+        self.tour = Tournament.create(event="stalling", profile=profile,
+                                      structure=structure or load_structure("standard"),
+                                      seed=4, t=T0, **config)
+        for i in range(players):
+            self.tour.execute({"kind": "register", "name": NAMES[i % len(NAMES)]
+                               + ("" if i < len(NAMES) else f" {i + 1}")}, T0)
+        self.tour.execute({"kind": "start"}, T0)
+        self.n = 0
+
+    def schedule(self, rev: int = 1) -> dict[str, Any]:
+        """The event's schedule as a kiosk receives it."""
+        return decode("schedule", encode({"rev": rev, "ts": T0, **plans.schedule(self.tour)}))
+
+    def plan(self, table: int, rev: int = 1, dealer: dict[str, Any] | None = None,
+             push: PushDone | None = None) -> dict[str, Any]:
+        """The table's plan; with `dealer` (the rotation's names and times, and `push`, the
+        table's last) its dealer part carries what the core adds for the event's profile:
+        the handover, and the first hand after a push at the prior level (r.23)."""
+        body = {"rev": rev, "ts": T0, **plans.plan(self.tour, table)}
+        if dealer is not None:
+            body["dealer"] = {**dealer, **handover.dealer_part(self.tour, table, push)}
+        return decode("plan", encode(body))

@@ -162,6 +162,17 @@ def next_big_blind(prev: Positions, occupied: Collection[int], seats: int) -> in
     return next_seat(occ, prev.bb, seats)
 
 
+def blinds_reach_empty_seat(prev: Positions | None, occupied: Collection[int],
+                            seats: int) -> bool:
+    """TDA 2024 r.11D: a short table's blinds are affected once its next hand has the big
+    blind move onto an empty seat (the seat after the last big blind is empty) or a dead
+    small blind or button. Before its first hand a table counts as affected."""
+    if prev is None:
+        return True
+    occ = set(occupied)
+    return prev.bb % seats + 1 not in occ or prev.bb not in occ or prev.sb not in occ
+
+
 def worst_open_seat(prev: Positions | None, occupied: Collection[int], seats: int,
                     rng: random.Random) -> int:
     """TDA 10A: the open seat that takes the big blind soonest, never the small blind.

@@ -73,7 +73,7 @@ class Clock:
         return Clock(r.period, self.anchor, r.remaining)
 
     def resume(self, s: Structure, t: float) -> Clock:
-        if self.paused_remaining is None:
+        if self.paused_remaining is None or s.counts_hands:   # hands: no time runs
             return self
         return Clock(self.period, t - (s.periods[self.period].seconds - self.paused_remaining))
 
@@ -123,8 +123,27 @@ class Clock:
         return cls(int(d["period"]), float(d["anchor"]),
                    None if d.get("paused_remaining") is None else float(d["paused_remaining"]))
 
+    def delayed(self, seconds: float) -> Clock:
+        """The same running clock starting `seconds` later: until then its period reads
+        more than its length left (the start waits while the dealers prepare their
+        decks, TDA 2024 RP-20)."""
+        if not seconds or self.paused_remaining is not None:
+            return self
+        return replace(self, anchor=self.anchor + seconds)
+
     def with_period(self, period: int) -> Clock:
         return replace(self, period=period)
+
+
+def level_ends_at(clock: Clock, s: Structure, t: float) -> float | None:
+    """When the level of play running at `t` gives way to the next level or a break (a
+    push waits for it, RP-7); None while paused, in a break or in the last period."""
+    r = clock.read(s, t)
+    if r.paused or r.finished or r.period + 1 >= len(s.periods) \
+            or s.periods[r.period].is_break:
+        return None
+    # from the anchor, not from `t`: every reading of one level gives the same moment
+    return clock.anchor + sum(s.periods[i].seconds for i in range(clock.period, r.period + 1))
 
 
 def raises_so_far(s: Structure, period: int) -> int:

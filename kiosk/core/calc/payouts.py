@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 
 TABLES = ("standard", "percent", "wta", "shares")
 BOUNTY_MODES = ("", "fixed", "pko")
@@ -64,7 +65,8 @@ class PrizeRules:
         names = {f.name for f in fields(cls)}
         unknown = set(d) - names
         if unknown:
-            raise RuleError(f"unknown prize setting(s): {', '.join(sorted(unknown))}")
+            raise RuleError(M_("payout.unknown_settings", "unknown prize setting(s): {names}",
+                               names=', '.join(sorted(unknown))))
         if "shares" in d:
             d["shares"] = tuple(d["shares"])
         rules = cls(**d)
@@ -80,21 +82,27 @@ class PrizeRules:
         for name in ("buy_in", "fee", "staff", "bounty", "guarantee", "seat_value"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise RuleError(f"{name} must be a whole amount >= 0, got {v!r}")
+                raise RuleError(M_("payout.whole_amount", "{name} must be a whole amount >= 0, "
+                                   "got {got}", name=name, got=repr(v)))
         if self.addon is not None and (not isinstance(self.addon, int) or self.addon < 0):
-            raise RuleError(f"addon must be a whole amount >= 0, got {self.addon!r}")
+            raise RuleError(M_("payout.whole_amount", "{name} must be a whole amount >= 0, "
+                               "got {got}", name="addon", got=repr(self.addon)))
         if not isinstance(self.rounding, int) or self.rounding < 1:
-            raise RuleError(f"rounding must be a whole amount >= 1, got {self.rounding!r}")
+            raise RuleError(M_("payout.rounding", "rounding must be a whole amount >= 1, got "
+                               "{got}", got=repr(self.rounding)))
         if self.table not in TABLES:
-            raise RuleError(f"payout table must be one of {', '.join(TABLES)}")
+            raise RuleError(M_("payout.table_unknown", "payout table must be one of {tables}",
+                               tables=', '.join(TABLES)))
         if self.bounty_mode not in BOUNTY_MODES:
-            raise RuleError("bounty_mode must be fixed or pko (or empty)")
+            raise RuleError(M_("payout.bounty_mode", "bounty_mode must be fixed or pko (or empty)"))
         if bool(self.bounty_mode) != bool(self.bounty):
-            raise RuleError("a bounty event needs both bounty_mode and a bounty amount")
+            raise RuleError(M_("payout.bounty_both", "a bounty event needs both bounty_mode and a "
+                               "bounty amount"))
         if not 0 <= self.pko_percent <= 100:
-            raise RuleError("pko_percent must be 0-100")
+            raise RuleError(M_("payout.pko_percent", "pko_percent must be 0-100"))
         if not 0 < self.percent_paid <= 100:
-            raise RuleError("percent_paid must be above 0 and at most 100")
+            raise RuleError(M_("payout.percent_paid", "percent_paid must be above 0 and at most "
+                               "100"))
         if self.table == "shares":
             check_shares(self.shares)
 
@@ -134,13 +142,17 @@ def pool(rules: PrizeRules, entries: int, addons: int = 0, carried: int = 0) -> 
 
 def check_shares(shares: Sequence[int]) -> None:
     if not shares:
-        raise RuleError("a payout table needs at least one place")
+        raise RuleError(M_("payout.no_place", "a payout table needs at least one place"))
     if any(not isinstance(s, int) or s <= 0 for s in shares):
-        raise RuleError("every place's share must be a positive number of basis points")
+        raise RuleError(M_("payout.share_positive", "every place's share must be a positive "
+                           "number of basis points"))
     if sum(shares) != SHARE_UNIT:
-        raise RuleError(f"shares add up to {sum(shares) / 100:g} %, not 100 %")
+        total = sum(shares) / 100
+        raise RuleError(M_("payout.shares_sum", "shares add up to {percent:num} %, not 100 %",
+                           percent=int(total) if total.is_integer() else total))
     if any(a < b for a, b in itertools.pairwise(shares)):
-        raise RuleError("a lower place cannot pay more than a higher one")
+        raise RuleError(M_("payout.lower_pays_more", "a lower place cannot pay more than a higher "
+                           "one"))
 
 
 def shares_for(rules: PrizeRules, field_size: int) -> list[int]:
@@ -227,19 +239,23 @@ def parse_shares_csv(text: str) -> tuple[int, ...]:
         if not row or not "".join(row).strip():
             continue
         if len(row) < 2:
-            raise RuleError(f"line {n}: expected place,percent")
+            raise RuleError(M_("payout.csv_expected", "line {line}: expected place,percent",
+                               line=n))
         try:
             place = int(row[0])
             bp = Decimal(row[1].strip().rstrip("%")) * 100
         except (ValueError, InvalidOperation):
-            raise RuleError(f"line {n}: {','.join(row)!r} is not place,percent") from None
+            raise RuleError(M_("payout.csv_row", "line {line}: '{row}' is not place,percent",
+                               line=n, row=','.join(row))) from None
         if bp != bp.to_integral_value():
-            raise RuleError(f"line {n}: percentages take at most two decimals")
+            raise RuleError(M_("payout.csv_decimals", "line {line}: percentages take at most two "
+                               "decimals", line=n))
         if place in shares:
-            raise RuleError(f"line {n}: place {place} appears twice")
+            raise RuleError(M_("payout.csv_place_twice", "line {line}: place {place} appears twice",
+                               line=n, place=place))
         shares[place] = int(bp)
     if sorted(shares) != list(range(1, len(shares) + 1)):
-        raise RuleError("places must run 1, 2, 3, ... without gaps")
+        raise RuleError(M_("payout.places_gaps", "places must run 1, 2, 3, ... without gaps"))
     out = tuple(shares[p] for p in range(1, len(shares) + 1))
     check_shares(out)
     return out

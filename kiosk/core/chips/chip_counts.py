@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_, Msg, in_turn
 from kiosk.core.chips import chips as chipmath
 from kiosk.core.chips import races
 from kiosk.core.model import commands as cmd_
@@ -66,7 +68,8 @@ class ChipCounts(Component):
     def _do_count_chips(self, cmd: cmd_.CountChips, t: float) -> None:
         """Ask every table for its stacks (end of a level, or of the day)."""
         if self.count_round is not None and not self._count_complete():
-            raise RuleError(f"chip count {self.count_round['round']} is still open")
+            raise RuleError(M_("count.still_open", "chip count {round} is still open",
+                               round=self.count_round['round']))
         level = self.t.structure.level_number(self.levels.period(t))
         label = str(cmd.get("label") or f"level {level}")
         self._open_count(t, label, "count", [], 0, cmd.get("by"))
@@ -98,11 +101,14 @@ class ChipCounts(Component):
         r = self.count_round
         asked = d.get("round")
         if r is None or (asked is not None and asked != r["round"]):
-            raise RuleError(f"no chip count {asked or ''} is open".replace("  ", " "))
+            raise RuleError(M_("count.round_not_open", "no chip count {round} is open",
+                               round=asked) if asked else
+                            M_("count.not_open", "no chip count is open"))
         stacks = _stacks(d["stacks"])
         bad = _count_problems(tab, stacks, self.registry.chips)
         if bad:
-            raise RuleError(f"table {tab.id} count refused: {'; '.join(bad)}")
+            raise RuleError(M_("count.refused", "table {table} count refused: {why}",
+                               table=tab.id, why=in_turn(bad)))
         players = {str(s): tab.seat_of[s] for s in sorted(stacks)}
         self.t.emit("chips_counted", t, table=tab.id, round=r["round"],
                     stacks={str(s): v for s, v in sorted(stacks.items())}, players=players,
@@ -145,13 +151,15 @@ class ChipCounts(Component):
         """A house setting, changed between races: not while a colour-up still has a
         race to run (those tables would race one way, the rest the other)."""
         if cmd.chip_race == self.chip_race_mode:
-            raise RuleError(f"the chip races are already run by the {cmd.chip_race}")
+            raise RuleError(M_("race.already_run_by", "the chip races are already run by the "
+                               "{chip_race}", chip_race=cmd.chip_race))
         owing = self.unraced()
         if owing:
-            raise RuleError(
-                f"the {self.count_round['label']} still has races to run at "
-                f"table{'s' * (len(owing) > 1)} {', '.join(map(str, owing))}; change who "
-                "runs them once those are in")
+            raise RuleError(Mn_(
+                "race.owing_mode", "the {count} still has races to run at table {tables}; "
+                "change who runs them once those are in", "the {count} still has races to "
+                "run at tables {tables}; change who runs them once those are in", len(owing),
+                count=self._label(), tables=", ".join(map(str, owing))))
         self.t.emit("chip_race_set", t, chip_race=cmd.chip_race, before=self.chip_race_mode,
                     source=cmd.source)
 
@@ -164,25 +172,33 @@ class ChipCounts(Component):
         leaves play only by a race at a break, and none raced off comes back)."""
         new = tuple(sorted(set(cmd.chip_set)))
         if new == self.chip_set:
-            raise RuleError(f"the chip set is already {list(new)}")
+            raise RuleError(M_("chips.set_unchanged", "the chip set is already {chips}",
+                               chips=list(new)))
         owing = self.unraced()
         if owing:
-            raise RuleError(
-                f"the {self.count_round['label']} still has races to run at "
-                f"table{'s' * (len(owing) > 1)} {', '.join(map(str, owing))}; change the "
-                "chips once those are in")
+            raise RuleError(Mn_(
+                "race.owing_chips", "the {count} still has races to run at table {tables}; "
+                "change the chips once those are in", "the {count} still has races to run "
+                "at tables {tables}; change the chips once those are in", len(owing),
+                count=self._label(), tables=", ".join(map(str, owing))))
         if self.chip_set and new:
             now, then = (chipmath.smallest_in_play(c, self.t.structure, self.colour_at)
                          for c in (self.chip_set, new))
             if now != then:
-                raise RuleError(
-                    f"the smallest chip on the tables is {now:,}; with {list(new)} it would "
-                    f"be {then:,}, and chips change only in a colour-up at a break")
+                raise RuleError(M_(
+                    "chips.smallest", "the smallest chip on the tables is {now:chips}; with "
+                    "{chips} it would be {then:chips}, and chips change only in a colour-up "
+                    "at a break", now=now, chips=list(new), then=then))
         self.t.emit("chip_set_set", t, chip_set=list(new), before=list(self.chip_set),
                     source=cmd.source)
 
     def _on_chip_set_set(self, ev: ev_.ChipSetSet) -> None:
         self.chip_set = tuple(ev.chip_set)
+
+    def _label(self) -> Msg | str:
+        """The open count's label as a reader reads it."""
+        label = str((self.count_round or {}).get("label", ""))
+        return count_label(label) or label
 
     def unraced(self) -> list[int]:
         """The tables in play whose race of the open colour-up has no outcome yet (counted
@@ -216,9 +232,9 @@ class ChipCounts(Component):
     def _do_end_day(self, cmd: cmd_.EndDay, t: float) -> None:
         """Stop play after the current hands and ask every table to count for the bags."""
         if self.day_over:
-            raise RuleError(f"day {self.day} is already over")
+            raise RuleError(M_("day.already_over", "day {day} is already over", day=self.day))
         if not self.levels.started or self.busts.finished_at is not None:
-            raise RuleError("no day of play is running")
+            raise RuleError(M_("day.none_running", "no day of play is running"))
         self.t.emit("day_ended", t, day=self.day, by=cmd.get("by"))
         self._open_count(t, f"bags day {self.day}", "bag", [], 0, cmd.get("by"))
 
@@ -231,18 +247,27 @@ class ChipCounts(Component):
         """Bag-and-tag: each player's counted stack goes into his bag, on record."""
         r = self.count_round
         if not self.day_over or r is None or r["purpose"] != "bag":
-            raise RuleError("bag at the end of a day, after its count")
+            raise RuleError(M_("bag.after_count", "bag at the end of a day, after its count"))
         missing = [x.id for x in self.seating.active_tables() if x.id not in self.counts]
         if missing:
-            raise RuleError(f"tables {', '.join(map(str, missing))} have not counted")
-        stale = [f"table {x.id} (seats {', '.join(map(str, seats))})"
-                 for x in self.seating.active_tables() if (seats := self.changed_seats(x))]
+            raise RuleError(Mn_("bag.not_counted", "table {tables} has not counted",
+                                "tables {tables} have not counted", len(missing),
+                                tables=", ".join(map(str, missing))))
+        stale: list[Msg | str] = [
+            M_("bag.stale_table", "table {table} (seats {seats})", table=x.id,
+               seats=", ".join(map(str, seats)))
+            for x in self.seating.active_tables() if (seats := self.changed_seats(x))]
         if stale:
-            raise RuleError(f"the seating changed after the count; recount {'; '.join(stale)}")
+            raise RuleError(M_("bag.seating_changed", "the seating changed after the count; "
+                               "recount {tables}", tables=in_turn(stale)))
         rec = self.reconciliation()
         if rec.difference and not cmd.get("accept_difference"):
-            raise RuleError(f"the count is {rec.difference:+,} chips off; recount the flagged "
-                            "tables or accept the difference")
+            raise RuleError(M_("bag.count_over", "the count is +{chips:chips} chips off; "
+                               "recount the flagged tables or accept the difference",
+                               chips=rec.difference) if rec.difference > 0 else
+                            M_("bag.count_under", "the count is -{chips:chips} chips off; "
+                               "recount the flagged tables or accept the difference",
+                               chips=-rec.difference))
         bags = {}
         for tab in self.seating.active_tables():
             for seat, pid in sorted(tab.seat_of.items()):
@@ -264,10 +289,11 @@ class ChipCounts(Component):
     def _do_redraw(self, cmd: cmd_.Redraw, t: float) -> None:
         """Start the next day: every bagged player gets a new random seat."""
         if not self.day_over or self.day not in self.bags:
-            raise RuleError("the redraw starts a new day, after the bags are recorded")
+            raise RuleError(M_("redraw.after_bags", "the redraw starts a new day, after the bags "
+                               "are recorded"))
         active = self.seating.active_tables()
         if any(x.in_hand for x in active):
-            raise RuleError("a table is still playing a hand")
+            raise RuleError(M_("redraw.hand_on", "a table is still playing a hand"))
         players = sorted(self.bags[self.day], key=lambda pid: pid)
         n_tables = max(1, math.ceil(len(players) / self.t.seats))
         keep = sorted(x.id for x in active)[:n_tables]
@@ -308,19 +334,40 @@ class ChipCounts(Component):
 def _stacks(raw: Any) -> dict[int, Any]:
     """A count's stacks by seat number; RuleError when they are not a seat -> chips map."""
     if not isinstance(raw, dict):
-        raise RuleError("stacks must map seat numbers to chips")
+        raise RuleError(M_("count.stacks_shape", "stacks must map seat numbers to chips"))
     try:
         return {int(s): v for s, v in raw.items()}
     except ValueError:
-        raise RuleError("stacks must map seat numbers to chips") from None
+        raise RuleError(M_("count.stacks_shape", "stacks must map seat numbers to chips")) from None
 
 
-def _count_problems(tab: Table, stacks: dict[int, Any], in_play: int) -> list[str]:
+def _count_problems(tab: Table, stacks: dict[int, Any], in_play: int) -> list[Msg | str]:
     """Why a table's count cannot be right: empty seats counted, seats missing, stacks
     larger than every chip in play."""
-    bad = chipmath.check_stacks(stacks, tab.seats)
-    bad += [f"seat {s} is empty" for s in sorted(set(stacks) - set(tab.seat_of))]
-    bad += [f"seat {s} has no count" for s in sorted(set(tab.seat_of) - set(stacks))]
-    bad += [f"seat {s}: {v:,} is more than the {in_play:,} chips in play"
+    bad: list[Msg | str] = list(chipmath.check_stacks(stacks, tab.seats))
+    bad += [M_("count.counted_empty", "seat {seat} is empty", seat=s)
+            for s in sorted(set(stacks) - set(tab.seat_of))]
+    bad += [M_("count.no_count", "seat {seat} has no count", seat=s)
+            for s in sorted(set(tab.seat_of) - set(stacks))]
+    bad += [M_("count.over_play", "seat {seat}: {stack:chips} is more than the "
+               "{in_play:chips} chips in play", seat=s, stack=v, in_play=in_play)
             for s, v in sorted(stacks.items()) if isinstance(v, int) and v > in_play]
     return bad
+
+
+_LEVEL = re.compile(r"^level (\d{1,3})$")
+_BAGS = re.compile(r"^bags day (\d{1,3})$")
+_COLOUR = re.compile(r"^colour-up at break (\d{1,3})$")
+
+
+def count_label(label: str) -> Msg | None:
+    """The label of a count the director named itself, as a message key (a label the
+    floor typed is a person's words: shown as written)."""
+    if found := _LEVEL.match(label):
+        return M_("count.label_level", "level {level}", level=int(found.group(1)))
+    if found := _BAGS.match(label):
+        return M_("count.label_bags", "bags day {day}", day=int(found.group(1)))
+    if found := _COLOUR.match(label):
+        return M_("count.label_colour_up", "colour-up at break {period}",
+                  period=int(found.group(1)))
+    return None

@@ -24,6 +24,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kiosk.base.texts import M_, Mn_, Msg
 from kiosk.rules.profile import ChipRaceRules
 from kiosk.rules.structure import Structure
 
@@ -131,29 +132,30 @@ def race(stacks: Mapping[int, int], removed: Sequence[int], new_chip: int,
                 1 if rules.max_one_chip else None, rules)
 
 
-def check_winners(r: Race, winners: object) -> list[str]:
+def check_winners(r: Race, winners: object) -> list[Msg]:
     """Reasons a dealer's entry cannot be the race's outcome (empty when it can):
     `winners` are seats, highest card first, one per chip the race gives."""
     if not isinstance(winners, list) or not all(
             isinstance(s, int) and not isinstance(s, bool) for s in winners):
-        return ["the winners must be a list of seat numbers"]
-    bad = [f"seat {s} holds no card in this race" for s in sorted(set(winners))
-           if s not in r.deal_cards]
+        return [M_("race.winners_shape", "the winners must be a list of seat numbers")]
+    bad = [M_("race.no_card", "seat {seat} holds no card in this race", seat=s)
+           for s in sorted(set(winners)) if s not in r.deal_cards]
     if len(winners) != r.to_give:
-        bad.append(f"the race gives {_n(r.to_give, 'chip')}: enter "
-                   f"{_n(r.to_give, 'winning card')}, not {len(winners)}")
+        bad.append(Mn_("race.gives", "the race gives {n} chip: enter {n} winning card, not "
+                       "{got}", "the race gives {n} chips: enter {n} winning cards, not {got}",
+                       r.to_give, got=len(winners)))
     for s in sorted(set(winners) & set(r.deal_cards)):
         n = winners.count(s)
         if r.max_each is not None and n > r.max_each:
-            bad.append(f"seat {s} wins at most {_n(r.max_each, 'chip')} (rule "
-                       f"{r.rules.rule or r.rules.mode}): the next highest card wins")
+            bad.append(Mn_("race.at_most", "seat {seat} wins at most {n} chip (rule {rule}): "
+                           "the next highest card wins", "seat {seat} wins at most {n} chips "
+                           "(rule {rule}): the next highest card wins", r.max_each, seat=s,
+                           rule=r.rules.rule or r.rules.mode))
         elif n > r.deal_cards[s]:
-            bad.append(f"seat {s} holds {_n(r.deal_cards[s], 'card')}, not {n} winning ones")
+            bad.append(Mn_("race.holds", "seat {seat} holds {n} card, not {got} winning ones",
+                           "seat {seat} holds {n} cards, not {got} winning ones",
+                           r.deal_cards[s], seat=s, got=n))
     return bad
-
-
-def _n(n: int, what: str) -> str:
-    return f"{n} {what}{'s' * (n != 1)}"
 
 
 def _rescue_first(r: Race, winners: list[int]) -> tuple[list[int], list[int]]:
@@ -239,14 +241,17 @@ def colour_up(stacks: Mapping[int, int], removed: Sequence[int], new_chip: int,
 
 
 # ------------------------------------------------------------------ chip counts
-def check_stacks(stacks: Mapping[int, int], seats: int = 10) -> list[str]:
+def check_stacks(stacks: Mapping[int, int], seats: int = 10) -> list[Msg]:
     """Reasons a table's entered stacks cannot be taken (empty when they can)."""
     bad = []
     for seat, stack in stacks.items():
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= seats:
-            bad.append(f"seat {seat!r} is not a seat 1-{seats}")
+            bad.append(M_("count.not_a_seat", "seat {seat} is not a seat 1-{seats}",
+                          seat=repr(seat), seats=seats))
         elif not isinstance(stack, int) or isinstance(stack, bool) or not 0 <= stack < MAX_STACK:
-            bad.append(f"seat {seat}: {stack!r} is not a whole number of chips 0-{MAX_STACK:,}")
+            bad.append(M_("count.not_chips", "seat {seat}: {stack} is not a whole number of "
+                          "chips 0-{most:chips}", seat=seat, stack=repr(stack),
+                          most=MAX_STACK))
     return bad
 
 
@@ -257,10 +262,11 @@ class Reconciliation:
     expected: int
     counted: int
     tables_counted: int
-    flags: dict[int, list[str]]     # table -> what is wrong there
+    flags: dict[int, list[str]]     # table -> what is wrong there (English)
     # tables counted in a colour-up whose race the dealer still owes: their stacks still
     # hold the chips that leave, so they are not flagged for it
     races_pending: list[int] = field(default_factory=list)
+    notes: dict[int, list[Msg]] = field(default_factory=dict)   # the flags as messages
 
     @property
     def difference(self) -> int:
@@ -285,30 +291,45 @@ def reconcile(expected: int, counts: Mapping[int, Mapping[int, int]],
     chips in play; then the room's total against `expected`. A table `racing` (its
     colour-up race not entered yet) still holds the chips that leave: its stacks are
     not held to the smallest chip left."""
-    flags: dict[int, list[str]] = {}
+    notes: dict[int, list[Msg]] = {}
     counted = 0
     racing = set(racing)
     for table, occupied in seated.items():
         stacks = counts.get(table)
         if stacks is None:
-            flags[table] = ["no count yet"]
+            notes[table] = [M_("count.none_yet", "no count yet")]
             continue
         counted += sum(stacks.values())
-        occupied = set(occupied)
-        why = [f"seat {s} counted but empty" for s in sorted(set(stacks) - occupied)]
-        why += [f"seat {s} not counted" for s in sorted(occupied - set(stacks))]
-        for s in sorted(set(stacks) & occupied):
-            v = stacks[s]
-            if v == 0:
-                why.append(f"seat {s}: no chips for a seated player")
-            elif v > expected:
-                why.append(f"seat {s}: {v:,} is more than all {expected:,} chips in play")
-            elif smallest_chip > 1 and v % smallest_chip and table not in racing:
-                why.append(f"seat {s}: {v:,} is not a multiple of the {smallest_chip} chip")
+        why = _seat_notes(stacks, set(occupied), expected,
+                          smallest_chip if table not in racing else 1)
         if why:
-            flags[table] = why
+            notes[table] = why
     for table in counts:
         if table not in seated:
-            flags.setdefault(table, []).append("counted but not in play")
+            notes.setdefault(table, []).append(M_("count.not_in_play",
+                                                  "counted but not in play"))
+    flags = {t: [str(m) for m in ms] for t, ms in notes.items()}
     return Reconciliation(expected, counted, sum(1 for t in seated if t in counts), flags,
-                          sorted(racing & set(seated)))
+                          sorted(racing & set(seated)), notes)
+
+
+def _seat_notes(stacks: Mapping[int, int], occupied: set[int], expected: int,
+                smallest_chip: int) -> list[Msg]:
+    """What is wrong with one table's count, seat by seat."""
+    why = [M_("count.seat_empty", "seat {seat} counted but empty", seat=s)
+           for s in sorted(set(stacks) - occupied)]
+    why += [M_("count.seat_missing", "seat {seat} not counted", seat=s)
+            for s in sorted(occupied - set(stacks))]
+    for s in sorted(set(stacks) & occupied):
+        v = stacks[s]
+        if v == 0:
+            why.append(M_("count.no_chips", "seat {seat}: no chips for a seated player",
+                          seat=s))
+        elif v > expected:
+            why.append(M_("count.too_many", "seat {seat}: {stack:chips} is more than all "
+                          "{expected:chips} chips in play", seat=s, stack=v,
+                          expected=expected))
+        elif smallest_chip > 1 and v % smallest_chip:
+            why.append(M_("count.not_multiple", "seat {seat}: {stack:chips} is not a "
+                          "multiple of the {chip} chip", seat=s, stack=v, chip=smallest_chip))
+    return why

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, in_turn
 from kiosk.core.chips import chips as chipmath
 from kiosk.core.model.state import Event, Table
 from kiosk.rules.profile import Profile
@@ -71,16 +72,20 @@ def take_entry(host: RaceHost, tab: Table, d: Mapping[str, Any], t: float, rid: 
     r = host.count_round
     asked = d.get("round")
     if r is None or r["purpose"] != "colour_up" or asked != r["round"]:
-        raise RuleError(f"table {tab.id}: no colour-up race {asked!r} is open")
+        raise RuleError(M_("race.not_open", "table {table}: no colour-up race {round} is open",
+                           table=tab.id, round=repr(asked)))
     if tab.id in host.colour_ups:
-        raise RuleError(f"table {tab.id}: the race of round {asked} is already settled")
+        raise RuleError(M_("race.settled", "table {table}: the race of round {round} is already "
+                           "settled", table=tab.id, round=asked))
     race = pending(host, tab.id)
     if race is None:
-        raise RuleError(f"table {tab.id}: count the stacks before the race")
+        raise RuleError(M_("race.count_first", "table {table}: count the stacks before the race",
+                           table=tab.id))
     winners = d.get("winners")
     bad = chipmath.check_winners(race, winners)
     if bad:
-        raise RuleError(f"table {tab.id} race refused: {'; '.join(bad)}")
+        raise RuleError(M_("race.refused", "table {table} race refused: {why}", table=tab.id,
+                           why=in_turn(bad)))
     assert isinstance(winners, list)
     _record(host, tab, race, chipmath.settle(race, winners), host.count_players[tab.id],
             t, rid, "dealer")

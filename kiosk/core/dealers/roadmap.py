@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kiosk.base.errors import RuleError
-from kiosk.core.dealers.state import PIN_TRIES, Dealer, RoadmapState, Table
+from kiosk.base.texts import M_, Msg
+from kiosk.core.dealers.queries import RoadmapQueries, relief_due
+from kiosk.core.dealers.state import Dealer, Table
 from kiosk.core.model import dealer_events as de
 from kiosk.core.model.event_base import Event
 
@@ -34,12 +36,12 @@ class Emitter(Protocol):
 
 
 STAGGER = 240.0        # the pushes along a string, this far apart: the walk and a hand
-NO_SHOW = 600.0        # a relief this late at a due push: a dealer waiting may take it
 
 
 @dataclass
-class Roadmap(RoadmapState):
-    """The roadmap with its decisions: each returns the events it emitted (applied)."""
+class Roadmap(RoadmapQueries):
+    """The roadmap with its decisions: each returns the events it emitted (applied);
+    what it answers without deciding is RoadmapQueries'."""
 
     host: Emitter | None = field(default=None, repr=False, compare=False)
 
@@ -59,81 +61,14 @@ class Roadmap(RoadmapState):
         self._out = []
         return self._out
 
-    # ------------------------------------------------------------------ queries
-    def pool(self) -> list[str]:
-        """Dealers free to take a table or a string, who waited longest first."""
-        free = [d for d in self.dealers.values() if d.status == "waiting"]
-        return [d.name for d in sorted(free, key=lambda d: (d.free_since, d.seq))]
-
-    def due_at(self, dealer: str) -> int | None:
-        """The table `dealer` is due at next: the table dealt, or a relief's next push."""
-        d = self.dealers.get(dealer)
-        if d is None:
-            return None
-        if d.status == "dealing":
-            return d.table
-        if d.status == "relief":
-            return self.nexts.get(d.string)
-        return None
-
-    def incoming(self, table: int, t: float | None = None) -> str | None:
-        """Who pushes `table` next: its string's relief, when the table is due next; at
-        `t`, a dealer waiting covers a table due whose relief is busy at another, or
-        whose relief has not come `NO_SHOW` after the push was due."""
-        tb = self.tables.get(table)
-        if tb is None or tb.string < 0:
-            return None
-        relief = _relief_due(self, table)
-        if t is None or (relief is not None and (tb.push_at or t) + NO_SHOW > t):
-            return relief
-        return self.covers(t).get(table) or relief
-
-    def covers(self, t: float) -> dict[int, str]:
-        """Tables due at `t` whose string's relief is busy (or missing, or `NO_SHOW`
-        late), first due first, each with a dealer of the pool, who waited longest
-        first. A relief who never comes holds up neither the table nor the string."""
-        due = set(self.due(t))
-        busy = sorted((tb.push_at or 0.0, n) for n, tb in self.tables.items()
-                      if n in due and (_relief_due(self, n) is None
-                                       or (tb.push_at or t) + NO_SHOW <= t))
-        return {n: name for (_, n), name in zip(busy, self.pool(), strict=False)}
-
-    def due(self, t: float) -> list[int]:
-        """Tables whose push is due at `t` (the clock of a held event waits)."""
-        return sorted(n for n, tb in self.tables.items()
-                      if tb.dealer and tb.push_at is not None and tb.push_at <= t)
-
-    def offer(self) -> str | None:
-        """The dealer offered to the floor for an early out: the first to sign the EO
-        list, when the room has more dealers than it needs (someone waits)."""
-        if not self.eo or not self.pool():
-            return None
-        first = next((n for n in self.eo if not self.dealers[n].leaving), None)
-        return first
-
-    def breaks(self) -> list[tuple[str, float]]:
-        """The break queue: who is on break and due back when, first back first."""
-        out = [(d.name, d.until) for d in self.dealers.values() if d.status == "break"]
-        return sorted(out, key=lambda x: (x[1], x[0]))
-
-    def wanted_strings(self) -> list[list[int]]:
-        """The tables in play cut into strings; a short last string joins the one before."""
-        tables = sorted(self.tables)
-        if not tables:
-            return []
-        size = self.rotation.string_size or len(tables)
-        out = [tables[i:i + size] for i in range(0, len(tables), size)]
-        if len(out) > 1 and len(out[-1]) < max(2, math.ceil(size / 2)):
-            out[-2].extend(out.pop())
-        return out
-
     # ------------------------------------------------------------------ decisions
     def clock_in(self, dealer: str, t: float, by: str | None = None,
                  at: int | None = None) -> list[Event]:
         """`at`: the table the dealer badged in at, taken when it has no dealer."""
         d = self.dealers.get(dealer)
         if d is not None and d.status != "out":
-            raise RuleError(f"{dealer} is already in ({d.status})")
+            raise RuleError(M_("dealer.already_in", "{dealer} is already in ({status})",
+                               dealer=dealer, status=_STATUS.get(d.status, d.status)))
         out = self._deciding()
         self._emit(de.DealerClockedIn(t=t, dealer=dealer, by=by))
         tb = self.tables.get(at or 0)
@@ -147,7 +82,8 @@ class Roadmap(RoadmapState):
                   ) -> list[Event]:
         d = self._in(dealer)
         if d.status == "dealing":
-            raise RuleError(f"{dealer} deals at table {d.table}: push the table first")
+            raise RuleError(M_("dealer.deals_push_first", "{dealer} deals at table {table}: push "
+                               "the table first", dealer=dealer, table=d.table))
         out = self._deciding()
         self._emit(de.DealerClockedOut(t=t, dealer=dealer, why=why, by=by))
         self._settle(t)
@@ -156,8 +92,9 @@ class Roadmap(RoadmapState):
     def sign_early_out(self, dealer: str, t: float) -> list[Event]:
         self._in(dealer)
         if dealer in self.eo:
-            raise RuleError(f"{dealer} is already on the EO list "
-                            f"({self.eo.index(dealer) + 1} of {len(self.eo)})")
+            raise RuleError(M_("dealer.eo_already", "{dealer} is already on the EO list ({place} "
+                               "of {of})", dealer=dealer, place=self.eo.index(dealer) + 1,
+                               of=len(self.eo)))
         out = self._deciding()
         self._emit(de.EarlyOutSigned(t=t, dealer=dealer))
         return out
@@ -166,9 +103,11 @@ class Roadmap(RoadmapState):
         """The floor confirms the early out offered: home now, or at the next push."""
         offered = self.offer()
         if dealer != offered:
-            raise RuleError(f"{dealer} is not the early out offered"
-                            + (f" ({offered} is, first on the EO list)" if offered else
-                               ": nobody is, the room needs its dealers"))
+            raise RuleError(M_("dealer.eo_other", "{dealer} is not the early out offered "
+                               "({offered} is, first on the EO list)", dealer=dealer,
+                               offered=offered) if offered else
+                            M_("dealer.eo_none", "{dealer} is not the early out offered: "
+                               "nobody is, the room needs its dealers", dealer=dealer))
         d = self.dealers[dealer]
         out = self._deciding()
         self._emit(de.DealerClockedOut(t=t, dealer=dealer, why="early out", by=by)
@@ -180,8 +119,8 @@ class Roadmap(RoadmapState):
     def open_table(self, table: int, event: str, t: float, final: bool = False
                    ) -> list[Event]:
         if table in self.tables:
-            raise RuleError(f"table {table} is already in the roadmap "
-                            f"({self.tables[table].event})")
+            raise RuleError(M_("roadmap.has_table", "table {table} is already in the roadmap "
+                               "({event})", table=table, event=self.tables[table].event))
         out = self._deciding()
         self._emit(de.DealTableOpened(t=t, table=table, event=event, final=final))
         self._reform(t)
@@ -191,7 +130,8 @@ class Roadmap(RoadmapState):
         """The table became its event's final table: its next downs are the final's."""
         tb = self.tables.get(table)
         if tb is None:
-            raise RuleError(f"table {table} is not in the roadmap")
+            raise RuleError(M_("roadmap.no_table", "table {table} is not in the roadmap",
+                               table=table))
         if tb.final == final:
             return []
         out = self._deciding()
@@ -202,7 +142,8 @@ class Roadmap(RoadmapState):
         """The table's dealer is free: on break if the break is due, else a relief or
         waiting."""
         if table not in self.tables:
-            raise RuleError(f"table {table} is not in the roadmap")
+            raise RuleError(M_("roadmap.no_table", "table {table} is not in the roadmap",
+                               table=table))
         out = self._deciding()
         dealer = self.tables[table].dealer
         tired = dealer is not None and \
@@ -210,6 +151,18 @@ class Roadmap(RoadmapState):
         self._emit(de.DealTableClosed(t=t, table=table,
                                       until=t + self.rotation.brk if tired else 0.0))
         self._reform(t)
+        return out
+
+    def hold_pushes(self, event: str, start: float, until: float, t: float) -> list[Event]:
+        """No push at `event`'s tables from `start` to `until`, its next level change or
+        break (RP-7); the same window again decides nothing."""
+        if until < start:
+            raise RuleError(M_("push.hold_backwards", "a push hold ends before it starts ({until} "
+                               "< {start})", until=until, start=start))
+        if self.push_holds.get(event) == (start, until):
+            return []
+        out = self._deciding()
+        self._emit(de.PushesHeld(t=t, event=event, start=start, until=until))
         return out
 
     def hold(self, event: str, held: bool, t: float) -> list[Event]:
@@ -221,16 +174,25 @@ class Roadmap(RoadmapState):
         return out
 
     def push(self, table: int, incoming: str, t: float, hands: int = 0,
-             in_hand: bool = False, hand: int | None = None) -> list[Event]:
-        """The incoming dealer takes `table` at a hand's end (never mid-hand). `hand`: the
-        table's hand count now, from which the hands of the down closing are counted."""
+             in_hand: bool = False, hand: int | None = None,
+             period: int | None = None) -> list[Event]:
+        """The incoming dealer takes `table` at a hand's end (never mid-hand, never in the
+        hold before its event's level change: RP-7). `hand`: the table's hand count now,
+        from which the hands of the down closing are counted; `period`: the event's clock
+        period when the push fell due, logged for the first hand after it (TDA 2024
+        r.23)."""
         tb = self.tables.get(table)
         if tb is None:
-            raise RuleError(f"table {table} is not in the roadmap")
+            raise RuleError(M_("roadmap.no_table", "table {table} is not in the roadmap",
+                               table=table))
         self._check_incoming(tb, incoming, t)
         if in_hand:
-            raise RuleError(f"table {table}: the hand is still on; the push waits for "
-                            "its end")
+            raise RuleError(M_("push.hand_on", "table {table}: the hand is still on; the push "
+                               "waits for its end", table=table))
+        until = self.held_until(table, t)
+        if until is not None and tb.dealer is not None:
+            raise RuleError(M_("push.held", "table {table}: no push before the level change; "
+                               "the push waits until {until:time}", table=table, until=until))
         out = self._deciding()
         if hand is not None and table in self.open_downs:
             hands = max(0, hand - self.downs[self.open_downs[table]].hand0)
@@ -238,16 +200,17 @@ class Roadmap(RoadmapState):
             self._emit(de.DealerSeated(t=t, table=table, dealer=incoming,
                                        push_at=t + self.down_of(tb), hand=hand or 0))
         else:
-            self._emit(self._push_event(tb, incoming, t, hands, hand or 0))
+            self._emit(self._push_event(tb, incoming, t, hands, hand or 0, period))
         self._settle(t)
         return out
 
     def back(self, dealer: str, t: float) -> list[Event]:
         d = self._in(dealer)
         if d.status != "break":
-            raise RuleError(f"{dealer} is not on break")
+            raise RuleError(M_("dealer.not_on_break", "{dealer} is not on break", dealer=dealer))
         if t < d.until:
-            raise RuleError(f"{dealer} is on break until {_clock(d.until)}")
+            raise RuleError(M_("dealer.on_break", "{dealer} is on break until {until:time}",
+                               dealer=dealer, until=d.until))
         out = self._deciding()
         self._emit(de.BreakEnded(t=t, dealer=dealer))
         self._settle(t)
@@ -262,61 +225,65 @@ class Roadmap(RoadmapState):
     def pin_clear(self, dealer: str, t: float, by: str | None = None) -> list[Event]:
         d = self._in(dealer)
         if not d.pin_fails:
-            raise RuleError(f"{dealer} has no wrong PIN to clear")
+            raise RuleError(M_("dealer.no_wrong_pin", "{dealer} has no wrong PIN to clear",
+                               dealer=dealer))
         out = self._deciding()
         self._emit(de.PinCleared(t=t, dealer=dealer, by=by))
         return out
-
-    def locked(self, dealer: str) -> bool:
-        d = self.dealers.get(dealer)
-        return d is not None and d.pin_fails >= PIN_TRIES
 
     # ------------------------------------------------------------------ deciding helpers
     def _in(self, dealer: str) -> Dealer:
         d = self.dealers.get(dealer)
         if d is None or d.status == "out":
-            raise RuleError(f"{dealer} is not clocked in")
+            raise RuleError(M_("dealer.not_clocked_in", "{dealer} is not clocked in",
+                               dealer=dealer))
         return d
 
     def _check_incoming(self, tb: Table, incoming: str, t: float) -> None:
         d = self._in(incoming)
         if tb.dealer == incoming:
-            raise RuleError(f"{incoming} already deals table {tb.table}")
+            raise RuleError(M_("dealer.already_deals", "{dealer} already deals table {table}",
+                               dealer=incoming, table=tb.table))
         if d.status == "break":
-            raise RuleError(f"{incoming} is on break until {_clock(d.until)}")
+            raise RuleError(M_("dealer.on_break", "{dealer} is on break until {until:time}",
+                               dealer=incoming, until=d.until))
         if tb.dealer is None and d.status == "waiting":
             return
-        if incoming not in (self.incoming(tb.table, t), _relief_due(self, tb.table)):
-            where = self.due_at(incoming)
-            raise RuleError(f"{incoming} is not due at table {tb.table}"
-                            + (f": due at table {where}" if where else "")
-                            + (f"; {tb.dealer} deals it" if tb.dealer else ""))
+        if incoming not in (self.incoming(tb.table, t), relief_due(self, tb.table)):
+            raise RuleError(_not_due(incoming, tb.table, self.due_at(incoming), tb.dealer))
 
-    def _push_event(self, tb: Table, incoming: str, t: float, hands: int,
-                    hand: int) -> de.PushDone:
+    def after_push(self, table: int, incoming: str | None, t: float
+                   ) -> tuple[de.Next, int, float]:
+        """Where the dealer of `table` goes when `incoming` pushes it at `t`: on to the
+        string's next table as its relief (the table), on break (until when), home
+        (released early), or waiting (a dealer waiting covered the push)."""
+        tb = self.tables[table]
         assert tb.dealer is not None
         gone = self.dealers[tb.dealer]
-        down = self.down_of(tb)
         others = [(self.tables[n].push_at or math.inf, n)
-                  for n in self.strings[tb.string] if n != tb.table]
+                  for n in self.strings[tb.string] if n != tb.table] if tb.string >= 0 else []
         due_next, to = min(others) if others else (math.inf, 0)
-        last = due_next > t + down / 2      # the string's next push is the next round's
-        tired = gone.downs >= self.rotation.downs_between_breaks
-        nxt: de.Next = "relief"
-        until = 0.0
-        if self.reliefs.get(tb.string) != incoming:    # a dealer waiting covered it
-            nxt, to = "waiting", 0
+        last = due_next > t + self.down_of(tb) / 2   # the string's next push: next round's
         if gone.leaving:
-            nxt, to = "home", 0
-        elif last or tired:
-            nxt, to, until = "break", 0, t + self.rotation.brk
+            return "home", 0, 0.0
+        if last or gone.downs >= self.rotation.downs_between_breaks:
+            return "break", 0, t + self.rotation.brk
+        if self.reliefs.get(tb.string) != incoming:    # a dealer waiting covered it
+            return "waiting", 0, 0.0
+        return "relief", to, 0.0
+
+    def _push_event(self, tb: Table, incoming: str, t: float, hands: int,
+                    hand: int, period: int | None = None) -> de.PushDone:
+        assert tb.dealer is not None
+        nxt, to, until = self.after_push(tb.table, incoming, t)
         # the string keeps its cadence: the next push is a down after this one was due,
         # so a late push makes no later roadmap (never less than half a down, though)
+        down = self.down_of(tb)
         due = tb.push_at if tb.push_at is not None else t
         push_at = max(due + down, t + down / 2)
-        return de.PushDone(t=t, table=tb.table, incoming=incoming, outgoing=gone.name,
+        return de.PushDone(t=t, table=tb.table, incoming=incoming, outgoing=tb.dealer,
                            hands=hands, push_at=push_at, next=nxt,
-                           to=to, until=until, hand=hand)
+                           to=to, until=until, hand=hand, period=period)
 
     def _reform(self, t: float) -> None:
         wanted = self.wanted_strings()
@@ -353,12 +320,6 @@ class Roadmap(RoadmapState):
         return t + max(down - behind * STAGGER, down / 2)
 
 
-def _relief_due(roadmap: Roadmap, table: int) -> str | None:
-    """The string's relief, if `table` is the one it goes to next."""
-    tb = roadmap.tables[table]
-    return roadmap.reliefs.get(tb.string) if roadmap.nexts.get(tb.string) == table else None
-
-
 def _next_due(roadmap: Roadmap, string: int) -> tuple[float, int]:
     """When the string's next push is due: the string due first gets a relief first."""
     tb = roadmap.tables.get(roadmap.nexts.get(string, 0))
@@ -366,7 +327,24 @@ def _next_due(roadmap: Roadmap, string: int) -> tuple[float, int]:
     return due, string
 
 
-def _clock(t: float) -> str:
-    """A wall-clock time as the floor reads it (UTC hours and minutes)."""
-    s = int(t) % 86400
-    return f"{s // 3600:02d}:{s % 3600 // 60:02d}"
+# a dealer's status, as a refusal names it
+_STATUS = {"waiting": M_("dealer.status_waiting", "waiting"),
+           "dealing": M_("dealer.status_dealing", "dealing"),
+           "relief": M_("dealer.status_relief", "relief"),
+           "break": M_("dealer.status_break", "break")}
+
+
+def _not_due(dealer: str, table: int, where: int | None, dealing: str | None) -> Msg:
+    """Why `dealer` may not take `table`: where the dealer is due, and who deals it."""
+    if where and dealing:
+        return M_("dealer.not_due_at_deals", "{dealer} is not due at table {table}: due at "
+                  "table {where}; {dealing} deals it", dealer=dealer, table=table,
+                  where=where, dealing=dealing)
+    if where:
+        return M_("dealer.not_due_at", "{dealer} is not due at table {table}: due at table "
+                  "{where}", dealer=dealer, table=table, where=where)
+    if dealing:
+        return M_("dealer.not_due_deals", "{dealer} is not due at table {table}; {dealing} "
+                  "deals it", dealer=dealer, table=table, dealing=dealing)
+    return M_("dealer.not_due", "{dealer} is not due at table {table}", dealer=dealer,
+              table=table)

@@ -51,7 +51,7 @@ class Table:
     dealer: str | None = None
     since: float = 0.0              # the down's start
     push_at: float | None = None    # None while the event's clock is held
-    remaining: float = 0.0          # held: what was left of the down
+    remaining: float = 0.0          # held: what was left of the down (< 0: overdue)
     string: int = -1
 
 
@@ -76,6 +76,8 @@ class RoadmapState:
     nexts: dict[int, int] = field(default_factory=dict)         # string -> the table due next
     eo: list[str] = field(default_factory=list)
     held: set[str] = field(default_factory=set)
+    # event -> (start, until): no push at its tables then (RP-7: before a level change)
+    push_holds: dict[str, tuple[float, float]] = field(default_factory=dict)
     downs: list[Down] = field(default_factory=list)
     open_downs: dict[int, int] = field(default_factory=dict)    # table -> index in downs
     last_push: dict[int, de.PushDone] = field(default_factory=dict)   # table -> its last
@@ -191,13 +193,25 @@ class RoadmapState:
         if ev.held:
             self.held.add(ev.event)
             for tb in tables:
-                if tb.push_at is not None:
-                    tb.remaining, tb.push_at = max(tb.push_at - ev.t, 0.0), None
+                if tb.push_at is not None:   # an overdue push stays overdue after
+                    tb.remaining, tb.push_at = tb.push_at - ev.t, None
         else:
             self.held.discard(ev.event)
             for tb in tables:
                 if tb.push_at is None and tb.dealer is not None:
                     tb.push_at = ev.t + tb.remaining
+
+    def _on_pushes_held(self, ev: de.PushesHeld) -> None:
+        self.push_holds[ev.event] = (ev.start, ev.until)
+
+    def held_until(self, table: int, t: float) -> float | None:
+        """When pushes at `table` may go on again, if they wait at `t` for the level
+        change or break of its event (RP-7); None when they need not."""
+        tb = self.tables.get(table)
+        window = self.push_holds.get(tb.event) if tb is not None else None
+        if window is None or not window[0] <= t < window[1]:
+            return None
+        return window[1]
 
     def _on_pin_failed(self, ev: de.PinFailed) -> None:
         self.dealers[ev.dealer].pin_fails += 1

@@ -22,41 +22,49 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
+import msgspec
+
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.chips.chip_counts import ChipCounts
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.changes import Changes
 from kiosk.core.model.component import Component
 from kiosk.core.model.host import Peers
+from kiosk.core.model.stall_events import ShotClockSpec
 from kiosk.core.model.state import Event, Table
 from kiosk.core.money.knockouts import Knockouts
 from kiosk.core.money.money import Money
 from kiosk.core.play.busts import Busts
 from kiosk.core.play.floor import Floor
 from kiosk.core.play.levels import Levels
+from kiosk.core.play.pace import Pace
 from kiosk.core.play.registry import Registry
 from kiosk.core.play.reports import TableReports
+from kiosk.core.play.shot_clock import ShotClock
 from kiosk.core.series.flights import Flights
 from kiosk.core.series.satellites import Satellites
 from kiosk.core.tables.balancing import Balancing
 from kiosk.core.tables.draws import Draws
 from kiosk.core.tables.final_table import FinalTable
 from kiosk.core.tables.seating import Seating
+from kiosk.rules import stalling
 from kiosk.rules.loader import load_profile
 from kiosk.rules.profile import Profile
-from kiosk.rules.structure import Structure
+from kiosk.rules.structure import Structure, structure_refusal
 
 # table reports that cannot change who sits where: no balancing needed after them
 QUIET_REPORTS = frozenset({"hand_started", "all_in", "clock_call", "clock_done", "floor_call",
-                           "floor_cancel", "absent", "present", "checkin"})
+                           "floor_cancel", "absent", "present", "checkin", "time_bank",
+                           "shot_clock_out"})
 
 # events a table's "undo" can take back
 UNDOABLE = frozenset({"all_in", "busted", "absent", "floor_call", "clock_call"})
 
 PARTS: tuple[type[Component], ...] = (Registry, Seating, Draws, Levels, Balancing, FinalTable,
                                       Busts, Floor, TableReports, Knockouts, Money, ChipCounts,
-                                      Satellites, Flights)
+                                      Satellites, Flights, ShotClock, Pace)
 Route = tuple[type, Callable[..., None]]   # the owning class, and its unbound handler
 
 
@@ -71,7 +79,7 @@ def _routes(table: str) -> dict[type, Route]:
 
 class _Part:
     """A name of the read side, read through to the part that owns it. The core never
-    writes through it (tests/test_import_cycles.py); tests that mark a state by hand
+    writes through it (tests/shape/test_import_cycles.py); tests that mark a state by hand
     (a snapshot told apart by an impossible `alive`) do."""
 
     def __init__(self, part: str, attr: str = "") -> None:
@@ -133,13 +141,15 @@ class Tournament:
         self.chipcount = ChipCounts(self)
         self.satellites = Satellites(self)
         self.flights = Flights(self)
+        self.shot_clock = ShotClock(self)
+        self.pace = Pace(self)
         # mypy checks here that each part offers the view the others read of it
         peers = Peers(changes=self.changes, registry=self.registry, seating=self.seating,
                       draws=self.draws, levels=self.levels, balancing=self.balancing,
                       final=self.final, busts=self.busts, floor=self.floor,
                       reports=self.reports, knockouts=self.knockouts, money=self.money,
                       chipcount=self.chipcount, satellites=self.satellites,
-                      flights=self.flights)
+                      flights=self.flights, shot_clock=self.shot_clock, pace=self.pace)
         self.parts: dict[type, Any] = {type(p): p for p in peers[1:]}
         for part in self.parts.values():
             part.wire(peers)
@@ -154,9 +164,13 @@ class Tournament:
                money: dict[str, Any] | None = None, **extra: Any) -> Tournament:
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         if not 2 <= seats <= 10:
-            raise RuleError("tables seat 2 to 10 players")
+            raise RuleError(M_("event.table_size", "tables seat 2 to 10 players"))
+        if refused := structure_refusal(prof, structure):
+            raise RuleError(M_("event.structure_refused", "structure {structure}: {why}",
+                               structure=structure.name, why=refused))
         if money is not None:
             extra["money"] = money
+        _check_stalling(prof, structure, extra)
         created = ev_.make("created", t, event=event, profile=prof.id,
                            structure=structure.to_dict(), seats=seats,
                            start_stack=start_stack or structure.start_stack, buy_in=buy_in,
@@ -280,7 +294,7 @@ class Tournament:
             kind = cmd.report.kind if ctype is cmd_.Report else ""   # type: ignore[attr-defined]
             # a hand end that moved nobody (its own event only) leaves every count the
             # last decision was made on as it was: deciding again would decide nothing
-            # (tests/core/test_quiet_hand_end.py checks it after every command)
+            # (tests/core/seating/test_quiet_hand_end.py checks it after every command)
             quiet = kind in QUIET_REPORTS or (kind == "hand_ended" and len(out) == 1)
             if not quiet and self.levels.started and self.busts.finished_at is None:
                 self.balancing.rebalance(t)
@@ -288,6 +302,7 @@ class Tournament:
                 # a round of hand-for-hand whose last table broke (a floor bust drew the
                 # final table, the floor broke it) is over: the next one starts now
                 self.levels.h4h_next(t)
+                self.pace.settle(t)   # orbit for orbit, and levels counted in hands
             return out
         finally:
             self._out = None
@@ -345,6 +360,7 @@ class Tournament:
     finished_at = _Part("busts")
     places = _Part("busts")
     floor_calls = _Part("floor")
+    table_notes = _Part("floor", "notes")
     clock_calls = _Part("floor")
     seen_reports = _Part("reports")
     knocked = _Part("knockouts")
@@ -374,6 +390,30 @@ class Tournament:
     reconciliation = _Part("chipcount")
     seat_winners = _Part("satellites")
     survivors = _Part("flights")
+    orbit_on = _Part("pace")
+    orbit_round = _Part("pace")
+    orbit_waiting = _Part("pace")
 
 
 Tournament.DECIDES[cmd_.Tick] = (Tournament, Tournament._do_tick)
+
+
+def _check_stalling(prof: Profile, structure: Structure, extra: dict[str, Any]) -> None:
+    """A new event's tools against stalling, checked against its profile and structure
+    (the config names the key; this refuses whatever else creates an event); a shot clock
+    given as a dict becomes its declared record."""
+    problem = stalling.structure_problem(prof, structure)
+    if problem:
+        raise RuleError(problem)
+    shot = extra.get("shot_clock")
+    if isinstance(shot, dict):
+        try:
+            extra["shot_clock"] = shot = msgspec.convert(shot, ShotClockSpec)
+        except msgspec.ValidationError as exc:
+            raise RuleError(M_("shot.config", "shot_clock: {why}", why=exc)) from None
+    if shot is not None:
+        bad = stalling.shot_clock_problem(prof, structure, shot.seconds, shot.bank_cards,
+                                          shot.bank_levels, shot.from_level)
+        if bad:
+            raise RuleError(M_("shot.config_key", "shot_clock.{key}: {why}", key=bad[0],
+                               why=bad[1]))

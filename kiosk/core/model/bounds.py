@@ -19,6 +19,7 @@ MAX_INT = 2**53 - 1            # exact in every JSON reader, including browsers
 TableNo = Annotated[int, Meta(ge=1, le=MAX_TABLES)]
 SeatNo = Annotated[int, Meta(ge=1, le=MAX_SEATS)]
 HandNo = Annotated[int, Meta(ge=0, le=10**9)]
+PeriodNo = Annotated[int, Meta(ge=0, le=500)]   # a period of a blind structure
 Chips = Annotated[int, Meta(ge=0, le=10**13)]
 Count = Annotated[int, Meta(ge=0, le=10**9)]
 Money = Annotated[int, Meta(ge=0, le=10**13)]
@@ -28,4 +29,7 @@ Time = Annotated[float, Meta(ge=-1e11, le=1e11)]   # seconds since the epoch (or
 Ident = Annotated[str, Meta(min_length=1, max_length=64)]
 Name = Annotated[str, Meta(max_length=120)]
 Text = Annotated[str, Meta(max_length=2000)]
+# a reader's language as it was given ("de", "pt-BR", "zh_Hans"; "": the room's); the
+# director checks it against the shipped catalogues (kiosk.lang.codes) before the core
+Lang = Annotated[str, Meta(max_length=35, pattern=r"^[A-Za-z0-9_-]*$")]
 Seats = Annotated[list[SeatNo], Meta(max_length=MAX_SEATS)]

@@ -15,8 +15,9 @@ import msgspec
 from msgspec import Meta
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.model import room_events
-from kiosk.core.model.bounds import Chips, Ident, Money, Name, SeatNo, TableNo, Text
+from kiosk.core.model.bounds import Chips, Ident, Lang, Money, Name, SeatNo, TableNo, Text
 from kiosk.core.model.events import Record
 from kiosk.core.model.report_data import (
     AddonData,
@@ -31,8 +32,11 @@ from kiosk.core.model.report_data import (
     HandEndedData,
     HandStartedData,
     SeatData,
+    ShotClockOutData,
+    TimeBankData,
     UndoData,
 )
+from kiosk.core.model.stall_events import Applies, Level
 
 Eliminators = SeatNo | Annotated[list[SeatNo], Meta(min_length=1, max_length=9)] | None
 
@@ -110,10 +114,19 @@ class ChipRaceReport(TableReport, tag="chip_race", kw_only=True):
     data: ChipRaceData
 
 
+class TimeBankReport(TableReport, tag="time_bank", kw_only=True):
+    data: TimeBankData
+
+
+class ShotClockOutReport(TableReport, tag="shot_clock_out", kw_only=True):
+    data: ShotClockOutData
+
+
 AnyTableReport = (HandStartedReport | HandEndedReport | AllInReport | BustReport
                   | ClockCallReport | ClockDoneReport | FloorCallReport | FloorCancelReport
                   | CheckinReport | AbsentReport | PresentReport | UndoReport
-                  | ChipCountReport | AddonReport | ChipRaceReport)
+                  | ChipCountReport | AddonReport | ChipRaceReport | TimeBankReport
+                  | ShotClockOutReport)
 
 
 # ---------------------------------------------------------------- commands
@@ -136,10 +149,14 @@ class Register(Command, tag="register", kw_only=True):
     card: Ident | None = None
     player: Ident | None = None
     country: Name = ""
+    language: Lang = ""       # the player's own, for their slips ("": the room's)
 
 
 class Start(Command, tag="start", kw_only=True):
-    pass
+    """`ready`: the decks are prepared already, so the first level runs at once rather
+    than after the profile's "prepare your decks" minute (TDA 2024 RP-20)."""
+
+    ready: bool = False
 
 
 class SeatWaiting(Command, tag="seat_waiting", kw_only=True):
@@ -157,6 +174,14 @@ class FloorAck(Command, tag="floor_ack", kw_only=True):
 class FloorResolve(Command, tag="floor_resolve", kw_only=True):
     call: Ident
     note: Text = ""
+
+
+class TableNote(Command, tag="table_note", kw_only=True):
+    """The floor's note for a table, handed from each dealer to the next (TDA 2024
+    RP-15A); an empty note clears it."""
+
+    table: TableNo
+    note: Annotated[str, Meta(max_length=200)] = ""
 
 
 class ClockApprove(Command, tag="clock_approve", kw_only=True):
@@ -207,6 +232,20 @@ class BreakTable(Command, tag="break_table", kw_only=True):
 
 
 class HandForHand(Command, tag="h4h", kw_only=True):
+    on: bool
+
+
+class SetShotClock(Command, tag="shot_clock", kw_only=True):
+    """Where the event's shot clock runs from now on: the whole event, from level
+    `from_level` on, the final table only, or nowhere (off)."""
+
+    applies: Applies
+    from_level: Level = 1
+
+
+class OrbitForOrbit(Command, tag="orbit", kw_only=True):
+    """Orbit for orbit on or off: each table plays one orbit, then waits for the others."""
+
     on: bool
 
 
@@ -321,6 +360,7 @@ class CarryEntrant(Record, kw_only=True):
     country: Name = ""
     stack: Annotated[int, Meta(ge=1, le=10**13)]
     flight: Ident
+    language: Lang = ""       # the player's own, for the Day 2's slips ("": the room's)
 
 
 class CarryPool(Record, kw_only=True):
@@ -393,11 +433,12 @@ def decode(raw: dict[str, Any] | Command) -> Command:
     kind = raw.get("kind") if isinstance(raw, dict) else None
     cls = COMMANDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise CommandError(f"unknown command {kind!r}")
+        raise CommandError(M_("command.unknown", "unknown command {kind}", kind=repr(kind)))
     try:   # through JSON, as it came: map keys such as seat numbers read as on the wire
         return _DECODERS[cls].decode(msgspec.json.encode(raw))
     except (msgspec.ValidationError, TypeError) as exc:
-        raise CommandError(f"bad {kind} command: {exc}") from None
+        raise CommandError(M_("command.bad", "bad {kind} command: {why}", kind=kind,
+                              why=exc)) from None
 
 
 def report_command(table: int, report: bytes | dict[str, Any]) -> Report:
@@ -408,4 +449,4 @@ def report_command(table: int, report: bytes | dict[str, Any]) -> Report:
     try:
         return Report(report=_REPORT_DECODER.decode(report), table=table)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise CommandError(f"bad report command: {exc}") from None
+        raise CommandError(M_("command.bad_report", "bad report command: {why}", why=exc)) from None

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from kiosk.core.model.bounds import MAX_TABLES, Count, Ident, Name, TableNo, Time
+from kiosk.core.model.bounds import MAX_TABLES, Count, Ident, Name, PeriodNo, TableNo, Time
 from kiosk.core.model.event_base import Event
 
 Dealer = Annotated[str, Meta(min_length=1, max_length=32)]
@@ -99,6 +99,9 @@ class PushDone(Event, tag="push_done", kw_only=True):
     to: Annotated[int, Meta(ge=0, le=MAX_TABLES)] = 0   # next == "table": the table
     until: Time = 0.0                                    # next == "break": due back
     hand: Count = 0                                      # the table's hand count now
+    # the event's clock period at the push: a level starting before the next hand
+    # leaves that hand at this level (TDA 2024 r.23); None: not known
+    period: PeriodNo | None = None
 
 
 class BreakEnded(Event, tag="break_ended", kw_only=True):
@@ -110,6 +113,15 @@ class ClockHeld(Event, tag="clock_held", kw_only=True):
 
     event: Ident
     held: bool = True
+
+
+class PushesHeld(Event, tag="pushes_held", kw_only=True):
+    """No push at the event's tables from `start` until `until`, the event's next level
+    change or break (TDA RP-7); a push due meanwhile waits for `until`."""
+
+    event: Ident
+    start: Time
+    until: Time
 
 
 class PinFailed(Event, tag="pin_failed", kw_only=True):
@@ -125,4 +137,4 @@ class PinCleared(Event, tag="pin_cleared", kw_only=True):
 DEALER_EVENTS: tuple[type[Event], ...] = (
     DealerClockedIn, DealerClockedOut, EarlyOutSigned, EarlyOutReleased, DealTableOpened,
     DealTableFinal, DealTableClosed, StringsFormed, ReliefSet, DealerSeated, PushDone,
-    BreakEnded, ClockHeld, PinFailed, PinCleared)
+    BreakEnded, ClockHeld, PushesHeld, PinFailed, PinCleared)

@@ -21,14 +21,17 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 from msgspec import Meta
 
+from kiosk.base.texts import Msg
 from kiosk.core.model import dealer_events as dealer_events  # the dealers' stream
 from kiosk.core.model import reservation_events as reservation_events  # and these
 from kiosk.core.model import room_events as room_events  # the room's rows are events too
+from kiosk.core.model import stall_events as stall_events  # the shot clock, orbit for orbit
 from kiosk.core.model.bounds import (
     Chips,
     Count,
     HandNo,
     Ident,
+    Lang,
     Money,
     Name,
     SeatNo,
@@ -60,6 +63,7 @@ class Created(Event, tag="created", kw_only=True):
     chip_race: Literal["dealer", "draw"] = "draw"   # who races: the dealer, or a draw
     pool: bool = False        # a room's event: it opens only the tables the room granted
     satellite_leftover: Literal["next", "split"] = "next"   # the cash after the last seat
+    shot_clock: stall_events.ShotClockSpec | None = None   # TDA RP-19: none unless set
 
 
 class Registered(Event, tag="registered", kw_only=True):
@@ -68,6 +72,7 @@ class Registered(Event, tag="registered", kw_only=True):
     card: Ident | None = None
     stack: Chips
     country: Name = ""
+    language: Lang = ""       # the player's own, for their slips ("": the room's)
 
 
 class TableOpened(Event, tag="table_opened", kw_only=True):
@@ -103,6 +108,7 @@ class Started(Event, tag="started", kw_only=True):
 class ClockSet(Event, tag="clock_set", kw_only=True):
     clock: dict[str, Any]
     why: Ident = ""
+    by: Name | None = None      # the floor's pause, resume, time or level: on the audit
 
 
 class HandStarted(Event, tag="hand_started", kw_only=True):
@@ -279,6 +285,15 @@ class Penalty(Event, tag="penalty", kw_only=True):
     hands: Count = 0
     minutes: Seconds | None = None
     text: Text = ""
+    msg: Msg | None = None         # `text` as a message key (None in logs before keys)
+    by: Name | None = None
+
+
+class TableNoted(Event, tag="table_noted", kw_only=True):
+    """The floor's note for a table (an empty note clears it)."""
+
+    table: TableNo
+    note: Text = ""
     by: Name | None = None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kiosk.base.texts import M_, Msg
 from kiosk.core.calc.clock import raises_so_far
 from kiosk.core.model.state import WAITING
 from kiosk.rules.profile import LateRegRules
@@ -39,12 +40,12 @@ def current_big_blind(s: Structure, period: int) -> int:
     return next(p.bb for p in s.periods if not p.is_break)
 
 
-def start_refusal(started: bool, statuses: Iterable[str], alive: int) -> str | None:
+def start_refusal(started: bool, statuses: Iterable[str], alive: int) -> Msg | None:
     """Why an event cannot start, or None when it can: it has not started, and at least
     two players wait for the draw or are seated already (a Day 2's carried players,
     `alive`). `statuses` are the registered players' (kiosk.core.model.state)."""
     if started:
-        return "the tournament has already started"
+        return M_("start.already", "the tournament has already started")
     if sum(1 for s in statuses if s == WAITING) + alive < 2:
-        return "at least two players must be registered to start"
+        return M_("start.two_players", "at least two players must be registered to start")
     return None

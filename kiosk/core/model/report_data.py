@@ -111,3 +111,21 @@ class CheckinData(ReportData):
 
 class UndoData(ReportData):
     report: Ident
+
+
+class TimeBankData(ReportData):
+    """A player at `seat` handed in a time-bank card on hand `hand`."""
+
+    seat: SeatNo
+    player: Ident
+    hand: HandNo = 0
+
+
+class ShotClockOutData(ReportData):
+    """The shot clock of the player at `seat` ran out: the hand is dead (facing a bet) or
+    checked (not), as the dealer said."""
+
+    seat: SeatNo
+    player: Ident
+    outcome: Literal["dead", "checked"]
+    hand: HandNo = 0

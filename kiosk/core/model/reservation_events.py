@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from kiosk.core.model.bounds import Count, Ident, Name, Text
+from kiosk.core.model.bounds import Count, Ident, Lang, Name, Text
 from kiosk.core.model.event_base import Event
 
 Code = Annotated[str, Meta(pattern=r"^[A-Z0-9]{4,12}$")]
@@ -46,6 +46,7 @@ class ReservationMade(Event, tag="reservation_made", kw_only=True):
     origin: Annotated[str, Meta(max_length=32)] = ""
     reenter: Ident | None = None    # a busted player's re-entry, waiting for a seat
     by: Name | None = None
+    language: Lang = ""             # the phone's, for the player's slips ("": the room's)
 
 
 class ReservationConfirmed(Event, tag="reservation_confirmed", kw_only=True):

@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from kiosk.core.model.bounds import Ident, Money, Name, TableNo, Text
+from kiosk.base.texts import M_
+from kiosk.core.model.bounds import Ident, Lang, Money, Name, TableNo, Text
 from kiosk.core.model.commands import CommandError
 from kiosk.core.model.event_base import Record
 from kiosk.core.model.room_events import EventState, EventType, Flights, Tables
@@ -61,6 +62,7 @@ class AddPlayer(RoomCommand, tag="add_player", kw_only=True):
     name: Name
     card: Ident | None = None
     country: Name = ""
+    language: Lang = ""       # the player's own, for their slips ("": the room's)
 
 
 class UpdatePlayer(RoomCommand, tag="update_player", kw_only=True):
@@ -128,8 +130,10 @@ def decode(raw: dict[str, Any] | RoomCommand) -> RoomCommand:
     kind = raw.get("kind") if isinstance(raw, dict) else None
     cls = ROOM_COMMANDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise CommandError(f"unknown room command {kind!r}")
+        raise CommandError(M_("command.unknown_room", "unknown room command {kind}",
+                              kind=repr(kind)))
     try:
         return _DECODERS[cls].decode(msgspec.json.encode(raw))
     except (msgspec.ValidationError, TypeError) as exc:
-        raise CommandError(f"bad {kind} command: {exc}") from None
+        raise CommandError(M_("command.bad", "bad {kind} command: {why}", kind=kind,
+                              why=exc)) from None

@@ -11,13 +11,22 @@ from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct
 
-from kiosk.core.model.bounds import MAX_TABLES, Ident, Money, Name, TableNo, Text
+from kiosk.base.texts import M_
+from kiosk.core.model.bounds import MAX_TABLES, Ident, Lang, Money, Name, TableNo, Text
 from kiosk.core.model.event_base import Event
 
 EventType = Literal["event", "satellite", "flight", "day2"]
 EventState = Literal["scheduled", "open", "running", "finished", "archived"]
-A_TYPE = {"event": "an event", "satellite": "a satellite", "flight": "a flight",
-          "day2": "a Day 2"}    # as a sentence names each
+# as a sentence names each kind and state of event
+A_TYPE = {"event": M_("event_kind.event", "an event"),
+          "satellite": M_("event_kind.satellite", "a satellite"),
+          "flight": M_("event_kind.flight", "a flight"),
+          "day2": M_("event_kind.day2", "a Day 2")}
+STATE = {"scheduled": M_("event_state.scheduled", "scheduled"),
+         "open": M_("event_state.open", "open"),
+         "running": M_("event_state.running", "running"),
+         "finished": M_("event_state.finished", "finished"),
+         "archived": M_("event_state.archived", "archived")}
 Tables = Annotated[list[TableNo], Meta(max_length=MAX_TABLES)]
 Flights = Annotated[list[Ident], Meta(max_length=100)]
 
@@ -77,6 +86,7 @@ class PlayerAdded(Event, tag="player_added", kw_only=True):
     name: Name
     card: Ident | None = None
     country: Name = ""
+    language: Lang = ""       # the player's own, for their slips ("": the room's)
     by: Name | None = None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kiosk.base.texts import Msg
 from kiosk.core.calc.button import Positions, next_big_blind
 from kiosk.core.model.events import Event
 
@@ -41,11 +42,14 @@ class Player:
     penalty_hands: int = 0
     penalty_until: float | None = None
     penalty_text: str = ""
+    penalty_msg: Msg | None = None  # the same as a message key (None: logged before keys)
     strikes: int = 0
+    warnings: int = 0               # warnings given (TDA 71A), told at each push (RP-15A)
     left_live_hand: int = 0
     bust_key: tuple | None = None   # the group of busts this player went out in
     bust_hand: int | None = None    # the hand of their table they went out in
     country: str = ""               # for results sites, when known
+    language: str = ""              # the player's own, for their slips ("": the room's)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.component import Component, peer
@@ -53,7 +54,7 @@ class Knockouts(Component):
         seats = eliminators if isinstance(eliminators, list) else \
             [eliminators] if eliminators is not None else []
         if p.seat in seats:
-            raise RuleError(f"{p.name} cannot eliminate himself")
+            raise RuleError(M_("bounty.self", "{name} cannot eliminate himself", name=p.name))
         by = [self.reports.seat_player(self.seating.tables[p.table or 0], s).id for s in seats]
         if rebuy:
             self.money.check_rebuy(t)
@@ -69,15 +70,16 @@ class Knockouts(Component):
 
     def _knockout(self, p: Player, by: list[str], t: float, rid: str | None) -> None:
         if p.id in by:
-            raise RuleError(f"{p.name} cannot eliminate himself")
+            raise RuleError(M_("bounty.self", "{name} cannot eliminate himself", name=p.name))
         if len(set(by)) != len(by):
-            raise RuleError("an eliminator is named twice")
+            raise RuleError(M_("bounty.eliminator_twice", "an eliminator is named twice"))
         for pid in by:
             if self.registry.players[pid].status not in IN_PLAY:
-                raise RuleError(f"{self.registry.players[pid].name} is not in play")
+                raise RuleError(M_("player.not_in_play", "{name} is not in play",
+                                   name=self.registry.players[pid].name))
         key = self._entry(p)
         if key in self.knocked:
-            raise RuleError(f"{p.name}'s bounty is already paid")
+            raise RuleError(M_("bounty.paid", "{name}'s bounty is already paid", name=p.name))
         prize = self.money.prize
         head = prize.bounty + self.head_extra.get(key, 0) if prize.bounty else 0
         awards = knockout(head, by, prize.bounty_mode or "fixed", prize.pko_percent)
@@ -104,8 +106,9 @@ class Knockouts(Component):
             passed_on = self._entry(self.registry.players[pid]) != (pid, n) \
                 or (pid, n) in self.knocked
             if head and passed_on:   # PKO: that part of the bounty went on with his head
-                raise RuleError(f"{self.registry.players[pid].name} has been knocked out since; "
-                                "the bounty cannot be taken back")
+                raise RuleError(M_("bounty.knocked_out_since", "{name} has been knocked out "
+                                   "since; the bounty cannot be taken back",
+                                   name=self.registry.players[pid].name))
         self.t.emit("knockout_reversed", t, player=p.id, entry=ev["entry"], report=rid)
 
     def _on_knockout_reversed(self, ev: ev_.KnockoutReversed) -> None:
@@ -121,10 +124,11 @@ class Knockouts(Component):
         """The floor names who won the pot when the dealer skipped it."""
         p = self.registry.player(cmd.get("player"))
         if p.status != BUSTED:
-            raise RuleError(f"{p.name} is not out")
+            raise RuleError(M_("player.not_out", "{name} is not out", name=p.name))
         by = cmd.get("eliminators")
         if not isinstance(by, list) or not by or not all(isinstance(x, str) for x in by):
-            raise RuleError("eliminators must be a list of player ids")
+            raise RuleError(M_("bounty.eliminators_shape", "eliminators must be a list of player "
+                               "ids"))
         for pid in by:
             self.registry.player(pid)
         self._knockout(p, by, t, None)

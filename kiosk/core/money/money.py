@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.calc.payouts import (
     MoneyView,
     Pool,
@@ -118,10 +119,10 @@ class Money(Component):
 
     def check_rebuy(self, t: float) -> None:
         if not self.t.profile.entries.rebuy:
-            raise RuleError("this profile has no rebuys")
+            raise RuleError(M_("rebuy.none", "this profile has no rebuys"))
         if not self._rebuy_period_open(t):
-            raise RuleError(f"the rebuy period ended after level "
-                            f"{self.t.profile.entries.rebuy_levels}")
+            raise RuleError(M_("rebuy.period_over", "the rebuy period ended after level {levels}",
+                               levels=self.t.profile.entries.rebuy_levels))
 
     def rebuy_here(self, p: Player, t: float, rid: str | None) -> None:
         """A rebuy declared at the bust (playing behind, TDA 27): same table, same seat."""
@@ -150,13 +151,14 @@ class Money(Component):
 
     def _addon(self, p: Player, t: float, rid: str | None) -> None:
         if not self.t.profile.entries.addon:
-            raise RuleError("this profile has no add-on")
+            raise RuleError(M_("addon.none", "this profile has no add-on"))
         if p.status not in IN_PLAY:
-            raise RuleError(f"{p.name} is not in play")
+            raise RuleError(M_("player.not_in_play", "{name} is not in play", name=p.name))
         if p.id in self.addon_players:
-            raise RuleError(f"{p.name} has already taken the add-on")
+            raise RuleError(M_("addon.taken", "{name} has already taken the add-on", name=p.name))
         if not self._addon_open(t):
-            raise RuleError("the add-on is sold only at the end of the rebuy period")
+            raise RuleError(M_("addon.when", "the add-on is sold only at the end of the rebuy "
+                               "period"))
         self.t.emit("addon", t, player=p.id, table=p.table,
                     stack=self.t.start_stack * self.t.profile.entries.addon_stacks, report=rid)
 
@@ -166,7 +168,9 @@ class Money(Component):
     def _report_addon(self, tab: Table, d: dict, t: float, rid: str) -> None:
         p = self.reports.seat_player(tab, d["seat"])
         if p.id != d["player"]:
-            raise RuleError(f"table {tab.id} seat {d['seat']} holds {p.id}, not {d['player']}")
+            raise RuleError(M_("seat.holds_other", "table {table} seat {seat} holds {player}, not "
+                               "{named}", table=tab.id, seat=d['seat'], player=p.id,
+                               named=d['player']))
         self._addon(p, t, rid)
 
     def _on_addon(self, ev: ev_.Addon) -> None:
@@ -197,7 +201,7 @@ class Money(Component):
 
     def _do_lock_payouts(self, cmd: cmd_.LockPayouts, t: float) -> None:
         if self.locked is not None:
-            raise RuleError("the payouts are already locked")
+            raise RuleError(M_("payout.locked_already", "the payouts are already locked"))
         self.t.emit("payouts_locked", t, payouts=self.current_payouts(),
                     prize_pool=self.money_pool().prize_pool, by=cmd.get("by"))
         self.busts.finish_if_over(t)
@@ -205,7 +209,8 @@ class Money(Component):
     def _do_payout_rules(self, cmd: cmd_.PayoutRules, t: float) -> None:
         """Choose the payout table (standard, percent, wta, or shares / CSV) and rounding."""
         if self.locked is not None:
-            raise RuleError("the payouts are locked: late registration has closed")
+            raise RuleError(M_("payout.locked_late", "the payouts are locked: late registration "
+                               "has closed"))
         assert isinstance(cmd, cmd_.PayoutRules)
         changes = cmd.changes()
         if cmd.csv is not None:
@@ -223,9 +228,12 @@ class Money(Component):
         """A house setting, changed while hand-for-hand is off (turned off during it, it
         would never end by itself; turned on, it would end one the floor started)."""
         if cmd.on == self.h4h_at_bubble:
-            raise RuleError(f"hand-for-hand at the bubble is already {'on' if cmd.on else 'off'}")
+            raise RuleError(M_("h4h.bubble_on", "hand-for-hand at the bubble is already on")
+                            if cmd.on else M_("h4h.bubble_off", "hand-for-hand at the bubble "
+                                              "is already off"))
         if self.levels.h4h_on:
-            raise RuleError("hand-for-hand is running; change it once hand-for-hand is over")
+            raise RuleError(M_("h4h.bubble_running", "hand-for-hand is running; change it once "
+                               "hand-for-hand is over"))
         self.t.emit("h4h_at_bubble_set", t, on=cmd.on, source=cmd.source)
         self.bubble_check(t)       # on the bubble already: it starts now
 
@@ -249,16 +257,17 @@ class Money(Component):
         places still to be decided; the sum must equal what those places pay."""
         amounts = cmd.get("amounts")
         if not isinstance(amounts, dict) or not amounts:
-            raise RuleError("a deal needs amounts by player")
+            raise RuleError(M_("money_deal.by_player", "a deal needs amounts by player"))
         alive = {p.id for p in self.registry.players.values() if p.status in IN_PLAY}
         if set(amounts) != alive:
-            raise RuleError("a deal must give an amount to every player left, and only them")
+            raise RuleError(M_("money_deal.every_player", "a deal must give an amount to every "
+                               "player left, and only them"))
         if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in amounts.values()):
-            raise RuleError("deal amounts must be whole amounts >= 0")
+            raise RuleError(M_("money_deal.whole", "deal amounts must be whole amounts >= 0"))
         left = sum(self.current_payouts()[: len(alive)])
         if sum(amounts.values()) != left:
-            raise RuleError(f"the deal shares out {sum(amounts.values()):,}; the places left "
-                            f"pay {left:,}")
+            raise RuleError(M_("money_deal.sum", "the deal shares out {total:num}; the places "
+                               "left pay {left:num}", total=sum(amounts.values()), left=left))
         before = {pid: self.prize_for_place(i + 1) for i, pid in enumerate(sorted(alive))}
         self.t.emit("deal_agreed", t, amounts=dict(amounts), method=str(cmd.get("method", "")),
                     before=before, by=cmd.get("by"))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.calc.places import Bust, group_key, group_places
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
@@ -71,7 +72,7 @@ class Busts(Component):
     def _do_bust(self, cmd: cmd_.Bust, t: float) -> None:
         p = self.registry.player(cmd.get("player"))
         if p.status not in IN_PLAY:
-            raise RuleError(f"{p.name} is not in play")
+            raise RuleError(M_("player.not_in_play", "{name} is not in play", name=p.name))
         self.bust(p, t, cmd.get("stack"), None, cmd.get("eliminator"), bool(cmd.get("rebuy")))
 
     def bust(self, p: Player, t: float, stack: int | None, rid: str | None,
@@ -103,7 +104,7 @@ class Busts(Component):
     def _do_unbust(self, cmd: cmd_.Unbust, t: float) -> None:
         p = self.registry.player(cmd.get("player"))
         if p.status != BUSTED:
-            raise RuleError(f"{p.name} is not out")
+            raise RuleError(M_("player.not_out", "{name} is not out", name=p.name))
         self.unbust(p, t, None, None)
 
     def unbust(self, p: Player, t: float, rid: str | None,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.calc.clock import Clock
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
@@ -50,6 +51,10 @@ class Levels(Component):
 
     def _do_clock(self, cmd: cmd_.ClockAction, t: float) -> None:
         s, c = self.t.structure, self.clock
+        if s.counts_hands:
+            raise RuleError(M_("clock.hands_levels", "{structure} counts its levels in hands at "
+                               "each table: the clock has no time to run, stop or set",
+                               structure=s.name))
         action = cmd.get("action")
         if action == "pause":
             new = c.pause(s, t)
@@ -58,21 +63,24 @@ class Levels(Component):
         elif action in ("add", "set"):
             secs = cmd.get("seconds")
             if not isinstance(secs, int | float):
-                raise RuleError("clock add/set needs seconds")
+                raise RuleError(M_("clock.needs_seconds", "clock add/set needs seconds"))
             new = c.add_time(s, t, secs) if action == "add" else c.set_remaining(s, t, secs)
         elif action == "jump":
             period = cmd.get("period")
             if not isinstance(period, int) or not 0 <= period < len(s.periods):
-                raise RuleError(f"no period {period!r} in the structure")
+                raise RuleError(M_("clock.no_period", "no period {period} in the structure",
+                                   period=repr(period)))
             new = c.jump(s, t, period)
         else:
-            raise RuleError(f"unknown clock action {action!r}")
-        self.t.emit("clock_set", t, clock=new.to_dict(), why=action)
+            raise RuleError(M_("clock.unknown_action", "unknown clock action {action}",
+                               action=repr(action)))
+        self.t.emit("clock_set", t, clock=new.to_dict(), why=action, by=cmd.by)
 
     def _do_end_of_day(self, cmd: cmd_.EndOfDay, t: float) -> None:
         rules = self.t.profile.end_of_day
         if not rules.hands:
-            raise RuleError(f"{self.t.profile.name} has no end-of-day hand draw")
+            raise RuleError(M_("draw.no_end_of_day", "{profile} has no end-of-day hand draw",
+                               profile=self.t.profile.name))
         lo, hi = rules.hands
         rng = self.t.rng("end-of-day", self.extra_hands)
         self.t.emit("end_of_day", t, hands=rng.randint(lo, hi))
@@ -84,9 +92,13 @@ class Levels(Component):
         return self.t.structure.periods[self.period(t)].is_break
 
     def _runoff(self) -> int | None:
-        """Seconds hand-for-hand runs off per hand; None: the clock runs as usual."""
+        """Seconds hand-for-hand runs off per hand, never more than the profile's limit
+        (TDA 2024 RP-8B); None: the clock runs as usual."""
         rules = self.t.profile.hand_for_hand
-        return rules.runoff_seconds if rules else None
+        if rules is None or rules.runoff_seconds is None:
+            return None
+        cap = rules.runoff_max_seconds
+        return rules.runoff_seconds if cap is None else min(rules.runoff_seconds, cap)
 
     def tick(self, t: float) -> None:
         """A level change re-anchors the clock.
@@ -131,9 +143,11 @@ class Levels(Component):
         """Start or stop hand-for-hand (the floor's command, or the bubble's own)."""
         rules = self.t.profile.hand_for_hand
         if on and rules is None:
-            raise RuleError(f"{self.t.profile.name} has no hand-for-hand procedure")
+            raise RuleError(M_("h4h.none", "{profile} has no hand-for-hand procedure",
+                               profile=self.t.profile.name))
         if on == self.h4h_on:
-            raise RuleError(f"hand-for-hand is already {'on' if on else 'off'}")
+            raise RuleError(M_("h4h.already_on", "hand-for-hand is already on") if on else
+                            M_("h4h.already_off", "hand-for-hand is already off"))
         self.t.emit("h4h", t, on=on)
         if rules and rules.runoff_seconds:
             s = self.t.structure

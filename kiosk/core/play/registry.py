@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.component import Component, peer
@@ -42,7 +43,7 @@ class Registry(Component):
     def player(self, pid: Any) -> Player:
         p = self.players.get(pid) if isinstance(pid, str) else None
         if p is None:
-            raise RuleError(f"unknown player {pid!r}")
+            raise RuleError(M_("player.unknown", "unknown player '{player}'", player=pid))
         return p
 
     # ------------------------------------------------ what other parts' folds change
@@ -75,7 +76,8 @@ class Registry(Component):
 
     # ------------------------------------------------------------------- folds
     def _on_registered(self, ev: ev_.Registered) -> None:
-        p = Player(ev.player, ev.name, ev.card, chips_bought=ev.stack, country=ev.country)
+        p = Player(ev.player, ev.name, ev.card, chips_bought=ev.stack, country=ev.country,
+                   language=ev.language)
         self.players[p.id] = p
         if p.card:
             self.by_card[p.card] = p.id
@@ -106,27 +108,31 @@ class Registry(Component):
     def _do_register(self, cmd: cmd_.Register, t: float) -> None:
         name = str(cmd.get("name", "")).strip()
         if not name:
-            raise RuleError("a player needs a name")
+            raise RuleError(M_("player.needs_name", "a player needs a name"))
         card = cmd.get("card") or None
         if card and card in self.by_card:
             owner = self.players[self.by_card[card]].name
-            raise RuleError(f"card {card} already belongs to {owner}")
+            raise RuleError(M_("card.taken", "card {card} already belongs to {owner}", card=card,
+                               owner=owner))
         pid = cmd.get("player") or f"p{len(self.players) + 1}"
         if pid in self.players:
-            raise RuleError(f"player id {pid} is taken")
+            raise RuleError(M_("player.id_taken", "player id {player} is taken", player=pid))
         host = self.t
         if host.max_entries is not None and self.entries >= host.max_entries:
-            raise RuleError(f"no stacks left: all {host.max_entries} entries are sold")
+            raise RuleError(Mn_("registration.sold_out", "no stacks left: the {n} entry is "
+                                "sold", "no stacks left: all {n} entries are sold",
+                                host.max_entries))
         started = self.levels.started
         period = self.levels.clock.read(host.structure, t).period
         rules = host.profile.late_reg
         if not late_reg_open(rules, host.structure, period, started):
-            raise RuleError("late registration is closed")
+            raise RuleError(M_("registration.closed", "late registration is closed"))
         stack = host.start_stack
         if started:
             stack = late_stack(rules, host.start_stack, current_big_blind(host.structure, period))
         host.emit("registered", t, player=pid, name=name, card=card, stack=stack,
-                  **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}))
+                  **({"country": str(cmd["country"])[:40]} if cmd.get("country") else {}),
+                  **({"language": str(cmd["language"])} if cmd.get("language") else {}))
         if started:
             self.draws.seat_new(pid, t, "late")
 
@@ -135,11 +141,13 @@ class Registry(Component):
         e = self.t.profile.entries
         period = self.levels.period(t)
         if not e.rebuy:
-            raise RuleError("this profile has no rebuys")
+            raise RuleError(M_("rebuy.none", "this profile has no rebuys"))
         if p.status != BUSTED:
-            raise RuleError(f"{p.name} still has chips: a rebuy needs an empty stack")
+            raise RuleError(M_("rebuy.has_chips", "{name} still has chips: a rebuy needs an empty "
+                               "stack", name=p.name))
         if period > self.t.structure.index_of_level(e.rebuy_levels):
-            raise RuleError(f"the rebuy period ended after level {e.rebuy_levels}")
+            raise RuleError(M_("rebuy.period_over", "the rebuy period ended after level {levels}",
+                               levels=e.rebuy_levels))
         self.t.emit("rebuy", t, player=p.id, stack=self.t.start_stack)
         tab = self.seating.tables.get(p.table) if p.table is not None else None
         if e.playing_behind and tab is not None and not (tab.broken or tab.breaking) \
@@ -157,13 +165,13 @@ class Registry(Component):
         director before it puts a re-entry on a full event's alternates list)."""
         host = self.t
         if not host.profile.entries.reentry:
-            raise RuleError("this profile has no re-entry")
+            raise RuleError(M_("reentry.none", "this profile has no re-entry"))
         if p.status != BUSTED:
-            raise RuleError(f"{p.name} is still in play")
+            raise RuleError(M_("player.still_in", "{name} is still in play", name=p.name))
         period = self.levels.period(t)
         if not late_reg_open(host.profile.late_reg, host.structure, period,
                              self.levels.started):
-            raise RuleError("late registration is closed; no re-entry")
+            raise RuleError(M_("reentry.closed", "late registration is closed; no re-entry"))
         return late_stack(host.profile.late_reg, host.start_stack,
                           current_big_blind(host.structure, period))
 

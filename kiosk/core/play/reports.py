@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_, Msg
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.component import Component, peer
@@ -35,24 +36,27 @@ if TYPE_CHECKING:
         BustsView,
         FloorView,
         MoneyView,
+        PaceView,
         RegistryView,
         SeatingView,
     )
 
 
-def dealing_problem(tab: Table, d: HandStartedData) -> str:
-    """Why a hand cannot be one of `tab`'s, or "": it must deal two players or more, each
-    in a seat somebody holds, the big blind among them (the button and the small blind
-    may be dead)."""
+def dealing_problem(tab: Table, d: HandStartedData) -> Msg | None:
+    """Why a hand cannot be one of `tab`'s, or None: it must deal two players or more,
+    each in a seat somebody holds, the big blind among them (the button and the small
+    blind may be dead)."""
     if len(d.dealt) < 2:
-        return "deals no one" if not d.dealt else "deals one player: a hand needs two"
+        return M_("deal.no_one", "deals no one") if not d.dealt else \
+            M_("deal.one_player", "deals one player: a hand needs two")
     empty = sorted(set(d.dealt) - tab.seat_of.keys())
     if empty:
-        seats = ", ".join(map(str, empty))
-        return f"seat {seats} is empty" if len(empty) == 1 else f"seats {seats} are empty"
+        return Mn_("deal.empty_seats", "seat {seats} is empty", "seats {seats} are empty",
+                   len(empty), seats=", ".join(map(str, empty)))
     if d.bb not in d.dealt:
-        return f"the big blind (seat {d.bb}) is not dealt in"
-    return ""
+        return M_("deal.bb_not_dealt", "the big blind (seat {seat}) is not dealt in",
+                  seat=d.bb)
+    return None
 
 
 @dataclass(eq=False)
@@ -70,6 +74,7 @@ class TableReports(Component):
     busts: BustsView = peer()
     floor: FloorView = peer()
     money: MoneyView = peer()
+    pace: PaceView = peer()
 
     def applied(self, ev: Event, table: int, undoable: bool) -> None:
         """`ev` came of a report of `table`: the report is applied (a re-send is ignored
@@ -83,8 +88,9 @@ class TableReports(Component):
         rep = cmd.report
         table = rep.table if cmd.table is None else cmd.table
         if rep.table != table:
-            raise RuleError(f"report {rep.id} names table {rep.table} but came "
-                            f"from table {table}")
+            raise RuleError(M_("report.wrong_table",
+                               "report {report} names table {named} but came from table "
+                               "{table}", report=rep.id, named=rep.table, table=table))
         rid = rep.id
         tab = None
         if type(table) is int:
@@ -100,43 +106,54 @@ class TableReports(Component):
     def seat_player(self, tab: Table, seat: Any) -> Player:
         pid = tab.seat_of.get(seat) if isinstance(seat, int) else None
         if pid is None:
-            raise RuleError(f"table {tab.id} seat {seat} is empty")
+            raise RuleError(M_("seat.empty", "table {table} seat {seat} is empty",
+                               table=tab.id, seat=seat))
         return self.registry.players[pid]
 
     def _report_hand_started(self, tab: Table, d: HandStartedData, t: float,
                              rid: str) -> None:
         if d.hand <= tab.hand:
-            raise RuleError(f"table {tab.id} hand {d.hand} is not after hand {tab.hand}")
+            raise RuleError(M_("hand.not_after", "table {table} hand {hand} is not after hand "
+                               "{last}", table=tab.id, hand=d.hand, last=tab.hand))
         if tab.in_hand:
-            raise RuleError(f"table {tab.id} hand {tab.hand} has not ended")
+            raise RuleError(M_("hand.not_ended", "table {table} hand {hand} has not ended",
+                               table=tab.id, hand=tab.hand))
         if self.balancing.holding(tab):
-            why = self.balancing.hold_reason(tab)
-            raise RuleError(f"table {tab.id} must not deal now: {why}")
+            why = self.balancing.hold_reason(tab) or ""
+            raise RuleError(M_("hand.holding", "table {table} must not deal now: {why}",
+                               table=tab.id, why=why))
         wrong = dealing_problem(tab, d)
         if wrong:
-            raise RuleError(f"table {tab.id} hand {d.hand} refused: {wrong}")
+            raise RuleError(M_("hand.refused", "table {table} hand {hand} refused: {why}",
+                               table=tab.id, hand=d.hand, why=wrong))
         self.t.add(ev_.HandStarted(t=t, table=tab.id, hand=d.hand, button=d.button, sb=d.sb,
                                    bb=d.bb, dealt=list(d.dealt), waiting=list(d.waiting),
                                    report=rid))
+        self.pace.hand_started(tab, t)
 
     def _report_hand_ended(self, tab: Table, d: HandEndedData, t: float, rid: str) -> None:
         if not tab.in_hand or d.hand != tab.hand:
-            raise RuleError(f"table {tab.id} is not playing hand {d.hand}")
+            raise RuleError(M_("hand.not_playing", "table {table} is not playing hand {hand}",
+                               table=tab.id, hand=d.hand))
         self.t.add(ev_.HandEnded(t=t, table=tab.id, hand=d.hand, report=rid))
         if self.money.prize.seat_value and self.busts.finish_if_over(t):
             return   # a satellite ends with the hand that decided its last seats
         self.balancing.between_hands(tab, t)
+        self.pace.hand_over(tab, t)
 
     def _report_all_in(self, tab: Table, d: AllInData, t: float, rid: str) -> None:
         self.seat_player(tab, d.seat)
         if d.seat in tab.all_in:
-            raise RuleError(f"table {tab.id} seat {d.seat} is already all-in")
+            raise RuleError(M_("allin.already", "table {table} seat {seat} is already all-in",
+                               table=tab.id, seat=d.seat))
         self.t.add(ev_.AllIn(t=t, table=tab.id, seat=d.seat, hand=tab.hand, report=rid))
 
     def _report_bust(self, tab: Table, d: BustData, t: float, rid: str) -> None:
         p = self.seat_player(tab, d.seat)
         if p.id != d.player:
-            raise RuleError(f"table {tab.id} seat {d.seat} holds {p.id}, not {d.player}")
+            raise RuleError(M_("bust.other_player", "table {table} seat {seat} holds "
+                               "{holds}, not {player}", table=tab.id, seat=d.seat,
+                               holds=p.id, player=d.player))
         self.busts.bust(p, t, d.stack, rid, d.eliminator, d.rebuy)
 
     def _report_clock_call(self, tab: Table, d: SeatData, t: float, rid: str) -> None:
@@ -149,30 +166,34 @@ class TableReports(Component):
     def _report_clock_done(self, tab: Table, d: ClockDoneData, t: float, rid: str) -> None:
         c = self.floor.clock_calls.get(d.call)
         if c is None or c.table != tab.id:
-            raise RuleError(f"no clock call {d.call} at table {tab.id}")
+            raise RuleError(M_("clock.no_call", "no clock call {call} at table {table}",
+                               call=d.call, table=tab.id))
         if c.state == "done":
-            raise RuleError(f"clock call {c.id} is already done")
+            raise RuleError(M_("clock.done", "clock call {call} is already done", call=c.id))
         self.t.emit("clock_done", t, call=c.id, table=tab.id, outcome=d.outcome, report=rid)
 
     def _report_floor_call(self, tab: Table, d: FloorCallData, t: float, rid: str) -> None:
         open_here = [c for c in self.floor.floor_calls.values()
                      if c.table == tab.id and c.state in ("open", "acked")]
         if open_here:
-            raise RuleError(f"table {tab.id} already has floor call {open_here[0].id} open")
+            raise RuleError(M_("floor.open_already", "table {table} already has floor call "
+                               "{call} open", table=tab.id, call=open_here[0].id))
         self.t.emit("floor_call", t, call=f"f{len(self.floor.floor_calls) + 1}", table=tab.id,
                     seat=d.seat, report=rid)
 
     def _report_floor_cancel(self, tab: Table, d: CallData, t: float, rid: str) -> None:
         c = self.floor.floor_calls.get(d.call)
         if c is None or c.table != tab.id or c.state not in ("open", "acked"):
-            raise RuleError(f"no open floor call {d.call} at table {tab.id}")
+            raise RuleError(M_("floor.no_call", "no open floor call {call} at table {table}",
+                               call=d.call, table=tab.id))
         self.t.emit("floor_resolved", t, call=c.id, table=tab.id, state="cancelled",
                     note="cancelled at the table", report=rid)
 
     def _report_checkin(self, tab: Table, d: CheckinData, t: float, rid: str) -> None:
         pid = self.registry.by_card.get(d.card)
         if pid is None:
-            raise RuleError(f"unknown card {d.card!r} at table {tab.id}")
+            raise RuleError(M_("card.unknown", "unknown card '{card}' at table {table}",
+                               card=d.card, table=tab.id))
         p = self.registry.players[pid]
         right = p.table == tab.id and p.status in IN_PLAY
         if right and p.status == MOVING:
@@ -198,9 +219,11 @@ class TableReports(Component):
         target = d.report
         evs = self.report_events.get((tab.id, target))
         if not evs:
-            raise RuleError(f"table {tab.id} has no report {target!r} to undo")
+            raise RuleError(M_("undo.no_report", "table {table} has no report '{report}' to "
+                               "undo", table=tab.id, report=target))
         if (tab.id, target) in self.undone:
-            raise RuleError(f"report {target} is already undone")
+            raise RuleError(M_("undo.already", "report {report} is already undone",
+                               report=target))
         for ev in evs:
             k = ev.kind
             if k == "all_in":
@@ -208,7 +231,8 @@ class TableReports(Component):
             elif k == "busted":
                 p = self.registry.players[ev.player]
                 if p.status != BUSTED:
-                    raise RuleError(f"{p.name} is no longer out; nothing to undo")
+                    raise RuleError(M_("undo.not_out", "{name} is no longer out; nothing to "
+                                       "undo", name=p.name))
                 self.busts.unbust(p, t, rid, prefer=(ev.table, ev.seat))
             elif k == "absent":
                 self.t.emit("absent", t, player=ev.player, table=tab.id, seat=ev.seat,
@@ -220,7 +244,8 @@ class TableReports(Component):
                 self.t.emit("clock_done", t, call=ev.call, table=tab.id, outcome="cancelled",
                             report=rid)
             else:
-                raise RuleError(f"a {k.replace('_', ' ')} cannot be undone from the table")
+                raise RuleError(M_("undo.not_from_table", "a {what} cannot be undone from "
+                                   "the table", what=k.replace("_", " ")))
         self.t.emit("undone", t, table=tab.id, target=target, report=rid)
 
     def _on_undone(self, ev: ev_.Undone) -> None:

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_
 from kiosk.core.model import reservation_events as rv
 from kiosk.core.model import room_commands as rc
-from kiosk.core.model.bounds import Count, Ident, Name, Text
+from kiosk.core.model.bounds import Count, Ident, Lang, Name, Text
 from kiosk.core.model.registration import late_reg_open
 from kiosk.core.model.state import IN_PLAY, WAITING
 
@@ -38,6 +39,12 @@ class Bookable(Protocol):
     def emit(self, ev: Event) -> None: ...
 
 State = Literal["reserved", "alternate", "confirmed", "lapsed", "cancelled"]
+# a reservation's state, as a refusal names it
+STATE_WORDS = {"reserved": M_("reservation.state_reserved", "reserved"),
+               "alternate": M_("reservation.state_alternate", "alternate"),
+               "confirmed": M_("reservation.state_confirmed", "confirmed"),
+               "lapsed": M_("reservation.state_lapsed", "lapsed"),
+               "cancelled": M_("reservation.state_cancelled", "cancelled")}
 OPEN: tuple[State, ...] = ("reserved", "alternate")
 MAX_NAME = 60
 CODE_RE = re.compile(r"^[A-Z0-9]{4,12}$")
@@ -68,6 +75,7 @@ class Reserve(rc.RoomCommand, tag="reserve", kw_only=True):
     source: rv.Source = "phone"
     origin: Name = ""
     reenter: Ident | None = None    # the event's player whose re-entry waits (the desk's)
+    language: Lang = ""             # the phone's, for the player's slips ("": the room's)
 
 
 class ConfirmReservation(rc.RoomCommand, tag="confirm_reservation", kw_only=True):
@@ -133,6 +141,7 @@ class Reservation:
     why: str = ""
     reenter: str | None = None      # confirmed as this player's re-entry, not an entry
     ticket: str | None = None       # paid before the event opened: the entry it holds
+    language: str = ""              # the phone's, kept for the player's slips
 
 
 def clean_name(text: str) -> str:
@@ -140,13 +149,15 @@ def clean_name(text: str) -> str:
     at least one letter; RuleError saying which rule it breaks."""
     name = " ".join(text.split())
     if not name:
-        raise RuleError("a reservation needs a name")
+        raise RuleError(M_("reservation.needs_name", "a reservation needs a name"))
     if len(name) > MAX_NAME:
-        raise RuleError(f"a name is at most {MAX_NAME} characters")
+        raise RuleError(M_("reservation.name_long", "a name is at most {most} characters",
+                           most=MAX_NAME))
     if any(unicodedata.category(c).startswith("C") or c in "<>{}\\" for c in name):
-        raise RuleError("a name is plain text: no control characters or markup")
+        raise RuleError(M_("reservation.name_plain", "a name is plain text: no control characters "
+                           "or markup"))
     if not any(c.isalpha() for c in name):
-        raise RuleError("a name needs at least one letter")
+        raise RuleError(M_("reservation.name_letter", "a name needs at least one letter"))
     return name
 
 
@@ -156,10 +167,14 @@ def check_contact(asked: str, text: str) -> str:
     phone, email = bool(PHONE_RE.match(text)), bool(EMAIL_RE.match(text))
     if asked == "none":
         return ""
-    wanted = {"phone": (phone, "a phone number"), "email": (email, "an e-mail address"),
-              "either": (phone or email, "a phone number or an e-mail address")}[asked]
+    wanted = {"phone": (phone, M_("reservation.asks_phone", "this room asks for a phone "
+                                  "number")),
+              "email": (email, M_("reservation.asks_email", "this room asks for an e-mail "
+                                  "address")),
+              "either": (phone or email, M_("reservation.asks_either", "this room asks for a "
+                                            "phone number or an e-mail address"))}[asked]
     if not wanted[0]:
-        raise RuleError(f"this room asks for {wanted[1]}")
+        raise RuleError(wanted[1])
     return text
 
 
@@ -211,8 +226,10 @@ class Reservations:
     def get(self, code: str, event: str | None = None) -> Reservation:
         res = self.codes.get(code.strip().upper().replace("-", ""))
         if res is None or (event is not None and res.event != event):
-            raise NoSuchCode(f"no reservation with the code {code!r}"
-                             + (f" for {event}" if event else ""))
+            raise NoSuchCode(M_("reservation.no_code_for", "no reservation with the code "
+                                "'{code}' for {event}", code=code, event=event) if event else
+                             M_("reservation.no_code", "no reservation with the code '{code}'",
+                                code=code))
         return res
 
     def of(self, event: str) -> list[Reservation]:
@@ -251,7 +268,7 @@ class Reservations:
         self.codes[ev.code] = Reservation(ev.code, ev.event, ev.name,
                                           "alternate" if ev.alternate else "reserved", ev.t,
                                           ev.contact, ev.source, ev.origin,
-                                          reenter=ev.reenter)
+                                          reenter=ev.reenter, language=ev.language)
 
     def _on_reservation_confirmed(self, ev: rv.ReservationConfirmed) -> None:
         res = self.codes[ev.code]
@@ -270,8 +287,10 @@ class Reservations:
         was = self.terms.get(cmd.event, Terms())
         now = Terms(cmd.on, cmd.per_day, cmd.per_address, cmd.hold, cmd.contact)
         if now == was:
-            raise RuleError(f"{cmd.event} already takes reservations so" if cmd.on else
-                            f"{cmd.event} already takes no reservations")
+            raise RuleError(M_("reservation.terms_same", "{event} already takes reservations "
+                               "so", event=cmd.event) if cmd.on else
+                            M_("reservation.terms_off", "{event} already takes no "
+                               "reservations", event=cmd.event))
         self.room.emit(rv.ReservationsSet(t=t, event=cmd.event, on=cmd.on,
                                            per_day=cmd.per_day, per_address=cmd.per_address,
                                            hold=cmd.hold, contact=cmd.contact, by=cmd.by))
@@ -280,44 +299,54 @@ class Reservations:
         info = self.room.taking(cmd.event, "reservations")
         terms = self.terms.get(cmd.event, Terms())
         if not terms.on:
-            raise RuleError(f"{info.title} takes no reservations: register at the desk")
+            raise RuleError(M_("reservation.none_here", "{title} takes no reservations: register "
+                               "at the desk", title=info.title))
         name = clean_name(cmd.name)
         contact = check_contact(terms.contact, cmd.contact) if cmd.source == "phone" \
             else cmd.contact.strip()
         if cmd.code in self.codes:
-            raise RuleError(f"the code {cmd.code} is taken; draw another")
+            raise RuleError(M_("reservation.code_taken", "the code {code} is taken; draw another",
+                               code=cmd.code))
         if cmd.source == "phone":
             self._check_caps(cmd, terms, t)
         if cmd.reenter is not None and (cmd.source != "desk" or not cmd.alternate):
-            raise RuleError("only the desk puts a re-entry on the alternates list")
+            raise RuleError(M_("alternate.desk_only", "only the desk puts a re-entry on the "
+                               "alternates list"))
         if cmd.reenter is not None and any(r.reenter == cmd.reenter and r.state in OPEN
                                            for r in self.of(cmd.event)):
-            raise RuleError(f"{name}'s re-entry is on the alternates list already")
+            raise RuleError(M_("alternate.already", "{name}'s re-entry is on the alternates list "
+                               "already", name=name))
         self.room.emit(rv.ReservationMade(t=t, event=cmd.event, code=cmd.code, name=name,
                                            contact=contact, alternate=cmd.alternate,
                                            source=cmd.source, origin=cmd.origin,
-                                           reenter=cmd.reenter, by=cmd.by))
+                                           reenter=cmd.reenter, by=cmd.by,
+                                           language=cmd.language))
 
     def _check_caps(self, cmd: Reserve, terms: Terms, t: float) -> None:
         mine = [r for r in self.of(cmd.event) if r.source == "phone"]
         if terms.per_day and sum(1 for r in mine if r.t // DAY == t // DAY) >= terms.per_day:
-            raise RuleError(f"today's {terms.per_day} reservations are all taken: "
-                            "register at the desk")
+            raise RuleError(Mn_("reservation.day_full", "today's {n} reservation is taken: "
+                                "register at the desk", "today's {n} reservations are all "
+                                "taken: register at the desk", terms.per_day))
         if cmd.origin and terms.per_address and \
                 sum(1 for r in mine if r.origin == cmd.origin) >= terms.per_address:
-            raise RuleError(f"at most {terms.per_address} reservations from one address: "
-                            "ask at the desk")
+            raise RuleError(Mn_("reservation.address_full", "at most {n} reservation from one "
+                                "address: ask at the desk", "at most {n} reservations from one "
+                                "address: ask at the desk", terms.per_address))
 
     def confirmable(self, code: str, event: str | None = None) -> Reservation:
         """The reservation the desk may confirm now; RuleError (NoSuchCode) why not. A
         confirmed one is returned as is: confirming twice changes nothing."""
         res = self.get(code, event)
         if res.state in ("lapsed", "cancelled"):
-            raise NoSuchCode(f"the code {res.code} was {res.state}: it holds no seat any more")
+            raise NoSuchCode(M_("reservation.code_over", "the code {code} was {state}: it "
+                                "holds no seat any more", code=res.code,
+                                state=STATE_WORDS[res.state]))
         if res.state == "alternate" and not res.called:
             ahead = self.position(res)
-            raise RuleError(f"{res.name} is alternate {ahead} and not called yet: "
-                            "alternates are called in order as seats open")
+            raise RuleError(M_("alternate.not_called", "{name} is alternate {ahead} and not "
+                               "called yet: alternates are called in order as seats open",
+                               name=res.name, ahead=ahead))
         return res
 
     def _do_confirm_reservation(self, cmd: ConfirmReservation, t: float) -> None:
@@ -325,19 +354,23 @@ class Reservations:
         if res.state == "confirmed":
             return
         if cmd.player is None:
-            raise RuleError("a confirmation names the player registered")
+            raise RuleError(M_("reservation.confirm_player", "a confirmation names the player "
+                               "registered"))
         self.room.people.player(cmd.player)
         if cmd.ticket is not None:
             tk = self.room.people.ticket(cmd.ticket)
             if (tk.player, tk.target) != (cmd.player, res.event):
-                raise RuleError(f"ticket {tk.id} is not {res.name}'s entry into {res.event}")
+                raise RuleError(M_("reservation.other_ticket", "ticket {ticket} is not {name}'s "
+                                   "entry into {event}", ticket=tk.id, name=res.name,
+                                   event=res.event))
         self.room.emit(rv.ReservationConfirmed(t=t, code=res.code, player=cmd.player,
                                                 ticket=cmd.ticket, by=cmd.by))
 
     def _do_cancel_reservation(self, cmd: CancelReservation, t: float) -> None:
         res = self.get(cmd.code)
         if res.state not in OPEN:
-            raise NoSuchCode(f"the code {res.code} is already {res.state}")
+            raise NoSuchCode(M_("reservation.code_state", "the code {code} is already {state}",
+                                code=res.code, state=STATE_WORDS[res.state]))
         self.room.emit(rv.ReservationEnded(t=t, code=res.code, state="cancelled",
                                             why=cmd.why, by=cmd.by))
 
@@ -345,7 +378,8 @@ class Reservations:
         states = OPEN if cmd.alternates else ("reserved",)
         due = [r for r in self.of(cmd.event) if r.state in states]
         if not due:
-            raise RuleError(f"{cmd.event} has no reservation to lapse")
+            raise RuleError(M_("reservation.none_to_lapse", "{event} has no reservation to lapse",
+                               event=cmd.event))
         for res in due:
             self.room.emit(rv.ReservationEnded(t=t, code=res.code, state="lapsed",
                                                 why=cmd.why, by=cmd.by))
@@ -353,5 +387,6 @@ class Reservations:
     def _do_call_alternate(self, cmd: CallAlternate, t: float) -> None:
         waiting = [r for r in self.alternates(cmd.event) if not r.called]
         if not waiting:
-            raise RuleError(f"{cmd.event} has no alternate waiting")
+            raise RuleError(M_("alternate.none", "{event} has no alternate waiting",
+                               event=cmd.event))
         self.room.emit(rv.AlternateCalled(t=t, code=waiting[0].code, event=cmd.event))

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kiosk.base.errors import RuleError
-from kiosk.core.dealers.desk import DealerDesk
+from kiosk.base.texts import M_, Mn_
+from kiosk.core.dealers.commands import DealerDecider
 from kiosk.core.dealers.roadmap import Roadmap
 from kiosk.core.dealers.state import RoadmapState
 from kiosk.core.model import events as ev_
@@ -36,11 +37,17 @@ NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 _FROM: dict[str, tuple[str, ...]] = {
     "scheduled": (), "open": ("scheduled",), "running": ("scheduled", "open"),
     "finished": ("running",), "archived": ("scheduled", "finished")}
-_WHY = {"scheduled": "an event never goes back to scheduled",
-        "open": "only a scheduled event opens",
-        "running": "only a scheduled or open event starts",
-        "finished": "only a running event finishes",
-        "archived": "only a finished or a scheduled event is archived; finish it first"}
+_WHY = {"scheduled": M_("event.why_scheduled", "an event never goes back to scheduled"),
+        "open": M_("event.why_open", "only a scheduled event opens"),
+        "running": M_("event.why_running", "only a scheduled or open event starts"),
+        "finished": M_("event.why_finished", "only a running event finishes"),
+        "archived": M_("event.why_archived", "only a finished or a scheduled event is "
+                       "archived; finish it first")}
+# what an event that is over takes no more, as a refusal says it
+_TAKES = {"tables": M_("event.takes_tables", "tables"),
+          "entries": M_("event.takes_entries", "entries"),
+          "tickets": M_("event.takes_tickets", "tickets"),
+          "reservations": M_("event.takes_reservations", "reservations")}
 OVER = ("finished", "archived")   # states of an event that is over
 Route = tuple[type, Callable[..., None]]
 
@@ -66,7 +73,10 @@ def next_states(state: str) -> list[str]:
 
 def check_name(name: str, what: str = "event") -> str:
     if not NAME_RE.match(name):
-        raise RuleError(f"{what} name {name!r} must be 1-48 chars of a-z, 0-9, '-' or '_'")
+        raise RuleError(M_("room.bad_name", "room name '{name}' must be 1-48 chars of a-z, "
+                           "0-9, '-' or '_'", name=name) if what == "room" else
+                        M_("event.bad_name", "event name '{name}' must be 1-48 chars of a-z, "
+                           "0-9, '-' or '_'", name=name))
     return name
 
 
@@ -88,7 +98,7 @@ class Room:
         self.parts: dict[type, Any] = {Room: self, RoomPlayers: self.people,
                                        Reservations: self.bookings}
         self.roadmap = Roadmap(host=self)      # the dealers' rotation (kiosk.core.dealers)
-        self.parts.update({RoadmapState: self.roadmap, DealerDesk: DealerDesk(self.roadmap)})
+        self.parts.update({RoadmapState: self.roadmap, DealerDecider: DealerDecider(self.roadmap)})
         self.floor_sections = RoomSections(self)
         self.parts[RoomSections] = self.floor_sections
         self.n_events = 1
@@ -100,7 +110,7 @@ class Room:
                t: float = 0.0) -> Room:
         check_name(room, "room")
         if len(set(tables)) != len(tables):
-            raise RuleError("a table is named twice")
+            raise RuleError(M_("table.named_twice", "a table is named twice"))
         created = re_.RoomCreated(t=t, room=room, title=title, tables=sorted(tables))
         ev_.check(created)
         return cls(created)
@@ -171,14 +181,17 @@ class Room:
     def event(self, name: str) -> EventInfo:
         info = self.events.get(name)
         if info is None:
-            raise RuleError(f"no event {name!r} in the room")
+            raise RuleError(M_("event.not_in_room", "no event '{name}' in the room", name=name))
         return info
 
     def taking(self, name: str, what: str) -> EventInfo:
-        """The event, if it can still take `what` (tables, entries): it is not over."""
+        """The event, if it can still take `what` (tables, entries, tickets,
+        reservations): it is not over."""
         info = self.event(name)
         if info.state in OVER:
-            raise RuleError(f"event {name} is {info.state}: it takes no more {what}")
+            raise RuleError(M_("event.takes_no_more", "event {name} is {state}: it takes no "
+                               "more {what}", name=name, state=re_.STATE[info.state],
+                               what=_TAKES.get(what, what)))
         return info
 
     # ---------------------------------------------------------------- folding
@@ -201,20 +214,21 @@ class Room:
     # ---------------------------------------------------------------- deciding
     def _do_provision_tables(self, cmd: rc.ProvisionTables, t: float) -> None:
         if not cmd.tables:
-            raise RuleError("name the tables to add to the room")
+            raise RuleError(M_("table.name_to_add", "name the tables to add to the room"))
         if len(set(cmd.tables)) != len(cmd.tables):
-            raise RuleError("a table is named twice")
+            raise RuleError(M_("table.named_twice", "a table is named twice"))
         known = sorted(self.pool.intersection(cmd.tables))
         if known:
-            raise RuleError(f"table{'s' * (len(known) > 1)} {_list(known)} "
-                            f"{'are' if len(known) > 1 else 'is'} already in the room")
+            raise RuleError(Mn_("table.in_room_already", "table {tables} is already in the room",
+                                "tables {tables} are already in the room", len(known),
+                                tables=_list(known)))
         self.emit(re_.TablesProvisioned(t=t, tables=sorted(cmd.tables), by=cmd.by))
 
     def _do_add_event(self, cmd: rc.AddEvent, t: float) -> None:
         _check_new(self, cmd)
         _check_links(self, cmd)
         if len(set(cmd.tables)) != len(cmd.tables):
-            raise RuleError("a table is named twice")
+            raise RuleError(M_("table.named_twice", "a table is named twice"))
         for n in cmd.tables:
             self._check_assignable(n, cmd.event, new=True)
         self.emit(re_.EventAdded(t=t, event=cmd.event, title=cmd.title.strip(),
@@ -226,12 +240,16 @@ class Room:
     def _do_set_event_state(self, cmd: rc.SetEventState, t: float) -> None:
         info = self.event(cmd.event)
         if info.state == cmd.state:
-            raise RuleError(f"event {cmd.event} is already {cmd.state}")
+            raise RuleError(M_("event.state_already", "event {event} is already {state}",
+                               event=cmd.event, state=re_.STATE[cmd.state]))
         if info.state == "archived":
-            raise RuleError(f"event {cmd.event} is archived: it no longer changes")
+            raise RuleError(M_("event.archived", "event {event} is archived: it no longer changes",
+                               event=cmd.event))
         if info.state not in _FROM[cmd.state]:
-            raise RuleError(f"event {cmd.event} is {info.state}, so it cannot become "
-                            f"{cmd.state}: {_WHY[cmd.state]}")
+            raise RuleError(M_("event.state_refused", "event {event} is {state}, so it cannot "
+                               "become {to}: {why}", event=cmd.event,
+                               state=re_.STATE[info.state], to=re_.STATE[cmd.state],
+                               why=_WHY[cmd.state]))
         self.emit(re_.EventStateSet(t=t, event=cmd.event, state=cmd.state, by=cmd.by))
         if cmd.state in OVER:    # its tables go back to the pool, free for another event
             for n in self.tables_of(cmd.event):
@@ -248,21 +266,27 @@ class Room:
             self.taking(event, "tables")
         serving = self.assigned.get(table)
         if serving == event:
-            raise RuleError(f"table {table} already serves {event}")
+            raise RuleError(M_("table.serves_already", "table {table} already serves {event}",
+                               table=table, event=event))
         if serving is not None:
-            raise RuleError(f"table {table} serves {serving}: free it before it can serve "
-                            f"{event}")
+            raise RuleError(M_("table.serves_other", "table {table} serves {serving}: free it "
+                               "before it can serve {event}", table=table, serving=serving,
+                               event=event))
 
     def _known_table(self, table: int) -> None:
         if table not in self.pool:
-            pool = _list(sorted(self.pool)) if self.pool else "none"
-            raise RuleError(f"table {table} is not in the room (its tables: {pool})")
+            raise RuleError(M_("table.not_in_room", "table {table} is not in the room (its "
+                               "tables: {pool})", table=table, pool=_list(sorted(self.pool)))
+                            if self.pool else
+                            M_("table.room_has_none", "table {table} is not in the room (its "
+                               "tables: none)", table=table))
 
     def _do_free_table(self, cmd: rc.FreeTable, t: float) -> None:
         self._known_table(cmd.table)
         event = self.assigned.get(cmd.table)
         if event is None:
-            raise RuleError(f"table {cmd.table} is already free")
+            raise RuleError(M_("table.free_already", "table {table} is already free",
+                               table=cmd.table))
         self.emit(re_.TableFreed(t=t, table=cmd.table, event=event, why=cmd.why, by=cmd.by))
 
 
@@ -270,41 +294,45 @@ def _check_new(room: Room, cmd: rc.AddEvent) -> None:
     """A new name, and the body of a `created` event that names it."""
     check_name(cmd.event)
     if cmd.event == ROOM_STREAM:
-        raise RuleError(f"an event cannot be called {ROOM_STREAM!r}: that name is the "
-                        "room's own log")
+        raise RuleError(M_("event.room_name", "an event cannot be called '{name}': that name is "
+                           "the room's own log", name=ROOM_STREAM))
     if cmd.event in room.events:
-        raise RuleError(f"an event called {cmd.event} already exists "
-                        f"({room.events[cmd.event].state})")
+        raise RuleError(M_("event.exists", "an event called {event} already exists ({state})",
+                           event=cmd.event, state=re_.STATE[room.events[cmd.event].state]))
     try:
         created = ev_.upcast({"t": 0, **cmd.created, "kind": "created"})
     except ev_.EventError as exc:
-        raise RuleError(f"event {cmd.event}: its settings do not fit: {exc}") from None
+        raise RuleError(M_("event.settings_misfit", "event {event}: its settings do not fit: {why}",
+                           event=cmd.event, why=exc)) from None
     assert isinstance(created, ev_.Created)
     if created.event != cmd.event:
-        raise RuleError(f"event {cmd.event}: its settings name the event "
-                        f"{created.event!r}")
+        raise RuleError(M_("event.settings_name", "event {event}: its settings name the event "
+                           "'{named}'", event=cmd.event, named=created.event))
 
 
 def _check_links(room: Room, cmd: rc.AddEvent) -> None:
     """A satellite's target, and a Day 2's flights, are events of this room."""
     if (cmd.type == "satellite") != (cmd.target is not None):
-        raise RuleError(f"{cmd.event}: a satellite names its target event, and only "
-                        "a satellite does")
+        raise RuleError(M_("satellite.target_only", "{event}: a satellite names its target event, "
+                           "and only a satellite does", event=cmd.event))
     if (cmd.type == "day2") != bool(cmd.flights):
-        raise RuleError(f"{cmd.event}: a Day 2 names the flights it is made of, and "
-                        "only a Day 2 does")
+        raise RuleError(M_("day2.flights_only", "{event}: a Day 2 names the flights it is made "
+                           "of, and only a Day 2 does", event=cmd.event))
     if cmd.target is not None:
         if cmd.target == cmd.event:
-            raise RuleError(f"satellite {cmd.event} cannot feed itself")
+            raise RuleError(M_("satellite.self", "satellite {event} cannot feed itself",
+                               event=cmd.event))
         target = room.events.get(cmd.target)
         if target is None:
-            raise RuleError(f"satellite {cmd.event}: no target event {cmd.target!r} "
-                            "in the room")
+            raise RuleError(M_("satellite.no_target", "satellite {event}: no target event "
+                               "'{target}' in the room", event=cmd.event, target=cmd.target))
         if target.state in OVER:
-            raise RuleError(f"satellite {cmd.event}: its target {cmd.target} is "
-                            f"{target.state}")
+            raise RuleError(M_("satellite.target_over", "satellite {event}: its target "
+                               "{target} is {state}", event=cmd.event, target=cmd.target,
+                               state=re_.STATE[target.state]))
     if len(set(cmd.flights)) != len(cmd.flights):
-        raise RuleError(f"{cmd.event}: a flight is named twice")
+        raise RuleError(M_("day2.flight_twice", "{event}: a flight is named twice",
+                           event=cmd.event))
     for name in cmd.flights:
         _check_flight(room, cmd.event, name)
 
@@ -312,14 +340,16 @@ def _check_links(room: Room, cmd: rc.AddEvent) -> None:
 def _check_flight(room: Room, day2: str, name: str) -> None:
     info = room.events.get(name)
     if info is None:
-        raise RuleError(f"Day 2 {day2}: no flight {name!r} in the room")
+        raise RuleError(M_("day2.no_flight", "Day 2 {day2}: no flight '{flight}' in the room",
+                           day2=day2, flight=name))
     # a Day 3 is made of Day 2s (festivals merge in two steps): any day that bags
     if info.kind not in ("flight", "day2"):
-        raise RuleError(f"Day 2 {day2}: {name} is {re_.A_TYPE[info.kind]}, not a flight "
-                        "nor a Day 2")
+        raise RuleError(M_("day2.not_a_flight", "Day 2 {day2}: {name} is {kind}, not a flight "
+                           "nor a Day 2", day2=day2, name=name, kind=re_.A_TYPE[info.kind]))
     fed = next((e.name for e in room.events.values() if name in e.flights), None)
     if fed is not None:
-        raise RuleError(f"Day 2 {day2}: flight {name} already feeds {fed}")
+        raise RuleError(M_("day2.flight_feeds", "Day 2 {day2}: flight {flight} already feeds {fed}",
+                           day2=day2, flight=name, fed=fed))
 
 
 def _list(tables: list[int]) -> str:
@@ -334,7 +364,7 @@ def _list(tables: list[int]) -> str:
 
 
 def _routes() -> None:
-    for part in (Room, RoomPlayers, Reservations, RoadmapState, DealerDesk, RoomSections):
+    for part in (Room, RoomPlayers, Reservations, RoadmapState, DealerDecider, RoomSections):
         for ev, fn in handlers(part, "_on_", Event).items():
             Room.FOLDS[ev] = (part, fn)
         for cmd, fn in handlers(part, "_do_", rc.RoomCommand).items():

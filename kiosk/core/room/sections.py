@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 from msgspec import Meta
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_
 from kiosk.core.model import room_commands as rc
 from kiosk.core.model import room_events as re_
 from kiosk.core.model.bounds import MAX_TABLES
@@ -54,11 +55,11 @@ def parse_ranges(spec: str | Iterable[str | int]) -> list[int]:
         try:
             a, b = int(lo), int(hi) if dash else int(lo)
         except ValueError:
-            raise RuleError(f"{text!r} is not a table or a range of tables "
-                            "(such as 12 or 1-60)") from None
+            raise RuleError(M_("section.not_range", "'{text}' is not a table or a range of tables "
+                               "(such as 12 or 1-60)", text=text)) from None
         if not 1 <= a <= b <= MAX_TABLES:
-            raise RuleError(f"{text!r}: a range runs from a low table to a higher one, "
-                            f"1 to {MAX_TABLES}")
+            raise RuleError(M_("section.range_order", "'{text}': a range runs from a low table to "
+                               "a higher one, 1 to {most}", text=text, most=MAX_TABLES))
         out.update(range(a, b + 1))
     return sorted(out)
 
@@ -74,9 +75,7 @@ def ranges(tables: Iterable[int]) -> str:
     return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
 
 
-def _tables(nums: Sequence[int]) -> str:
-    """"table 3 is" / "tables 3-5 are", for a sentence."""
-    return f"table {nums[0]} is" if len(nums) == 1 else f"tables {ranges(nums)} are"
+
 
 
 def check_sections(sections: Sequence[tuple[str, Sequence[int]]], pool: set[int]) -> None:
@@ -86,20 +85,26 @@ def check_sections(sections: Sequence[tuple[str, Sequence[int]]], pool: set[int]
     names: set[str] = set()
     for name, tables in sections:
         if not name.strip():
-            raise RuleError("a section needs a name")
+            raise RuleError(M_("section.needs_name", "a section needs a name"))
         if name in names:
-            raise RuleError(f"two sections are named {name!r}")
+            raise RuleError(M_("section.named_twice", "two sections are named '{name}'", name=name))
         names.add(name)
         if not tables:
-            raise RuleError(f"section {name!r} has no tables")
+            raise RuleError(M_("section.no_tables", "section '{name}' has no tables", name=name))
         outside = [n for n in tables if n not in pool]
         if outside:
-            raise RuleError(f"section {name!r}: {_tables(outside)} not the room's "
-                            f"(the room has {ranges(pool) or 'no tables'})")
+            raise RuleError(Mn_("section.outside", "section '{name}': table {tables} is not "
+                                "the room's (the room has {pool})", "section '{name}': tables "
+                                "{tables} are not the room's (the room has {pool})",
+                                len(outside), name=name, tables=ranges(outside),
+                                pool=ranges(pool) or M_("section.no_pool", "no tables")))
         twice = sorted(n for n in tables if n in owner)
         if twice:
-            raise RuleError(f"{_tables(twice)} in section {owner[twice[0]]!r} "
-                            f"and {name!r}: a table is in one section at most")
+            raise RuleError(Mn_("section.table_twice", "table {tables} is in section '{other}' "
+                                "and '{name}': a table is in one section at most",
+                                "tables {tables} are in section '{other}' and '{name}': a "
+                                "table is in one section at most", len(twice),
+                                tables=ranges(twice), other=owner[twice[0]], name=name))
         owner.update((n, name) for n in tables)
 
 
@@ -138,7 +143,7 @@ class RoomSections:
         pairs = [(s.name.strip(), sorted(set(s.tables))) for s in cmd.sections]
         check_sections(pairs, self.room.pool)
         if self.ever_set and pairs == list(self.sections.items()):
-            raise RuleError("the sections are already so")
+            raise RuleError(M_("section.unchanged", "the sections are already so"))
         self.room.emit(re_.SectionsSet(
             t=t, sections=[re_.Section(name=n, tables=ts) for n, ts in pairs], by=cmd.by))
 

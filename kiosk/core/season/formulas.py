@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_, Msg
 
 VARS = ("entrants", "place", "buy_in", "prize", "bounties")
 MAX_EXPRESSION = 400
@@ -109,7 +110,7 @@ def _arith(ufunc: Any, fn: Callable[[Any, Any], Any], by_zero: bool = False,
 
 def _pow(a: Col, b: Col) -> Col:
     if np.any(np.abs(b.x) > MAX_POWER):
-        raise FormulaError(f"a power is at most {MAX_POWER}")
+        raise FormulaError(M_("formula.power", "a power is at most {most}", most=MAX_POWER))
     return _each(operator.pow, a, b)
 
 
@@ -158,7 +159,8 @@ def _compile(node: ast.AST) -> Node:
         return lambda cols: value
     if isinstance(node, ast.Name):
         if node.id not in VARS:
-            raise FormulaError(f"unknown name {node.id!r} (known: {', '.join(VARS)})")
+            raise FormulaError(M_("formula.unknown_name", "unknown name '{name}' (known: {known})",
+                                  name=node.id, known=', '.join(VARS)))
         name = node.id
         return lambda cols: Col(cols[name])
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
@@ -170,17 +172,20 @@ def _compile(node: ast.AST) -> Node:
         return lambda cols: Col(inner(cols).x * sign)     # x * -1.0: a float, as in Python
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         return _call(node)
-    raise FormulaError(f"{_shape(node)} is not allowed in a formula (numbers, "
-                       f"{', '.join(VARS)}, + - * / // % **, and {', '.join(_FUNCS)})")
+    raise FormulaError(M_("formula.not_allowed", "{what} is not allowed in a formula (numbers, "
+                          "{names}, + - * / // % **, and {functions})", what=_shape(node),
+                          names=', '.join(VARS), functions=', '.join(_FUNCS)))
 
 
 def _call(node: ast.Call) -> Node:
     name = node.func.id if isinstance(node.func, ast.Name) else "?"
     if name not in _FUNCS:
-        raise FormulaError(f"unknown function {name!r} (known: {', '.join(_FUNCS)})")
+        raise FormulaError(M_("formula.unknown_function", "unknown function '{name}' (known: "
+                              "{known})", name=name, known=', '.join(_FUNCS)))
     arity, fn = _FUNCS[name]
     if len(node.args) != arity:
-        raise FormulaError(f"{name}() takes {arity} argument{'s' * (arity > 1)}")
+        raise FormulaError(Mn_("formula.arity", "{name}() takes {n} argument",
+                               "{name}() takes {n} arguments", arity, name=name))
     args = [_compile(a) for a in node.args]
     return lambda cols: fn(*(a(cols) for a in args))
 
@@ -235,21 +240,24 @@ def formula(kind: FormulaKind, expression: str = "", scale: float = 10.0,
     bounties."""
     if kind == "table":
         if not table or any(not math.isfinite(p) or p < 0 for p in table):
-            raise FormulaError("a points table lists the points of 1st, 2nd, ... place, "
-                               "each 0 or more")
+            raise FormulaError(M_("formula.points_table", "a points table lists the points of "
+                                  "1st, 2nd, ... place, each 0 or more"))
         points = tuple(float(p) for p in table)
         return Formula("table", ", ".join(f"{p:g}" for p in table), _by_place(points), points)
     text = f"{scale!r} * sqrt(entrants / place)" if kind == "sqrt" else expression.strip()
     if not text:
-        raise FormulaError("the expression is empty")
+        raise FormulaError(M_("formula.empty", "the expression is empty"))
     if len(text) > MAX_EXPRESSION:
-        raise FormulaError(f"the expression is longer than {MAX_EXPRESSION} characters")
+        raise FormulaError(M_("formula.too_long", "the expression is longer than {most} characters",
+                              most=MAX_EXPRESSION))
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
-        raise FormulaError(f"it does not parse: {exc.msg} at column {exc.offset}") from None
+        raise FormulaError(M_("formula.parse", "it does not parse: {msg} at column {offset}",
+                              msg=exc.msg, offset=exc.offset)) from None
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
-        raise FormulaError(f"the expression has more than {MAX_NODES} parts")
+        raise FormulaError(M_("formula.too_big", "the expression has more than {most} parts",
+                              most=MAX_NODES))
     f = Formula(kind, text, _compile(tree.body))
     _try(f)
     return f
@@ -271,23 +279,25 @@ def _try(f: Formula) -> None:
     try:
         out = f.columns(cols).x
     except ZeroDivisionError:
-        raise FormulaError(f"{f.text} divides by zero for some results "
-                           f"({_where(f, cols)})") from None
+        raise FormulaError(M_("formula.divides_by_zero", "{formula} divides by zero for some "
+                              "results ({where})", formula=f.text, where=_where(f, cols))) from None
     except (ValueError, OverflowError, TypeError) as exc:
-        raise FormulaError(f"{f.text} cannot be computed for some results: {exc} "
-                           f"({_where(f, cols)})") from None
+        raise FormulaError(M_("formula.cannot_compute", "{formula} cannot be computed for some "
+                              "results: {why} ({where})", formula=f.text, why=exc,
+                              where=_where(f, cols))) from None
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
-        raise FormulaError(f"{f.text} is not a number for " + _row(cols, int(bad[0])))
+        raise FormulaError(M_("formula.not_a_number", "{formula} is not a number for {row}",
+                              formula=f.text, row=_row(cols, int(bad[0]))))
 
 
-def _where(f: Formula, cols: Columns) -> str:
+def _where(f: Formula, cols: Columns) -> Msg | str:
     """The first sample result the formula fails on, as a person reads it."""
     for i in range(len(cols["place"])):
         try:
             f.columns({k: v[i:i + 1] for k, v in cols.items()})
         except Exception:
-            return "e.g. " + _row(cols, i)
+            return M_("formula.for_example", "e.g. {row}", row=_row(cols, i))
     return "?"   # pragma: no cover - only called after a failure
 
 

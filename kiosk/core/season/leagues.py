@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
+from kiosk.base.texts import M_
 from kiosk.core.season.formulas import (
     VARS,
     Formula,
@@ -356,7 +357,8 @@ class Standings:
         try:
             pts = self.spec.formula.columns(data)
         except (ArithmeticError, ValueError, TypeError) as exc:
-            raise FormulaError(f"league {self.spec.name}: {exc}") from None
+            raise FormulaError(M_("league.formula", "league {name}: {why}", name=self.spec.name,
+                                  why=exc)) from None
         flags = pts.flags()
         ints = flags if flags.any() else None
         pid = self.roster.ids(cols)

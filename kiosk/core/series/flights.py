@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
 from kiosk.core.model.component import Component, peer
@@ -40,6 +41,7 @@ class Survivor(NamedTuple):
     card: str | None
     country: str
     stack: int
+    language: str = ""        # the player's own, kept for the Day 2's slips
 
 
 @dataclass(eq=False)
@@ -62,10 +64,11 @@ class Flights(Component):
         """The players this flight bagged at the end of its day, biggest stack first."""
         bags = self.chipcount.bags.get(self.chipcount.day)
         if bags is None:   # never bagged, or played on after its bags (a redraw)
-            raise RuleError(f"flight {self.t.event} has not bagged its survivors")
+            raise RuleError(M_("flight.not_bagged", "flight {event} has not bagged its survivors",
+                               event=self.t.event))
         players = self.registry.players
-        out = [Survivor(pid, players[pid].name, players[pid].card, players[pid].country, stack)
-               for pid, stack in bags.items()]
+        out = [Survivor(pid, players[pid].name, players[pid].card, players[pid].country, stack,
+                        players[pid].language) for pid, stack in bags.items()]
         return sorted(out, key=lambda s: (-s.stack, s.player))
 
     def field_size(self) -> int:
@@ -88,7 +91,7 @@ class Flights(Component):
         self.seating.need_tables(-(-len(kept) // self.t.seats))
         for e in kept:
             self.t.emit("registered", t, player=e.player, name=e.name, card=e.card,
-                        stack=e.stack, country=e.country)
+                        stack=e.stack, country=e.country, language=e.language)
         for e in dropped:
             self.t.emit("audited", t, action="stack_left_play", player=e.player,
                         before=e.stack, after=0, by=cmd.by or f"day 2 from {e.flight}")
@@ -106,29 +109,32 @@ class Flights(Component):
     def _check_carry(self, cmd: cmd_.CarryIn) -> None:
         """Refuse, with the reason and before anything is decided, a carry that cannot be."""
         if self.levels.started:
-            raise RuleError(f"{self.t.event} has started: a Day 2 carries its players in "
-                            "before it starts")
+            raise RuleError(M_("day2.started", "{event} has started: a Day 2 carries its players "
+                               "in before it starts", event=self.t.event))
         if self.flights or self.seating.tables:
-            raise RuleError(f"{self.t.event} has already drawn its seats")
+            raise RuleError(M_("day2.drawn", "{event} has already drawn its seats",
+                               event=self.t.event))
         flights = [p.flight for p in cmd.pools]
         if len(set(flights)) != len(flights):
-            raise RuleError("a flight's pool is given twice")
+            raise RuleError(M_("day2.pool_twice", "a flight's pool is given twice"))
         registry = self.registry
         cards: dict[str, str] = {}
         for e in cmd.entrants:
             if e.flight not in flights:
-                raise RuleError(f"{e.name} comes from flight {e.flight}, which has no pool "
-                                "in this Day 2")
+                raise RuleError(M_("day2.no_pool", "{name} comes from flight {flight}, which has "
+                                   "no pool in this Day 2", name=e.name, flight=e.flight))
             if e.player in registry.players:
-                raise RuleError(f"player id {e.player} is already registered here")
+                raise RuleError(M_("day2.player_twice", "player id {player} is already registered "
+                                   "here", player=e.player))
             owner = registry.by_card.get(e.card or "") or cards.get(e.card or "", e.player)
             if e.card and owner != e.player:
-                raise RuleError(f"card {e.card} belongs to two players ({owner} and "
-                                f"{e.player})")
+                raise RuleError(M_("day2.card_twice", "card {card} belongs to two players "
+                                   "({owner} and {player})", card=e.card, owner=owner,
+                                   player=e.player))
             if e.card:
                 cards[e.card] = e.player
         if len({e.player for e in cmd.entrants}) < 2:
-            raise RuleError("a Day 2 needs at least two survivors")
+            raise RuleError(M_("day2.two_survivors", "a Day 2 needs at least two survivors"))
 
 
 def _keep_one_each(cmd: cmd_.CarryIn) -> tuple[list[cmd_.CarryEntrant], list[cmd_.CarryEntrant]]:

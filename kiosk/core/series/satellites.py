@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.calc.payouts import pid_key, seats_won, split_ties
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
@@ -37,7 +38,10 @@ if TYPE_CHECKING:
     from kiosk.core.model.host import BustsView, LevelsView, MoneyView, RegistryView, SeatingView
 
 
-LEFTOVER = {"next": "to the next finisher", "split": "to the seat winners, shared"}
+LEFTOVER = {"next": M_("satellite.leftover_next", "the cash after the seats already goes to "
+                       "the next finisher"),
+            "split": M_("satellite.leftover_split", "the cash after the seats already goes "
+                        "to the seat winners, shared")}   # as a refusal says it
 
 
 @dataclass(eq=False)
@@ -60,10 +64,10 @@ class Satellites(Component):
         """A house setting, changed until the payouts are locked: once the players were
         told what each place pays, who gets the cash after the seats is part of it."""
         if cmd.leftover == self.leftover:
-            raise RuleError(f"the cash after the seats already goes {LEFTOVER[cmd.leftover]}")
+            raise RuleError(LEFTOVER[cmd.leftover])
         if self.money.locked is not None:
-            raise RuleError("the payouts are locked: who gets the cash after the seats was "
-                            "announced with them")
+            raise RuleError(M_("satellite.payouts_locked", "the payouts are locked: who gets the "
+                               "cash after the seats was announced with them"))
         self.t.emit("satellite_leftover_set", t, leftover=cmd.leftover, before=self.leftover,
                     source=cmd.source)
 

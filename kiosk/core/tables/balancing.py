@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_, Msg
 from kiosk.core.calc import button as btn
 from kiosk.core.calc.balance import (
     MAX_ORDERED_SECTIONS,
@@ -166,19 +167,29 @@ class Balancing(Component):
 
     def refresh_halts(self) -> None:
         """A halt depends on the longest table anywhere, so when that changes every
-        table whose halt flips must republish its plan, touched or not."""
+        table that falls short or stops being short must republish its plan, touched or
+        not (whether a short table's blinds are affected changes only with its own hands
+        and seats, which touch it)."""
         b = self.balancer
         top = (b.max(), self.n_pending, self._longest() if self.n_pending else None)
         if top == self._halt_top:
             return
         self._halt_top = top
         tables = self.seating.tables
-        now = {tid for tid in b.count if self.halted(tables[tid])}
+        now = {tid for tid in b.count if self._short(tables[tid])}
         self.changes.touch_all(now ^ self._halted)
         self._halted = now
 
     def halted(self, tab: Table) -> bool:
-        """TDA 10D: a table this many players short of the longest halts."""
+        """TDA 2017 r.10D: a table this many players short of the longest halts; under
+        TDA 2024 r.11D (`halt_on_blinds`) once its empty seats reach its blinds."""
+        if not self._short(tab):
+            return False
+        return not self.t.profile.balance.halt_on_blinds or \
+            btn.blinds_reach_empty_seat(tab.positions, tab.seat_of, tab.seats)
+
+    def _short(self, tab: Table) -> bool:
+        """`tab` is `halt_short` players or more short of the longest table."""
         short = self.t.profile.balance.halt_short
         if short is None:
             return False
@@ -211,19 +222,21 @@ class Balancing(Component):
             return True
         return self.halted(tab)
 
-    def hold_reason(self, tab: Table) -> str:
-        """Why `holding(tab)` is true, in the words a dealer or floor person reads."""
+    def hold_reason(self, tab: Table) -> Msg | None:
+        """Why `holding(tab)` is true, as the message a dealer or floor person reads
+        (None when it is not)."""
         if tab.broken:
-            return "the table is broken"
+            return M_("hold.broken", "the table is broken")
         if self.busts.finished_at is not None:
-            return "the tournament is over"
+            return M_("hold.over", "the tournament is over")
         if tab.breaking:
-            return "the table is breaking"
+            return M_("hold.breaking", "the table is breaking")
         if self.final.pending:
-            return "the final table draw waits for every hand to end"
+            return M_("hold.final_draw", "the final table draw waits for every hand to end")
         if self.levels.h4h_on and tab.id not in self.levels.h4h_waiting:
-            return "hand-for-hand: waiting for the other tables"
-        return "halted until the tables are balanced" if self.halted(tab) else ""
+            return M_("hold.h4h", "hand-for-hand: waiting for the other tables")
+        return M_("hold.halted", "halted until the tables are balanced") \
+            if self.halted(tab) else None
 
     # ----------------------------------------------------------------- deciding
     def between_hands(self, tab: Table, t: float) -> None:
@@ -401,20 +414,24 @@ class Balancing(Component):
     def _do_break_table(self, cmd: cmd_.BreakTable, t: float) -> None:
         tab = self.seating.table_in_play(cmd.get("table"))
         if self.chipcount.day_over:
-            raise RuleError(f"day {self.chipcount.day} is over: its tables break at the "
-                            "redraw")
+            raise RuleError(M_("break.day_over", "day {day} is over: its tables break at the "
+                               "redraw", day=self.chipcount.day))
         active = self.seating.active_tables()
         if len(active) < 2:
-            raise RuleError("the last table cannot break")
+            raise RuleError(M_("break.last_table", "the last table cannot break"))
         if self.final.pending:
-            raise RuleError("the final table draw is under way: every table breaks into it")
+            raise RuleError(M_("break.final_draw", "the final table draw is under way: every "
+                               "table breaks into it"))
         room = sum(x.seats - x.count for x in active if x.id != tab.id and not x.breaking)
         if not tab.breaking and room < tab.count:
             # TDA 9 breaks a table into open seats: with too few, its players would wait
             # at a table that can never deal again (newcomers seated while it finishes its
             # hand may still take some: those players move as seats open, _finish_breaks)
-            raise RuleError(f"table {tab.id} cannot break: its {tab.count} players need "
-                            f"seats and the other tables have {room} open")
+            raise RuleError(Mn_("break.no_room", "table {table} cannot break: its {n} player "
+                                "needs a seat and the other tables have {open} open",
+                                "table {table} cannot break: its {n} players need seats and "
+                                "the other tables have {open} open", tab.count, table=tab.id,
+                                open=room))
         if not tab.breaking:
             self._mark_breaking(tab, t)
         if not tab.in_hand:
@@ -423,19 +440,22 @@ class Balancing(Component):
     def _do_set_break_order(self, cmd: cmd_.SetBreakOrder, t: float) -> None:
         """The floor's break order of sections: each table in one section at most."""
         if self.final.pending:
-            raise RuleError("the final table draw is under way: every table breaks into it")
+            raise RuleError(M_("break.final_draw", "the final table draw is under way: every "
+                               "table breaks into it"))
         if len(cmd.sections) > MAX_ORDERED_SECTIONS:
-            raise RuleError(f"a break order names at most {MAX_ORDERED_SECTIONS} sections")
+            raise RuleError(M_("break.order_long", "a break order names at most {most} sections",
+                               most=MAX_ORDERED_SECTIONS))
         seen: dict[int, str] = {}
         for sec in cmd.sections:
             twice = [n for n in sec.tables if n in seen]
             if twice:
-                raise RuleError(f"table {twice[0]} is in section {seen[twice[0]]!r} and "
-                                f"{sec.name!r}: a table breaks with one section")
+                raise RuleError(M_("break.section_twice", "table {table} is in section "
+                                   "'{section}' and '{other}': a table breaks with one section",
+                                   table=twice[0], section=seen[twice[0]], other=sec.name))
             seen.update((n, sec.name) for n in sec.tables)
         now = [(s.name, sorted(s.tables)) for s in cmd.sections]
         if now == self.sections:
-            raise RuleError("the break order is already so")
+            raise RuleError(M_("break.order_unchanged", "the break order is already so"))
         self.t.emit("break_order_set", t, sections=[
             ev_.room_events.Section(name=n, tables=ts) for n, ts in now], by=cmd.by)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.core.calc import button as btn
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model.component import Component, peer
@@ -48,7 +49,9 @@ class Draws(Component):
                 self.seat_new(pid, t, "draw")
         else:
             self.random_draw(waiting, t, self.t.rng("start"))
-        clock = self.levels.clock.resume(self.t.structure, t)
+        # TDA 2024 RP-20: the first level waits while the dealers prepare their decks
+        lead = 0 if cmd.ready else self.t.profile.dealing.prepare_decks_seconds
+        clock = self.levels.clock.resume(self.t.structure, t).delayed(lead)
         self.t.emit("clock_set", t, clock=clock.to_dict(), why="start")
         self.t.emit("started", t)
 
@@ -121,7 +124,7 @@ class Draws(Component):
     def _do_move(self, cmd: cmd_.Move, t: float) -> None:
         p = self.registry.player(cmd.get("player"))
         if p.status not in IN_PLAY:
-            raise RuleError(f"{p.name} is not seated")
+            raise RuleError(M_("player.not_seated", "{name} is not seated", name=p.name))
         dst = self.seating.table_in_play(cmd.get("table"))
         seat = cmd.get("seat")
         if seat is None:
@@ -129,7 +132,8 @@ class Draws(Component):
                                        self.t.rng("floor-move", p.id, p.moves)) \
                 if dst.count < dst.seats else None
         if not isinstance(seat, int) or not 1 <= seat <= dst.seats or seat in dst.seat_of:
-            raise RuleError(f"table {dst.id} seat {seat} is not free")
+            raise RuleError(M_("seat.not_free", "table {table} seat {seat} is not free",
+                               table=dst.id, seat=seat))
         src = self.seating.tables[p.table or 0]
         self.t.emit("moved", t, player=p.id, table=p.table, seat=p.seat, to_table=dst.id,
                     to_seat=seat, reason="floor", due_bb=src.due_seat() == p.seat)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import NeedsTable, RuleError
+from kiosk.base.texts import M_, Msg
 from kiosk.core.calc import button as btn
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
@@ -26,7 +27,14 @@ from kiosk.core.model.component import Component, peer
 from kiosk.core.model.state import MOVING, SEATED, WAITING, Player, Table
 
 if TYPE_CHECKING:
-    from kiosk.core.model.host import BalancingView, BustsView, FloorView, LevelsView, RegistryView
+    from kiosk.core.model.host import (
+        BalancingView,
+        BustsView,
+        FloorView,
+        LevelsView,
+        PaceView,
+        RegistryView,
+    )
 
 
 @dataclass(eq=False)
@@ -46,11 +54,13 @@ class Seating(Component):
     balancing: BalancingView = peer()
     floor: FloorView = peer()
     busts: BustsView = peer()
+    pace: PaceView = peer()
 
     def table_in_play(self, tid: Any) -> Table:
         tab = self.tables.get(tid) if isinstance(tid, int) else None
         if tab is None or tab.broken:
-            raise RuleError(f"table {tid!r} is not in play")
+            raise RuleError(M_("table.not_in_play", "table {table} is not in play",
+                               table=repr(tid)))
         return tab
 
     def active_tables(self) -> list[Table]:
@@ -98,26 +108,29 @@ class Seating(Component):
 
     def _do_grant_tables(self, cmd: cmd_.GrantTables, t: float) -> None:
         if not self.t.pool:
-            raise RuleError(f"{self.t.event} numbers its own tables: it takes none from a pool")
+            raise RuleError(M_("pool.own_tables", "{event} numbers its own tables: it takes none "
+                               "from a pool", event=self.t.event))
         again = sorted(set(cmd.tables) & self.granted)
         if again:
-            raise RuleError(f"table {again[0]} is already granted to {self.t.event}")
+            raise RuleError(M_("pool.granted_already", "table {table} is already granted to "
+                               "{event}", table=again[0], event=self.t.event))
         self.t.emit("tables_granted", t, tables=sorted(set(cmd.tables)))
 
     def _do_release_table(self, cmd: cmd_.ReleaseTable, t: float) -> None:
         n = cmd.table
         if n not in self.granted:
-            raise RuleError(f"table {n} is not granted to {self.t.event}")
+            raise RuleError(M_("pool.not_granted", "table {table} is not granted to {event}",
+                               table=n, event=self.t.event))
         tab = self.tables.get(n)
         # once the event is over nobody plays on: its tables go back as they are
         if tab is not None and not tab.broken and self.busts.finished_at is None:
             if tab.count:
                 who = "1 player sits" if tab.count == 1 else f"{tab.count} players sit"
-                raise RuleError(f"table {n} cannot go back to the pool: {who} there "
-                                "(break the table first)")
+                raise RuleError(M_("pool.players_there", "table {table} cannot go back to the "
+                                   "pool: {who} there (break the table first)", table=n, who=who))
             if self.movers_from.get(n):
-                raise RuleError(f"table {n} cannot go back to the pool: players moving "
-                                "from it have not arrived yet")
+                raise RuleError(M_("pool.movers_there", "table {table} cannot go back to the "
+                                   "pool: players moving from it have not arrived yet", table=n))
             self.t.emit("table_broken", t, table=n)
         self.t.emit("table_released", t, table=n)
 
@@ -128,6 +141,7 @@ class Seating(Component):
                                             life=0 if old is None else old.life + 1)
         reopened = old is not None
         self.balancing.table_opened(tab, reopened)
+        self.pace.table_opened(tab)
 
     def _on_table_broken(self, ev: ev_.TableBroken) -> None:
         tab = self.tables[ev.table]
@@ -135,6 +149,7 @@ class Seating(Component):
         tab.broken = True
         self.changes.schedule_changed()
         self.levels.not_waiting_for(tab.id)
+        self.pace.table_gone(tab)
         self.changes.touch(tab.id)
         # players moved off this table to balance would have moved now anyway
         self.stats["unavoidable"] += tab.balance_out
@@ -228,7 +243,7 @@ class Seating(Component):
     def _do_arrived(self, cmd: cmd_.Arrived, t: float) -> None:
         p = self.registry.player(cmd.get("player"))
         if p.status != MOVING:
-            raise RuleError(f"{p.name} is not moving")
+            raise RuleError(M_("player.not_moving", "{name} is not moving", name=p.name))
         self.t.emit("arrived", t, player=p.id, table=p.table, seat=p.seat)
 
     # ------------------------------------------------------------------ hands
@@ -241,6 +256,7 @@ class Seating(Component):
         tab.redraw_button = False
         if self.floor.on_penalty:
             self.floor.hand_dealt(tab, ev.dealt)
+        self.pace.hand_dealt(tab)
         self.changes.touch(tab.id)
 
     def _on_hand_ended(self, ev: ev_.HandEnded) -> None:
@@ -261,7 +277,7 @@ class Seating(Component):
         self.changes.touch(ev.table)
 
 
-def start_refusal(seating: Seating) -> str | None:
+def start_refusal(seating: Seating) -> Msg | None:
     """Why the event cannot start now, or None when it can: `start` refuses with this,
     and the room page offers Start only when it is None."""
     registry = seating.registry

@@ -16,7 +16,6 @@ from typing import Any
 
 import msgspec
 
-from kiosk.appliance.passwords import check_line
 from kiosk.director.centre.repository import Repository
 from kiosk.director.mqtt.wire import Wire
 from kiosk.director.views.hub import Hub
@@ -24,6 +23,7 @@ from kiosk.director.views.table_feed import TableFeed
 from kiosk.releases import messages as rm
 from kiosk.releases.manifest import ReleaseError
 from kiosk.releases.store import ReleaseStore, Rollout
+from kiosk.system.passwords import check_line
 
 log = logging.getLogger("kiosk.director")
 LOGINS = "table-logins"
@@ -54,7 +54,7 @@ class ReleaseDesk:
     def tables(self) -> set[int]:
         """Every table the director knows of: online once, reporting, or in an event."""
         known = set(self.feed.online) | set(self.states)
-        for desk in self.repo.desks.values():
+        for desk in self.repo.events.values():
             known |= set(desk.tour.tables)
         if self.repo.config.pool:
             known |= set(self.repo.room.pool)

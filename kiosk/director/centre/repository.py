@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_
 from kiosk.config.files import EventConfig
 from kiosk.config.room import RoomConfig
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model import events as ev_
 from kiosk.core.model.events import Event
 from kiosk.core.room.room import Room
-from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.event_aggregate import EventAggregate
 from kiosk.director.centre.ports import Clock
-from kiosk.director.centre.roomdesk import RoomDesk
+from kiosk.director.centre.room_aggregate import RoomAggregate
 from kiosk.director.log.logstore import ROOM_STREAM, StreamLog
 
 
@@ -32,27 +33,27 @@ class Repository:
         self.config = config
         self.streams = streams
         self.clock = clock
-        self.desks: dict[str, Desk] = {}     # the same dict for the service's whole life
-        self.watchers: list[Callable[[Desk], None]] = []
-        self.roomdesk: RoomDesk | None = None
+        self.events: dict[str, EventAggregate] = {}     # the same dict for the service's whole life
+        self.watchers: list[Callable[[EventAggregate], None]] = []
+        self.room_aggregate: RoomAggregate | None = None
 
     # ------------------------------------------------------------------ loading
     def load_room(self) -> None:
         """The room as logged (created and written now on its first start)."""
-        self.roomdesk = RoomDesk.load(self.config, self.streams(ROOM_STREAM), self.clock)
+        self.room_aggregate = RoomAggregate.load(self.config, self.streams(ROOM_STREAM), self.clock)
 
-    def load_event(self, name: str, config: EventConfig | None, title: str) -> Desk:
+    def load_event(self, name: str, config: EventConfig | None, title: str) -> EventAggregate:
         """An event as its stream has it, its settings checked against `config` when the
         room's file still lists it."""
-        return self.hold(Desk.load(name, self.streams(name), config, self.clock, title))
+        return self.hold(EventAggregate.load(name, self.streams(name), config, self.clock, title))
 
-    def new_event(self, name: str, created: ev_.Created, title: str) -> Desk:
+    def new_event(self, name: str, created: ev_.Created, title: str) -> EventAggregate:
         """A desk for an event whose first event, `created`, is not written yet."""
-        return self.hold(Desk(name, self.streams(name), Tournament(created), self.clock,
+        return self.hold(EventAggregate(name, self.streams(name), Tournament(created), self.clock,
                               title))
 
-    def hold(self, desk: Desk) -> Desk:
-        self.desks[desk.name] = desk
+    def hold(self, desk: EventAggregate) -> EventAggregate:
+        self.events[desk.name] = desk
         for watch in self.watchers:
             watch(desk)
         return desk
@@ -60,28 +61,32 @@ class Repository:
     # ------------------------------------------------------------------ reading
     @property
     def room(self) -> Room:
-        assert self.roomdesk is not None, "the room is loaded first"
-        return self.roomdesk.room
+        assert self.room_aggregate is not None, "the room is loaded first"
+        return self.room_aggregate.room
 
-    def desk(self, event: str | None = None) -> Desk:
+    def event(self, event: str | None = None) -> EventAggregate:
         """The event named, or the room's only (first open) event; RuleError if unknown."""
         if event is None:
-            live = [d for d in self.desks.values()
+            live = [d for d in self.events.values()
                     if self.room.events[d.name].state != "archived"]
             if not live:
-                raise RuleError("the room has no event yet: create one first")
+                raise RuleError(M_("event.none_yet", "the room has no event yet: create one "
+                                   "first"))
             return live[0]
         try:
-            return self.desks[event]
+            return self.events[event]
         except KeyError:
-            raise RuleError(f"no event {event!r} in this room (events: "
-                            f"{', '.join(self.desks) or 'none'})") from None
+            raise RuleError(M_("event.not_here", "no event '{event}' in this room (events: "
+                               "{events})", event=event, events=", ".join(self.events))
+                            if self.events else
+                            M_("event.not_here_none", "no event '{event}' in this room "
+                               "(events: none)", event=event)) from None
 
     def table_event(self, table: int) -> str | None:
         """The event table `table` serves now, or None for a free table."""
         if self.config.pool:
             return self.room.table_event(table)
-        for desk in self.desks.values():
+        for desk in self.events.values():
             if table in desk.tour.tables:
                 return desk.name
         return None
@@ -91,29 +96,29 @@ class Repository:
         """A stream back to its log plus `pending` (a refused step's undo); an event
         opened in the refused batch is dropped, as it never was."""
         if stream == ROOM_STREAM:
-            assert self.roomdesk is not None
-            self.roomdesk.rebuild(pending)
+            assert self.room_aggregate is not None
+            self.room_aggregate.rebuild(pending)
             return
-        desk = self.desks[stream]
+        desk = self.events[stream]
         if desk.log.last_seq == 0 and not pending:
-            del self.desks[stream]
+            del self.events[stream]
         else:
             desk.rebuild(pending)
 
     def fold(self, stream: str, ev: Event) -> None:
         """One event another director wrote (a standby's warm fold)."""
         if stream == ROOM_STREAM:
-            assert self.roomdesk is not None
-            self.roomdesk.room.apply(ev)
-        elif stream in self.desks:
-            self.desks[stream].tour.apply(ev)
+            assert self.room_aggregate is not None
+            self.room_aggregate.room.apply(ev)
+        elif stream in self.events:
+            self.events[stream].tour.apply(ev)
         elif isinstance(ev, ev_.Created):   # an event the leader opened
             info = self.room.events.get(stream)
             self.new_event(stream, ev, info.title if info else stream)
 
     def retitle(self) -> None:
         """Every desk's title as the room has it now (events opened in a followed batch)."""
-        for name, desk in self.desks.items():
+        for name, desk in self.events.items():
             info = self.room.events.get(name)
             if info is not None:
                 desk.title = info.title

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -23,11 +23,12 @@ from kiosk.core.model.commands import Command
 from kiosk.core.model.events import Event
 from kiosk.core.model.room_commands import RoomCommand
 from kiosk.director.centre.batch import Batch
-from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.changed import Changed
+from kiosk.director.centre.event_aggregate import EventAggregate
 from kiosk.director.centre.ports import Clock, Outbox, RoomLog
 from kiosk.director.centre.repository import Repository
-from kiosk.director.centre.transactions import Transactions
-from kiosk.director.log.logstore import Fenced
+from kiosk.director.centre.transactions import Transactions, player_language
+from kiosk.director.log.logstore import ROOM_STREAM, Fenced
 
 log = logging.getLogger("kiosk.director")
 
@@ -56,7 +57,7 @@ class RoomService:
         written from now on, after the outboxes attached before it."""
         self.outboxes.append(outbox)
         self.repo.watchers.append(outbox.opened)
-        for desk in list(self.repo.desks.values()):
+        for desk in list(self.repo.events.values()):
             outbox.opened(desk)
 
     def load(self, write: bool = True) -> None:
@@ -77,12 +78,12 @@ class RoomService:
             event: str | None = None) -> list[Event]:
         """Decide a command of one event, with whatever it carries into the room, write it
         all in one transaction, publish what changed. RuleError if refused."""
-        cmd = commands.decode(cmd)   # a dict (tools, tests) fits its schema first
+        cmd = _language(commands.decode(cmd))   # a dict (tools, tests) fits its schema first
         self._check_card(cmd)
         if user:
             cmd = msgspec.structs.replace(cmd, by=user)
         batch = Batch()
-        desk = self.repo.desk(event)
+        desk = self.repo.event(event)
         events = self.tx.atomic(batch, lambda: self.tx.event(desk, cmd, batch),
                                 f"{desk.name}: {cmd.kind}")
         self.commit(batch)
@@ -91,7 +92,7 @@ class RoomService:
     def room_act(self, cmd: RoomCommand | dict[str, Any],
                  user: str | None = None) -> list[Event]:
         """A room command (open an event, move a table, a ticket...), as `act`."""
-        cmd = room_commands.decode(cmd)
+        cmd = _language(room_commands.decode(cmd))
         self._check_card(cmd)
         if user and hasattr(cmd, "by"):
             cmd = msgspec.structs.replace(cmd, by=user)
@@ -108,7 +109,8 @@ class RoomService:
             for check in self.card_checks:
                 check(card)
 
-    def open_event(self, spec: RoomEvent | dict[str, Any], user: str | None = None) -> Desk:
+    def open_event(self, spec: RoomEvent | dict[str, Any],
+                   user: str | None = None) -> EventAggregate:
         """A new event in the room while it runs (dashboard, CLI): its stream, tables,
         carried stacks and held tickets, in one transaction. RuleError/ConfigError why."""
         if isinstance(spec, dict):
@@ -122,8 +124,9 @@ class RoomService:
     # ---------------------------------------------------------------- the write
     def commit(self, batch: Batch) -> None:
         """Write every stream the batch touched in one transaction, then tell the outboxes
-        (the publishing, then the printer) what was written. The `before_write` steps
-        decide into the batch first."""
+        (the pages' notes, the publishing, then the printer) what was written and what it
+        changed, taken once from the events' change sets (`changed`). The `before_write`
+        steps decide into the batch first."""
         for step in self.before_write:
             step(batch)
         if batch.rows:
@@ -138,10 +141,34 @@ class RoomService:
                              exc_info=True)
                 os._exit(70)
             for name in batch.rows:
-                if name in self.repo.desks:
-                    self.repo.desks[name].after_commit()
+                if name in self.repo.events:
+                    self.repo.events[name].after_commit()
+        changed = self.changed(batch)
         for outbox in self.outboxes:
             try:
-                outbox.committed(batch)
+                outbox.committed(batch, changed)
             except Exception as exc:   # written: the decision stands, the bug is counted
                 self.tx.after_write(f"{type(outbox).__name__} after the write", exc)
+
+    def changed(self, batch: Batch) -> Changed:
+        """What `batch` changed, the marks of each event's change set since the last commit
+        with it (a standby's fold marks them too): handed out once, then cleared here, so
+        no outbox clears another's."""
+        events = {}
+        for name, desk in self.repo.events.items():
+            one = desk.take_changes(written=name in batch.rows)
+            if one:
+                events[name] = one
+        return Changed(events, room=ROOM_STREAM in batch.rows)
+
+C = TypeVar("C", Command, RoomCommand)
+
+
+def _language(cmd: C) -> C:
+    """A command that names a player's language names it as the catalogues do ("zh-CN"
+    is zh_Hans); an unknown code refuses the command, saying which there are."""
+    code = getattr(cmd, "language", "")
+    if not isinstance(code, str) or not code:
+        return cmd
+    found = player_language(code)
+    return cmd if found == code else msgspec.structs.replace(cmd, language=found)

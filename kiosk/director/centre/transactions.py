@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from kiosk.base.errors import ConfigError, InternalError, NeedsTable, RuleError
+from kiosk.base.texts import M_, Mn_
 from kiosk.config.room import RoomEvent
 from kiosk.core.model import commands as cmd_
 from kiosk.core.model import events as ev_
@@ -35,11 +36,23 @@ from kiosk.core.room.players import PlayerRecord
 from kiosk.core.room.room import OVER
 from kiosk.core.room.sections import from_file
 from kiosk.director.centre.batch import Batch
-from kiosk.director.centre.desk import Desk, created_event
+from kiosk.director.centre.event_aggregate import EventAggregate, created_event
 from kiosk.director.centre.repository import Repository
-from kiosk.director.centre.roomdesk import ROOM_STREAM
+from kiosk.director.centre.room_aggregate import ROOM_STREAM
+from kiosk.lang.codes import SHIPPED, UnknownLanguage
+from kiosk.lang.codes import check as check_language
 
 log = logging.getLogger("kiosk.director")
+
+
+def player_language(code: str) -> str:
+    """A player's language as the catalogues name it ("zh-CN" is "zh_Hans"; "" the
+    room's), or RuleError naming the key and the languages there are."""
+    try:
+        return check_language(code) if code.strip() else ""
+    except UnknownLanguage:
+        raise RuleError(M_("language.unknown", "language: unknown language '{code}': one of "
+                           "{codes}", code=code, codes=", ".join(SHIPPED))) from None
 T = TypeVar("T")
 REGISTERING = ("open", "running")      # room states in which an event takes entries
 
@@ -78,7 +91,7 @@ class Transactions:
         self.bugs: deque[str] = deque(maxlen=100)   # the newest, "what: error", for tools
         # a desk registration into a full event may go elsewhere (the alternates list):
         # the events it decided, or None when the event takes it as usual
-        self.divert: Callable[[Desk, cmd_.Register | cmd_.Reenter, Batch],
+        self.divert: Callable[[EventAggregate, cmd_.Register | cmd_.Reenter, Batch],
                               list[Event] | None] | None = None
 
     # ------------------------------------------------------------- start
@@ -95,11 +108,11 @@ class Transactions:
                 self.adopt(name, batch)
         for name, info in repo.room.events.items():
             spec = specs.get(name)
-            if name not in repo.desks:
+            if name not in repo.events:
                 repo.load_event(name, spec.config if spec else None, info.title)
             if write:
-                self.sync_state(repo.desks[name], batch)
-                self.sync_settings(repo.desks[name], spec, batch)
+                self.sync_state(repo.events[name], batch)
+                self.sync_settings(repo.events[name], spec, batch)
         for spec in repo.config.events if write else ():
             if spec.name not in repo.room.events:
                 self.atomic(batch, functools.partial(self.open_event, spec, batch),
@@ -110,7 +123,7 @@ class Transactions:
                         "room: the sections of the room file")
         return batch
 
-    def sync_state(self, desk: Desk, batch: Batch) -> None:
+    def sync_state(self, desk: EventAggregate, batch: Batch) -> None:
         """An adopted event's room state as its own log has it (started, finished)."""
         state = self.repo.room.events[desk.name].state
         if desk.tour.finished_at is not None and state in ("open", "running"):
@@ -118,7 +131,7 @@ class Transactions:
         elif desk.tour.started and state == "open":
             self.set_state(desk.name, "running", batch)
 
-    def sync_settings(self, desk: Desk, spec: RoomEvent | None, batch: Batch) -> None:
+    def sync_settings(self, desk: EventAggregate, spec: RoomEvent | None, batch: Batch) -> None:
         """The house settings the config changed since the event began (who runs the
         colour-up races, the chips in play, hand-for-hand at the bubble, a satellite's
         leftover cash), each applied as a logged event when the event can take it now,
@@ -186,7 +199,7 @@ class Transactions:
         self.internal_errors += 1
         self.bugs.append(f"{what}: {type(exc).__name__}: {exc}")
 
-    def event(self, desk: Desk, cmd: cmd_.Command, batch: Batch) -> list[Event]:
+    def event(self, desk: EventAggregate, cmd: cmd_.Command, batch: Batch) -> list[Event]:
         """One command of one event, with the tables it needs from the pool and whatever
         its events set off in the room. In a room, an entry goes through the room's
         player records first."""
@@ -210,12 +223,13 @@ class Transactions:
             batch.add(desk.name, events, rows)
             self.follow(desk, events, batch)
             return events
-        raise RuleError(f"{desk.name}: still short of tables after granting them")
+        raise RuleError(M_("pool.still_short", "{event}: still short of tables after "
+                           "granting them", event=desk.name))
 
     def room(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
         """A room command: the room decides; moves and openings carry into the events."""
         if isinstance(cmd, rc.AssignTable):
-            return self.assign(cmd.table, self.repo.desk(cmd.event), batch, cmd.by)
+            return self.assign(cmd.table, self.repo.event(cmd.event), batch, cmd.by)
         if isinstance(cmd, rc.FreeTable):
             return self.free(cmd.table, batch, cmd.by, why="freed by the floor")
         events = self.room_only(cmd, batch)
@@ -224,23 +238,25 @@ class Transactions:
         return events
 
     def room_only(self, cmd: rc.RoomCommand, batch: Batch) -> list[Event]:
-        assert self.repo.roomdesk is not None
-        events, rows = self.repo.roomdesk.decide(cmd, batch.pending(ROOM_STREAM))
+        assert self.repo.room_aggregate is not None
+        events, rows = self.repo.room_aggregate.decide(cmd, batch.pending(ROOM_STREAM))
         batch.add(ROOM_STREAM, events, rows)
         return events
 
     # --------------------------------------------------------------- tables
-    def grant(self, desk: Desk, count: int, batch: Batch) -> None:
+    def grant(self, desk: EventAggregate, count: int, batch: Batch) -> None:
         """`count` free tables of the pool to `desk`, lowest numbers first."""
         free = self.repo.room.free_tables()
         if len(free) < count:
-            raise RuleError(f"{desk.name} needs {count} more table{'s' * (count != 1)} "
-                            f"but the room has {len(free)} free: free a table or provision "
-                            "more")
+            raise RuleError(Mn_("pool.too_few", "{event} needs {n} more table but the room "
+                                "has {free} free: free a table or provision more",
+                                "{event} needs {n} more tables but the room has {free} free: "
+                                "free a table or provision more", count, event=desk.name,
+                                free=len(free)))
         for table in free[:count]:
             self.assign(table, desk, batch, None)
 
-    def assign(self, table: int, desk: Desk, batch: Batch, by: str | None) -> list[Event]:
+    def assign(self, table: int, desk: EventAggregate, batch: Batch, by: str | None) -> list[Event]:
         """A free table of the room starts serving `desk`'s event."""
         events = self.room_only(rc.AssignTable(table=table, event=desk.name, by=by), batch)
         evs, rows = desk.decide(cmd_.GrantTables(tables=[table]), batch.pending(desk.name))
@@ -253,8 +269,9 @@ class Transactions:
         """A table goes back to the pool; refused (by its event) while players sit there."""
         event = self.repo.room.table_event(table)
         if event is None:
-            raise RuleError(f"table {table} is already free")
-        desk = self.repo.desks[event]
+            raise RuleError(M_("table.free_already", "table {table} is already free",
+                               table=table))
+        desk = self.repo.events[event]
         evs, rows = desk.decide(cmd_.ReleaseTable(table=table, by=by),
                                 batch.pending(desk.name))
         batch.add(desk.name, evs, rows)
@@ -264,7 +281,7 @@ class Transactions:
         return evs + events
 
     # ----------------------------------------------- what an event sets off
-    def follow(self, desk: Desk, events: list[Event], batch: Batch) -> None:
+    def follow(self, desk: EventAggregate, events: list[Event], batch: Batch) -> None:
         """The room's part in an event's decision."""
         name = desk.name
         for ev in events:
@@ -283,7 +300,7 @@ class Transactions:
         if self.repo.room.events[event].state != state:
             self.room_only(rc.SetEventState(event=event, state=state, by=by), batch)
 
-    def finished(self, desk: Desk, batch: Batch) -> None:
+    def finished(self, desk: EventAggregate, batch: Batch) -> None:
         """A finished event gives every table back to the pool (the room frees them as
         it marks the event finished; the winner's seat needs no release)."""
         tables = self.repo.room.tables_of(desk.name)
@@ -292,8 +309,9 @@ class Transactions:
 
     # ----------------------------------------------------------- players
     def room_player(self, name: str, card: str | None, country: str, batch: Batch,
-                    player: str | None = None) -> str:
-        """The room's id of this person: the one named, the card's holder, or a new one."""
+                    player: str | None = None, language: str = "") -> str:
+        """The room's id of this person: the one named, the card's holder, or a new one
+        (who keeps `language` for the slips of every event they play)."""
         room = self.repo.room
         if player and player in room.players:
             return player
@@ -301,25 +319,27 @@ class Transactions:
             found = room.find_player(card=card)
             if isinstance(found, PlayerRecord):
                 return found.id
-        events = self.room_only(rc.AddPlayer(name=name, card=card, country=country), batch)
+        events = self.room_only(rc.AddPlayer(name=name, card=card, country=country,
+                                             language=language), batch)
         return next(e.player for e in events if isinstance(e, rev.PlayerAdded))
 
-    def register(self, desk: Desk, cmd: cmd_.Register, batch: Batch) -> list[Event]:
+    def register(self, desk: EventAggregate, cmd: cmd_.Register, batch: Batch) -> list[Event]:
         """An entry through the room: one player record across every event."""
         if self.repo.room.events[desk.name].state == "scheduled":
-            raise RuleError(f"{desk.name} is scheduled: it takes entries once the floor "
-                            "opens it")
+            raise RuleError(M_("event.scheduled_entries", "{event} is scheduled: it takes "
+                               "entries once the floor opens it", event=desk.name))
         diverted = self.divert(desk, cmd, batch) if self.divert is not None else None
         if diverted is not None:     # a full event: on its alternates list
             return diverted
-        rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player)
+        language = player_language(cmd.language)
+        rid = self.room_player(cmd.name, cmd.card, cmd.country, batch, cmd.player, language)
         p = self.repo.room.players[rid]
         reg = cmd_.Register(name=p.name, card=p.card, country=p.country, player=rid,
-                            by=cmd.by)
+                            by=cmd.by, language=language or p.language)
         return self.event(desk, reg, batch)
 
     # ----------------------------------------------------------- tickets
-    def seats_won(self, desk: Desk, ev: Any, batch: Batch) -> None:
+    def seats_won(self, desk: EventAggregate, ev: Any, batch: Batch) -> None:
         """A satellite's seat winners: a ticket each, used at once where the target is
         open (held otherwise, and used when it opens)."""
         target = self.repo.room.events[desk.name].target or desk.tour.prize.target_event
@@ -329,7 +349,8 @@ class Transactions:
             return
         for pid in ev.players:
             p = desk.tour.players[pid]
-            rid = self.room_player(p.name, p.card, getattr(p, "country", ""), batch, pid)
+            rid = self.room_player(p.name, p.card, getattr(p, "country", ""), batch, pid,
+                                   getattr(p, "language", ""))
             issued = self.room_only(rc.IssueTicket(player=rid, source=desk.name,
                                                    target=target, value=ev.value), batch)
             ticket = next(e.ticket for e in issued if isinstance(e, rev.TicketIssued))
@@ -340,7 +361,7 @@ class Transactions:
         (registration closed, the player already in) keeps the ticket held."""
         t = self.repo.room.tickets[ticket]
         info = self.repo.room.events.get(t.target)
-        if info is None or info.state not in REGISTERING or t.target not in self.repo.desks:
+        if info is None or info.state not in REGISTERING or t.target not in self.repo.events:
             return False
         try:
             self.atomic(batch, lambda: self.redeem(ticket, batch), f"room: ticket {ticket}")
@@ -353,12 +374,12 @@ class Transactions:
         t = self.repo.room.tickets[ticket]
         p = self.repo.room.players[t.player]
         self.room_only(rc.UseTicket(ticket=ticket, event=t.target), batch)
-        self.event(self.repo.desks[t.target],
+        self.event(self.repo.events[t.target],
                    cmd_.Register(name=p.name, card=p.card, country=p.country,
-                                 player=t.player), batch)
+                                 player=t.player, language=p.language), batch)
 
     # ------------------------------------------------------------ events
-    def open_event(self, spec: RoomEvent, batch: Batch, by: str | None = None) -> Desk:
+    def open_event(self, spec: RoomEvent, batch: Batch, by: str | None = None) -> EventAggregate:
         """A new event: its stream, its place in the room, its tables, then what it is
         made of (a Day 2's carried stacks) and the tickets held for it."""
         repo = self.repo
@@ -384,14 +405,15 @@ class Transactions:
             if ticket.state == "issued":
                 self.try_redeem(ticket.id, batch)
 
-    def carry_in(self, desk: Desk, spec: RoomEvent, batch: Batch) -> None:
+    def carry_in(self, desk: EventAggregate, spec: RoomEvent, batch: Batch) -> None:
         """A Day 2 from its flights: every bagged survivor's stack, the pools summed."""
         entrants: list[cmd_.CarryEntrant] = []
         pools = []
         for flight in spec.flights:
-            tour = self.repo.desk(flight).tour
+            tour = self.repo.event(flight).tour
             entrants += [cmd_.CarryEntrant(player=s.player, name=s.name, card=s.card,
-                                           country=s.country, stack=s.stack, flight=flight)
+                                           country=s.country, stack=s.stack, flight=flight,
+                                           language=s.language)
                          for s in tour.survivors()]
             pools.append(cmd_.CarryPool(flight=flight, entries=tour.registry.entries,
                                         amount=tour.money.money_pool().prize_pool))

@@ -17,8 +17,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -36,6 +36,7 @@ from kiosk.core.model import events as ev_
 from kiosk.director.log.logstore import Fenced, FullRow, LogStore, Row, Snapshot
 
 log = logging.getLogger("kiosk.director")
+T = TypeVar("T")
 WRITE_LOCK = 0x6B696F736B   # pg_advisory_xact_lock key: one writer of the log at a time
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
@@ -117,17 +118,19 @@ class PgStore(LogStore):
     # ------------------------------------------------------------------ primitives
     def _max_seq(self, stream: str | None, upto: int) -> int:
         if stream is None:
-            return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE seq <= %s",
-                                    (upto,)))
-        return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stream = %s "
-                                "AND seq <= %s", (stream, upto)))
+            return int(self._read(lambda: self._scalar(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE seq <= %s", (upto,))))
+        return int(self._read(lambda: self._scalar(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE stream = %s AND seq <= %s",
+            (stream, upto))))
 
     def _count_rows(self, stream: str) -> int:
-        return int(self._scalar("SELECT COUNT(*) FROM events WHERE stream = %s AND seq <= %s",
-                                (stream, self.horizon)))
+        return int(self._read(lambda: self._scalar(
+            "SELECT COUNT(*) FROM events WHERE stream = %s AND seq <= %s",
+            (stream, self.horizon))))
 
     def streams(self) -> list[str]:
-        return [r[0] for r in self.db.execute(_STREAMS)]
+        return self._read(lambda: [r[0] for r in self.db.execute(_STREAMS)])
 
     def reconnect(self) -> None:
         """A new connection after the old one broke (a server restart, a network cut)."""
@@ -209,15 +212,37 @@ class PgStore(LogStore):
                       "nothing written")
 
     def _rows(self, stream: str, after: int, batch: int) -> Iterator[list[tuple[bytes, int]]]:
-        cur = self.db.cursor(binary=True)
         while True:
-            rows = cur.execute("SELECT seq, body, v FROM events WHERE stream = %s AND seq > %s "
-                               "AND seq <= %s ORDER BY seq LIMIT %s",
-                               (stream, after, self.horizon, batch)).fetchall()
+            rows = self._page(stream, after, batch)
             if not rows:
                 return
             after = rows[-1][0]
             yield [(body, v) for _seq, body, v in rows]
+
+    def _page(self, stream: str, after: int, batch: int) -> list[Any]:
+        """One page of a stream after `after`; the pages go by seq, so a page read again
+        after a lost connection reads nothing twice and skips nothing."""
+        return self._read(lambda: self.db.cursor(binary=True).execute(
+            "SELECT seq, body, v FROM events WHERE stream = %s AND seq > %s "
+            "AND seq <= %s ORDER BY seq LIMIT %s",
+            (stream, after, self.horizon, batch)).fetchall())
+
+    def _read(self, query: Callable[[], T]) -> T:
+        """A read outside any transaction, asked again on a new connection when the old
+        one is lost (the server restarted while a director started: its positions, its
+        snapshot, its replay) for up to WRITE_RETRY_S, then refused with the reason."""
+        deadline = time.monotonic() + WRITE_RETRY_S
+        while True:
+            try:
+                return query()
+            except psycopg.OperationalError as exc:
+                if time.monotonic() > deadline:
+                    raise KioskError(f"event log {self.path}: {one_line(exc)}") from None
+                log.warning("event log %s: %s; reconnecting to read on", self.path,
+                            one_line(exc))
+            time.sleep(0.2)
+            with contextlib.suppress(KioskError, psycopg.Error):
+                self.reconnect()
 
     def all_rows(self, after: int = 0, batch: int = 20000) -> Iterator[list[FullRow]]:
         cur = self.db.cursor(binary=True)
@@ -241,8 +266,8 @@ class PgStore(LogStore):
 
     # ------------------------------------------------------------------ snapshots
     def snapshot_seq(self, stream: str) -> int:
-        return int(self._scalar("SELECT COALESCE(MAX(seq), 0) FROM snapshots "
-                                "WHERE stream = %s", (stream,)))
+        return int(self._read(lambda: self._scalar(
+            "SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE stream = %s", (stream,))))
 
     def save_snapshot(self, stream: str, seq: int, version: str, state: bytes) -> None:
         with self.db.transaction():
@@ -255,9 +280,9 @@ class PgStore(LogStore):
                             (stream, seq))
 
     def load_snapshot(self, stream: str, version: str) -> tuple[int, bytes] | None:
-        row = self.db.cursor(binary=True).execute(
+        row = self._read(lambda: self.db.cursor(binary=True).execute(
             "SELECT seq, state FROM snapshots WHERE stream = %s AND version = %s "
-            "ORDER BY seq DESC LIMIT 1", (stream, version)).fetchone()
+            "ORDER BY seq DESC LIMIT 1", (stream, version)).fetchone())
         return None if row is None else (int(row[0]), bytes(row[1]))
 
     def snapshots(self) -> list[Snapshot]:

@@ -25,11 +25,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Msg
 from kiosk.core.model import commands
 from kiosk.director.centre.batch import Batch
 from kiosk.director.centre.room_service import RoomService
 from kiosk.director.log.logstore import Fenced
 from kiosk.director.mqtt.budget import Budget
+from kiosk.director.mqtt.speech import Speech
 from kiosk.director.mqtt.wire import Wire
 from kiosk.director.views.hub import Hub
 from kiosk.director.views.table_feed import TableFeed
@@ -38,14 +40,14 @@ from kiosk.protocol.topics import V1Topics
 
 log = logging.getLogger("kiosk.director")
 Acks = dict[int, list[str]]
-Refusals = dict[int, dict[str, str]]
+Refusals = dict[int, dict[str, Any]]    # table -> report id -> (words, message key)
 
 
 class Inbox:
     """The tables' messages, from the broker's thread to the room's service."""
 
     def __init__(self, service: RoomService, wire: Wire, hub: Hub, feed: TableFeed,
-                 health: dict[str, str],
+                 health: dict[str, Msg | str],
                  updates: Callable[[int, bytes], None] | None = None,
                  dealer: Callable[[int, bytes], None] | None = None) -> None:
         self.service = service
@@ -63,6 +65,7 @@ class Inbox:
         self.dropped = 0            # messages over a table's budget (the table re-sends)
         self.old_tables: set[tuple[str, int]] = set()   # v1 kiosks told to update
         self._draining = False
+        self.speech = Speech(service.repo.config)   # refusals in the room's language
 
     # ---------------------------------------------------------------- the threads
     def on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
@@ -105,7 +108,10 @@ class Inbox:
         for table, ids in acks.items():
             body: dict[str, Any] = {"ids": ids}
             if rejected.get(table):
-                body["rejected"] = rejected[table]
+                body["rejected"] = {rid: why for rid, (why, _) in rejected[table].items()}
+                keys = {rid: m for rid, (_, m) in rejected[table].items() if m is not None}
+                if keys:
+                    body["rejected_msgs"] = keys
             self.wire.send(self.wire.topics.ack(table), body, retain=False)
         if tables_changed:
             self.hub.publish({"type": "tables", "tables": sorted(tables_changed)})
@@ -137,24 +143,25 @@ class Inbox:
                rejected: Refusals) -> None:
         """One report: applied and logged whole, or acknowledged as rejected with why."""
 
-        def refuse(rid: str | None, reason: str) -> None:
+        def refuse(rid: str | None, exc: Exception) -> None:
             self.rejected += 1
-            log.warning("table %d: report %s rejected: %s", table, rid or "(no id)", reason)
+            log.warning("table %d: report %s rejected: %s", table, rid or "(no id)", exc)
             if rid:  # a refused report never gets better: tell the table to stop sending it
                 acks.setdefault(table, []).append(rid)
-                rejected.setdefault(table, {})[rid] = reason[:500]
+                words, key = self.speech.refusal(exc)
+                rejected.setdefault(table, {})[rid] = (words[:500], key)
 
         try:
             msg = parse("report", payload)
         except ProtocolError as exc:
-            refuse(report_id(payload), str(exc))
+            refuse(report_id(payload), exc)
             return
         tx = self.service.tx
         try:
             duplicate = tx.atomic(batch, lambda: self._apply(table, msg, payload, batch),
                                   f"table {table}'s report {msg.id}")
         except RuleError as exc:   # a bug too, as InternalError: the director carries on
-            refuse(msg.id, str(exc))
+            refuse(msg.id, exc)
             return
         if duplicate:
             log.info("table %d: report %s was already applied; acknowledged again", table,
@@ -165,16 +172,19 @@ class Inbox:
         """Route a parsed report to its event and decide it into `batch`; whether it was a
         re-send of one already applied. RuleError with why it is refused."""
         if msg.table != table:
-            raise RuleError(f"names table {msg.table} but came from table {table}")
+            raise RuleError(M_("report.other_table", "names table {named} but came from table "
+                               "{table}", named=msg.table, table=table))
         repo = self.service.repo
         event = getattr(msg, "event", None) or repo.table_event(table)
-        if event is None and not repo.config.pool and len(repo.desks) == 1:
-            event = next(iter(repo.desks))   # a room of one: its event says why (as ever)
+        if event is None and not repo.config.pool and len(repo.events) == 1:
+            event = next(iter(repo.events))   # a room of one: its event says why (as ever)
         if event is None:
-            raise RuleError(f"table {table} is free: it serves no event")
-        desk = repo.desks.get(event)
+            raise RuleError(M_("report.table_free", "table {table} is free: it serves no "
+                               "event", table=table))
+        desk = repo.events.get(event)
         if desk is None:
-            raise RuleError(f"no event {event!r} in this room")
+            raise RuleError(M_("report.no_event", "no event '{event}' in this room",
+                               event=event))
         duplicate = (table, msg.id) in desk.tour.seen_reports
         self.service.tx.event(desk, commands.report_command(table, payload), batch)
         return duplicate
@@ -202,7 +212,8 @@ class Inbox:
             self.old_tables.add((event, table))
             log.error("table %d (event %s) runs protocol v1 and was refused: update its "
                       "kiosk software", table, event)
-            self.health[f"table {table}"] = "old kiosk software (protocol v1): update it"
+            self.health[f"table {table}"] = M_("health.old_kiosk", "old kiosk software "
+                                                "(protocol v1): update it")
         self.wire.send(V1Topics(event).plan(table), v1_refusal(table, self.wire.clock()))
 
 

@@ -4,8 +4,11 @@ most once a second, slower in a big event), the seating directory, the room's ev
 directory and free tables' plans, and everything again after a reconnect.
 
 An adapter of the room's service: `Publishing` is the outbox the service tells what it
-wrote, and keeps one `Publisher` (the pacing of one event) per desk the service holds.
-Every message leaves through the wire (kiosk.director.mqtt.wire).
+wrote and what that changed (kiosk.director.centre.changed), and keeps one `Publisher` (the
+pacing of one event) per desk the service holds. It reads the change value and clears
+nothing: the pages hear the same commit from their own outbox
+(kiosk.director.views.page_notes). Every message leaves through the wire
+(kiosk.director.mqtt.wire).
 """
 
 from __future__ import annotations
@@ -17,13 +20,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from kiosk.core.dealers import board as dealer_board
-from kiosk.core.event import plans
+from kiosk.core.event import handover, plans
 from kiosk.director.centre.batch import Batch
-from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.changed import Changed, EventChanged
+from kiosk.director.centre.event_aggregate import EventAggregate
 from kiosk.director.centre.repository import Repository
-from kiosk.director.log.logstore import ROOM_STREAM
+from kiosk.director.mqtt.speech import Speech
 from kiosk.director.mqtt.wire import Wire
-from kiosk.director.views.hub import Hub
 from kiosk.director.views.room_views import directory
 
 log = logging.getLogger("kiosk.director")
@@ -70,14 +73,13 @@ class Publisher:
     """One event's outgoing side: it owns the pacing state of the schedule and the seating
     directory, and reads the desk's tournament."""
 
-    def __init__(self, desk: Desk, wire: Wire, hub: Hub,
+    def __init__(self, desk: EventAggregate, wire: Wire,
                  table_event: Callable[[int], str | None], room_title: str,
                  slips_at_table: bool = False, room_tables: int = 0) -> None:
         self.desk = desk
         self.room_tables = room_tables   # every table hears the seating directory
         self.slips_at_table = slips_at_table
         self.wire = wire
-        self.hub = hub
         self.table_event = table_event
         self.room_title = room_title
         self._seating_at = 0.0
@@ -91,6 +93,7 @@ class Publisher:
         self._prizes = tuple(desk.tour.current_payouts())
         self.dealer_of: Callable[[int], dict[str, Any] | None] | None = None
         self.section_of: Callable[[int], str | None] = lambda table: None
+        self.speech = Speech(None)     # the room's languages (set by Publishing)
 
     def plan_msg(self, table: int) -> dict[str, Any]:
         msg = {**self.wire.stamp(),
@@ -105,7 +108,7 @@ class Publisher:
         # the deal's slips at once and the plan's prizes no longer say what is paid
         if self.slips_at_table and not self.desk.tour.deal:
             msg["slips"] = True
-        return msg
+        return self.speech.plan(table, msg)
 
     def owns(self, table: int) -> bool:
         """Whether this event publishes the plan of `table` (a broken table given back to
@@ -124,55 +127,48 @@ class Publisher:
         dealer = self.dealer_of(table) if self.dealer_of is not None else None
         if dealer is not None:     # a dealer waits at the table too
             msg["dealer"] = dealer
-        return msg
+        return self.speech.plan(table, msg)
 
     def send_plan(self, table: int) -> None:
         if self.owns(table):
             self.wire.send(self.wire.topics.plan(table), self.plan_for(table))
 
-    def follow_event(self) -> None:
-        """Mark the plans that fields of the event as a whole made stale (no table was
+    def follow_event(self) -> set[int]:
+        """The plans that fields of the event as a whole made stale (no table was
         touched): every table's, broken ones included, when `plans.event_key` changed;
         those announcing busts when only the prizes did (an entry, a rebuy)."""
         tour = self.desk.tour
         key, prizes = plans.event_key(tour), tuple(tour.current_payouts())
+        stale: set[int] = set()
         if key != self._event_key:
-            tour.dirty.update(tour.tables)
+            stale.update(tour.tables)
         elif prizes != self._prizes:
-            tour.dirty.update(n for n, tab in tour.tables.items()
-                              if plans.hand_busts(tour, tab))
+            stale.update(n for n, tab in tour.tables.items() if plans.hand_busts(tour, tab))
         self._event_key, self._prizes = key, prizes
+        return stale
 
-    def changes(self) -> None:
-        """After a decision: the plans it changed, the schedule when due, dashboard notes."""
+    def changes(self, changed: EventChanged) -> None:
+        """After a commit: the plans it changed, the schedule at once or when due, the
+        seating directory when due (`seating` sends what is due, paced)."""
         tour = self.desk.tour
-        self.follow_event()
-        changed = sorted(tour.dirty)
-        tour.dirty.clear()
-        for n in changed:
+        for n in sorted(changed.tables | self.follow_event()):
             self.send_plan(n)
         key = plans.schedule_key(tour)
         urgent = plans.schedule_urgent_key(tour)
         if urgent != self._schedule_urgent:   # the clock or a state every table must obey
             self._schedule_urgent = urgent
             self.schedule()
-        elif tour.schedule_dirty or key != self._schedule_key:
+        elif changed.schedule or key != self._schedule_key:
             # the field and the breaking order: at most once per SEATING_EVERY, because the
             # schedule goes to every table and a busy room changes these on every bust
             self._schedule_due = True
-            self.hub.publish({"type": "summary"})
-        if tour.seating_dirty:
+        if changed.seating:
             self._seating_due = True
-        if changed:
-            self.hub.publish({"type": "tables", "tables": changed})
-            self.hub.publish({"type": "summary"})
 
     def schedule(self) -> None:
-        tour = self.desk.tour
-        tour.schedule_dirty, self._schedule_key = False, plans.schedule_key(tour)
+        self._schedule_key = plans.schedule_key(self.desk.tour)
         self._schedule_due, self._schedule_at = False, self.wire.clock()
         self.wire.send(self.wire.topics.schedule(self.desk.name), self.schedule_msg())
-        self.hub.publish({"type": "summary"})
 
     def schedule_msg(self) -> dict[str, Any]:
         return {**self.wire.stamp(), **plans.schedule(self.desk.tour)}
@@ -184,7 +180,6 @@ class Publisher:
         hearing = max(tables, self.room_tables)    # every table hears every directory
         if force or (self._seating_due and now - self._seating_at
                      >= seating_pace(hearing, self._seating_bytes)):
-            self.desk.tour.seating_dirty = False
             self._seating_due = False
             self._seating_at = now
             self._seating_bytes = self.wire.send(
@@ -204,49 +199,56 @@ class Publishing:
     """The MQTT outbox of the room's service: each event's `Publisher`, the room's events
     directory and the plans of free tables."""
 
-    def __init__(self, repo: Repository, wire: Wire, hub: Hub) -> None:
+    def __init__(self, repo: Repository, wire: Wire) -> None:
         self.repo = repo
         self.wire = wire
-        self.hub = hub
         self.publishers: dict[str, Publisher] = {}
         self._dealer_views: dict[int, dict[str, Any] | None] = {}
         self._sections: dict[int, str] = {}   # each table's section, as its plan said
+        self.speech = Speech(repo.config)
 
-    def opened(self, desk: Desk) -> None:
+    def opened(self, desk: EventAggregate) -> None:
         """A desk the service now holds: its pacing starts from its state as it is now."""
-        self.publishers[desk.name] = Publisher(desk, self.wire, self.hub,
-                                               self.repo.table_event,
+        self.publishers[desk.name] = Publisher(desk, self.wire, self.repo.table_event,
                                                self.repo.config.title,
                                                self.repo.config.slips_at_table,
                                                self.repo.config.tables)
         self.publishers[desk.name].dealer_of = self.dealer_of
         self.publishers[desk.name].section_of = self.section_of
+        self.publishers[desk.name].speech = self.speech
 
-    def of(self, desk: Desk) -> Publisher:
+    def of(self, desk: EventAggregate) -> Publisher:
         """The publisher of `desk`."""
         return self.publishers[desk.name]
 
-    def committed(self, batch: Batch) -> None:
+    def committed(self, batch: Batch, changed: Changed) -> None:
         """What the batch changed: each event's plans and schedule, freed tables' plans,
         the events directory."""
-        for desk in list(self.repo.desks.values()):
-            self.of(desk).changes()
+        for desk in list(self.repo.events.values()):
+            self.of(desk).changes(changed.of(desk.name))
         for table in batch.assigned:
             event = self.repo.table_event(table)
-            if event in self.repo.desks:
+            if event in self.repo.events:
                 self.publishers[event].send_plan(table)
         for table in batch.freed:
             if self.repo.table_event(table) is None:
                 self.free_plan(table)
-        if ROOM_STREAM in batch.rows:
+        if changed.room:
             self.directory()
-            self.hub.publish({"type": "room"})
             self.dealer_plans()
             self.section_plans()
 
     def dealer_of(self, table: int) -> dict[str, Any] | None:
-        return dealer_board.plan_view(self.repo.room.roadmap, table,
+        """The rotation's part of the table's plan, with what its event adds (the
+        handover, the first hand after a push: kiosk.core.event.handover)."""
+        road = self.repo.room.roadmap
+        view = dealer_board.plan_view(road, table,
                                       room_clock(str(self.repo.config.timezone or "")))
+        event = self.repo.table_event(table)
+        desk = self.repo.events.get(event) if view is not None and event else None
+        if view is not None and desk is not None:
+            view.update(handover.dealer_part(desk.tour, table, road.last_push.get(table)))
+        return view
 
     def dealer_plans(self) -> None:
         """The plans whose dealer part the roadmap changed (a push, a relief, a break)."""
@@ -272,8 +274,8 @@ class Publishing:
                 self.publishers[event].send_plan(table)
 
     def free_plan(self, table: int) -> None:
-        self.wire.send(self.wire.topics.plan(table),
-                       free_plan_msg(self.wire, table, self.repo.config.title))
+        self.wire.send(self.wire.topics.plan(table), self.speech.plan(
+            table, free_plan_msg(self.wire, table, self.repo.config.title)))
 
     def directory(self) -> None:
         """The room's events directory, retained for every table."""
@@ -286,7 +288,7 @@ class Publishing:
         self.wire.send(self.wire.topics.director_status,
                        {"state": "online", "ts": self.wire.clock()})
         self.directory()
-        for desk in self.repo.desks.values():
+        for desk in self.repo.events.values():
             self.of(desk).republish_all()
         for table in self.repo.room.free_tables() if self.repo.config.pool else ():
             self.free_plan(table)

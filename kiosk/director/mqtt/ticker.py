@@ -13,11 +13,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
-from kiosk.appliance.sdnotify import Notifier
 from kiosk.base.errors import RuleError
 from kiosk.core.model import commands
 from kiosk.director.centre.room_service import RoomService
 from kiosk.director.mqtt.publisher import Publishing
+from kiosk.system.sdnotify import Notifier
 
 log = logging.getLogger("kiosk.director")
 
@@ -29,7 +29,7 @@ async def tick_forever(service: RoomService, publishing: Publishing,
     notifier = Notifier()
     while True:
         wait = every
-        for desk in list(service.repo.desks.values()):
+        for desk in list(service.repo.events.values()):
             tour = desk.tour
             if tour.started and tour.finished_at is None:
                 try:

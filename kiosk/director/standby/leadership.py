@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from kiosk.base.errors import KioskError
+from kiosk.base.texts import M_, Msg
 from kiosk.config.database import is_dsn, one_line
 from kiosk.core.model import events as ev_
 from kiosk.director.centre.room_service import RoomService
@@ -62,7 +63,7 @@ class Leadership:
     """This director's role in the room: "leader", "standby" or "stepped down"."""
 
     def __init__(self, store: PgStore, room: str, url: str, door: Door,
-                 health: dict[str, str], standby: bool) -> None:
+                 health: dict[str, Msg | str], standby: bool) -> None:
         self.store = store
         self.room = room
         self.door = door
@@ -175,7 +176,8 @@ class Leadership:
             except (KioskError, OSError, Exception) as exc:   # the database is away
                 if not failing:
                     log.warning("standby: cannot follow the log: %s", one_line(exc))
-                self.health["standby"] = f"cannot follow the log: {one_line(exc)}"
+                self.health["standby"] = M_("health.cannot_follow", "cannot follow the log: "
+                                             "{error}", error=one_line(exc))
                 failing = True
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(self.store.reconnect)
@@ -234,7 +236,8 @@ class Leadership:
         log.error("this director no longer leads room %s (term %d): %s; it stops "
                   "publishing and acknowledging and rejoins as a standby",
                   self.room, self.lease.term, why)
-        self.health["leader"] = f"stepped down from term {self.lease.term}: {why}"
+        self.health["leader"] = M_("health.stepped_down", "stepped down from term {term}: "
+                                    "{why}", term=self.lease.term, why=why)
         self.door.silence()   # quietly: no "offline" status
         self.lost.set()
 

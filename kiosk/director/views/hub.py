@@ -1,4 +1,6 @@
-"""Fan-out of "something changed" notes from the director to dashboard connections."""
+"""Fan-out of "something changed" notes from the director to the pages' connections: the
+commit's notes from the pages' outbox (kiosk.director.views.page_notes), the tables' own
+feed from the inbox, the releases from their desk."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from kiosk.base.errors import KioskError
+from kiosk.base.texts import M_
 from kiosk.core.room.room import Room
 from kiosk.core.season.leagues import EventResult, LeagueSpec, Standings, event_result
 
@@ -26,7 +27,9 @@ def standings(spec: LeagueSpec, room: Room | None,
 def find(leagues: Iterable[LeagueSpec], name: str) -> LeagueSpec:
     specs = {lg.name: lg for lg in leagues}
     if name not in specs:
-        raise KioskError(f"no league {name!r} (leagues: {', '.join(specs) or 'none'})")
+        raise KioskError(M_("league.unknown", "no league '{name}' (leagues: {leagues})",
+                            name=name, leagues=", ".join(specs)) if specs else
+                         M_("league.none", "no league '{name}' (leagues: none)", name=name))
     return specs[name]
 
 
@@ -44,7 +47,7 @@ class LeagueBoard:
 
     def results(self) -> list[EventResult]:
         out = []
-        for name, desk in self.repo.desks.items():
+        for name, desk in self.repo.events.items():
             n = desk.tour.n_events
             cached = self.cache.get(name)
             if cached is None or cached[0] != n:

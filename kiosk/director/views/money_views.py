@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.base.errors import RuleError
+from kiosk.base.texts import M_, Mn_
 from kiosk.core.event.results import results, totals
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.state import IN_PLAY
@@ -25,7 +26,13 @@ def audit_view(tour: Tournament, limit: int = 500) -> list[dict[str, Any]]:
     for ev in reversed(tour.audit[-limit:]):
         details = {k: v for k, v in ev.to_dict().items()
                    if k not in AUDIT_HIDDEN and v is not None}
-        out.append({"t": ev["t"], "by": ev["by"], "action": ev["kind"],
+        action = ev["kind"]
+        if action == "clock_set":     # the clock's own words: "clock pause"
+            details.pop("clock", None)
+            action = f"clock_{details.pop('why', '')}"
+        elif action == "audited":     # a change recorded by itself: its own name
+            action = str(details.pop("action", action))
+        out.append({"t": ev["t"], "by": ev["by"], "action": action,
                     "before": details.pop("before", None), "after": details.pop("after", None),
                     "details": details})
     return out
@@ -46,16 +53,18 @@ def deal_view(tour: Tournament, method: str = "icm",
                            "max_players": icm.MAX_PLAYERS}
     values: list[Any] = [r["stack"] for r in rows]
     if method not in ("icm", "chip_chop"):
-        raise RuleError("method must be icm or chip_chop")
+        raise RuleError(M_("money_deal.method", "method must be icm or chip_chop"))
     if len(rows) < 2:
-        out["error"] = "a deal needs at least two players left"
+        out["error"] = M_("money_deal.two_left", "a deal needs at least two players left")
         return out
     if len(rows) > icm.MAX_PLAYERS:
-        out["error"] = (f"a deal is calculated for {icm.MAX_PLAYERS} players or fewer: "
-                        f"{len(rows)} are left")
+        out["error"] = Mn_("money_deal.too_many", "a deal is calculated for {most} players "
+                           "or fewer: {n} is left", "a deal is calculated for {most} players "
+                           "or fewer: {n} are left", len(rows), most=icm.MAX_PLAYERS)
         return out
     if any(not isinstance(v, int) or isinstance(v, bool) or v <= 0 for v in values):
-        out["error"] = "enter every player's chips (whole numbers above 0)"
+        out["error"] = M_("money_deal.stacks", "enter every player's chips (whole numbers "
+                          "above 0)")
         return out
     calc = icm.icm_deal if method == "icm" else icm.chip_chop
     for r, amount in zip(rows, calc(values, prizes), strict=True):

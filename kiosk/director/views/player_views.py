@@ -9,12 +9,19 @@ time left), so a part only changes when the event does and a phone counts down i
 from __future__ import annotations
 
 import unicodedata
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from babel.dates import format_skeleton, format_time
+
+from kiosk.base.texts import M_, Mn_
 from kiosk.core.event.results import results
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.state import IN_PLAY, MOVING, WAITING
+from kiosk.director.views.stall_views import hands_left
 from kiosk.director.views.views import next_break_in
+from kiosk.lang.formats import locale_of
 
 MAX_MATCHES = 20        # a seat lookup lists at most this many players
 MAX_QUERY = 120         # characters of a name to look up (a name's own limit)
@@ -43,6 +50,9 @@ def clock_part(tour: Tournament, t: float) -> dict[str, Any]:
         "blinds": f"{period.sb:,}/{period.bb:,}" if not period.is_break else "",
         "ante": _ante_text(period), "color_up": period.color_up or "",
         "next_blinds": f"{nxt.sb:,}/{nxt.bb:,}" if nxt else None,
+        # the same amounts as numbers: each phone writes them as its language does
+        "sb": period.sb, "bb": period.bb, "ante_chips": period.bb_ante or period.ante,
+        "bb_ante": bool(period.bb_ante), "next": [nxt.sb, nxt.bb] if nxt else None,
         **_timing(tour, t),
         "players_left": tour.alive, "entries": tour.entries,
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
@@ -52,6 +62,7 @@ def clock_part(tour: Tournament, t: float) -> dict[str, Any]:
         "bounty_mode": tour.prize.bounty_mode, "bounty_pool": money.bounty_pool,
         "hand_for_hand": tour.h4h_on,
         "final_table": bool(tour.final_table) and not tour.final_pending,
+        "hands_left": hands_left(tour),   # levels counted in hands: shown in place of time
     }
 
 
@@ -140,10 +151,15 @@ def bounties_part(tour: Tournament) -> dict[str, Any]:
 
 
 def event_parts(tour: Tournament, title: str, public_counts: bool,
-                t: float) -> dict[str, dict[str, Any]]:
+                t: float, starts: str = "", timezone: str = "",
+                currency: str = "") -> dict[str, dict[str, Any]]:
     """Everything a player page shows, in parts a phone replaces one at a time (the
-    `rows` of a part row by row)."""
-    return {"event": {"name": tour.event, "title": title},
+    `rows` of a part row by row). Before the start: when it starts (`starts`, ISO 8601,
+    as `starts_at` in epoch seconds) and the buy-in; the room's time zone and currency,
+    so each phone writes times and money in its own language (one feed for all)."""
+    return {"event": {"name": tour.event, "title": title, "starts": starts,
+                      "starts_at": starts_at(starts), "buy_in": tour.prize.buy_in,
+                      "timezone": timezone, "currency": currency},
             "clock": clock_part(tour, t), "payouts": payouts_part(tour),
             "counts": counts_part(tour, public_counts), "results": results_part(tour),
             "bounties": bounties_part(tour)}
@@ -155,15 +171,18 @@ def _seat_row(tour: Tournament, p: Any, places: dict[str, int]) -> dict[str, Any
                            "seat": p.seat if seated else None, "status": p.status,
                            "place": places.get(p.id)}
     if p.status == MOVING:
-        row["message"] = f"moving to table {p.table}, seat {p.seat}"
+        row["message"] = M_("seat.row_moving", "moving to table {table}, seat {seat}",
+                            table=p.table, seat=p.seat)
     elif seated:
-        row["message"] = f"table {p.table}, seat {p.seat}"
+        row["message"] = M_("seat.row_seated", "table {table}, seat {seat}", table=p.table,
+                            seat=p.seat)
     elif p.status == WAITING:
-        row["message"] = "registered, waiting for a seat"
+        row["message"] = M_("seat.row_waiting", "registered, waiting for a seat")
     elif row["place"]:
-        row["message"] = f"finished in place {row['place']}"
+        row["message"] = M_("seat.row_finished", "finished in place {place}",
+                            place=row["place"])
     else:
-        row["message"] = "out"
+        row["message"] = M_("seat.row_out", "out")
     return row
 
 
@@ -174,22 +193,58 @@ def seat_lookup(tour: Tournament, query: str) -> tuple[int, dict[str, Any]]:
     saying so, unless exactly one name is the whole query. None: 404 saying so."""
     q = fold(query)
     if len(q) < 2:
-        return 400, {"error": "type at least two letters of your name", "matches": []}
+        return 400, {"error": M_("seat.two_letters", "type at least two letters of your name"),
+                     "matches": []}
     if len(query) > MAX_QUERY:
-        return 400, {"error": f"a name is at most {MAX_QUERY} characters", "matches": []}
+        return 400, {"error": M_("seat.query_long", "a name is at most {most} characters",
+                                 most=MAX_QUERY), "matches": []}
     places = tour.places()
     found = [p for p in tour.players.values() if q in fold(p.name)]
     exact = [p for p in found if fold(p.name) == q]
     if len(exact) == 1:
         found = exact
     if not found:
-        return 404, {"error": f"no player named \u201c{query.strip()}\u201d in this event: "
-                              "check the spelling, or ask the desk", "matches": []}
+        return 404, {"error": M_("seat.no_player", "no player named \u201c{name}\u201d in this "
+                                 "event: check the spelling, or ask the desk",
+                                 name=query.strip()), "matches": []}
     found.sort(key=lambda p: (p.status not in IN_PLAY, fold(p.name)))
     if len(found) == 1:
         return 200, {**_seat_row(tour, found[0], places), "count": 1}
     rows = [_seat_row(tour, p, places) for p in found[:MAX_MATCHES]]
     more = len(found) - len(rows)
-    message = f"{len(found)} players match \u201c{query.strip()}\u201d: find your full name" \
-        + (f" (first {len(rows)} shown; type more of your name)" if more else "")
+    message = Mn_("seat.matches_more", "{n} player matches \u201c{name}\u201d: find your full "
+                  "name (first {shown} shown; type more of your name)", "{n} players match "
+                  "\u201c{name}\u201d: find your full name (first {shown} shown; type more of "
+                  "your name)", len(found), name=query.strip(), shown=len(rows)) if more else \
+        Mn_("seat.matches", "{n} player matches \u201c{name}\u201d: find your full name",
+            "{n} players match \u201c{name}\u201d: find your full name", len(found),
+            name=query.strip())
     return 200, {"matches": rows, "count": len(found), "message": message}
+
+
+def starts_at(starts: str) -> float | None:
+    """An ISO 8601 start (the room's file, checked at load) in epoch seconds; None: none."""
+    return datetime.fromisoformat(starts).timestamp() if starts else None
+
+
+def start_of(config: Any, event: str) -> str:
+    """When the room's file says `event` starts, ISO 8601 ("": it does not say)."""
+    return next((e.starts for e in getattr(config, "events", ()) if e.name == event), "")
+
+
+def starts_said(starts: str, code: str, timezone: str = "") -> str:
+    """An ISO 8601 start as `code` writes a day and a time in the room's zone ("Sun 6 Dec,
+    19:00", "So., 6. Dez., 19:00"); "" for none."""
+    if not starts:
+        return ""
+    locale = locale_of(code)
+    when = datetime.fromisoformat(starts).astimezone(ZoneInfo(timezone) if timezone else UTC)
+    return (f"{format_skeleton('MMMEd', when, locale=locale)}, "
+            f"{format_time(when, 'short', locale=locale)}")
+
+
+def starts_of(config: Any, event: str) -> str:
+    """When `event` starts, in the room's default language and zone (the TV's line; a
+    phone writes `starts_at` in its own); "": the room's file does not say."""
+    return starts_said(start_of(config, event), str(getattr(config, "language", "en")),
+                       str(getattr(config, "timezone", "") or ""))

@@ -6,15 +6,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.base.texts import M_
 from kiosk.core.chips import races
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.room.room import OVER, next_states
 from kiosk.core.tables.seating import start_refusal
-from kiosk.director.centre.desk import Desk
+from kiosk.director.centre.event_aggregate import EventAggregate
 from kiosk.director.centre.repository import Repository
 from kiosk.director.views import views
 from kiosk.director.views.call_routing import routed
+from kiosk.director.views.player_views import starts_of
 from kiosk.director.views.table_feed import TableFeed
+
+# the states a call and a ticket send as words (`state`): the floor's pages say them from
+# these keys in the reader's language ("call_state.acked"), English as the word itself
+STATE_WORDS = (
+    M_("call_state.open", "open"), M_("call_state.acked", "acked"),
+    M_("call_state.requested", "requested"), M_("call_state.approved", "approved"),
+    M_("ticket_state.held", "held"), M_("ticket_state.used", "used"),
+    M_("ticket_state.returned", "returned"), M_("ticket_state.refunded", "refunded"),
+)
 
 
 @dataclass
@@ -27,7 +38,7 @@ class EventView:
     online: dict[int, bool]
 
     @classmethod
-    def of(cls, desk: Desk, feed: TableFeed) -> EventView:
+    def of(cls, desk: EventAggregate, feed: TableFeed) -> EventView:
         """The desk's tournament as it is now, with the tables' feed."""
         return cls(desk.tour, feed.live, feed.online)
 
@@ -40,7 +51,7 @@ def directory(repo: Repository) -> dict[str, Any]:
     for name, info in room.events.items():
         if info.state == "archived":
             continue
-        desk = repo.desks.get(name)
+        desk = repo.events.get(name)
         events.append({"event": name, "title": info.title, "kind": info.kind,
                        "state": info.state,
                        "tables": sorted(t for t in (desk.tour.tables if desk else ())
@@ -53,22 +64,23 @@ def _tables_of(repo: Repository, name: str) -> list[int]:
     one event, its own tables still in play."""
     if repo.config.pool:
         return repo.room.tables_of(name)
-    desk = repo.desks.get(name)
+    desk = repo.events.get(name)
     return sorted(n for n, tab in (desk.tour.tables.items() if desk else ()) if not tab.broken)
 
 
 def _event_row(repo: Repository, feed: TableFeed, name: str, t: float) -> dict[str, Any]:
     info = repo.room.events[name]
-    desk = repo.desks.get(name)
+    desk = repo.events.get(name)
     row: dict[str, Any] = {"event": name, "title": info.title, "kind": info.kind,
                            "state": info.state, "target": info.target,
                            "flights": list(info.flights),
+                           "starts": starts_of(repo.config, name),
                            "tables": _tables_of(repo, name)}
     if desk is not None and info.state != "archived":
         s = views.summary(EventView.of(desk, feed), t)
         row.update({k: s[k] for k in ("players_left", "entries", "level", "is_break",
-                                      "blinds", "clock", "remaining", "paused", "started",
-                                      "finished", "winner")})
+                                      "blinds", "sb", "bb", "clock", "remaining", "paused",
+                                      "started", "finished", "winner")})
         row["prize_pool"] = s["money"]["prize_pool"]
         row["chip_count"] = s["money"]["chip_count"]
     row["actions"] = event_actions(info.state, desk.tour if desk else None,
@@ -92,7 +104,7 @@ def event_actions(state: str, tour: Tournament | None, paused: bool) -> list[str
 
 def _table_row(repo: Repository, feed: TableFeed, n: int) -> dict[str, Any]:
     event = repo.table_event(n)
-    desk = repo.desks.get(event) if event else None
+    desk = repo.events.get(event) if event else None
     tab = desk.tour.tables.get(n) if desk else None
     events = repo.room.events
     row: dict[str, Any] = {"table": n, "event": event, "online": feed.online.get(n, False),
@@ -113,7 +125,7 @@ def _table_row(repo: Repository, feed: TableFeed, n: int) -> dict[str, Any]:
 def room_calls(repo: Repository, feed: TableFeed, t: float) -> list[dict[str, Any]]:
     """Every open floor call and clock call of every event: one queue, oldest first."""
     out = []
-    for name, desk in repo.desks.items():
+    for name, desk in repo.events.items():
         if repo.room.events[name].state == "archived":
             continue
         queue = views.calls(EventView.of(desk, feed), t)
@@ -136,7 +148,7 @@ def tickets(repo: Repository) -> list[dict[str, Any]]:
 def room_snapshot(repo: Repository, feed: TableFeed, t: float) -> dict[str, Any]:
     """The room page: every event, every table of the pool, all calls, the tickets."""
     room, c = repo.room, repo.config
-    tables = set(room.pool) | {n for desk in repo.desks.values() for n in desk.tour.tables
+    tables = set(room.pool) | {n for desk in repo.events.values() for n in desk.tour.tables
                                if not desk.tour.tables[n].broken}
     return {"type": "room", "room": c.name, "title": c.title,
             "pool": c.pool, "server_time": t,

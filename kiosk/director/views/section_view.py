@@ -47,7 +47,7 @@ def _calls(repo: Repository, feed: TableFeed, t: float, mine: set[int] | None
 def _moves(repo: Repository, feed: TableFeed, mine: set[int] | None) -> list[dict[str, Any]]:
     """Players in transit to or from the section's tables."""
     out = []
-    for name, desk in repo.desks.items():
+    for name, desk in repo.events.items():
         for m in views.moves_in_transit(EventView.of(desk, feed)):
             way = "in" if mine is None or m["to_table"] in mine else \
                 "out" if m["from_table"] in mine else None
@@ -71,7 +71,8 @@ def section_view(repo: Repository, feed: TableFeed, t: float,
     return {"section": section if mine is not None else None,
             "sections": list(secs.sections), "server_time": t,
             "calls_to_room_s": repo.config.calls_to_room_s,
-            "calls": calls, "clocks": clocks, "moves": _moves(repo, feed, mine), "need": need}
+            "calls": calls, "clocks": clocks, "moves": _moves(repo, feed, mine), "need": need,
+            "titles": {name: info.title or name for name, info in repo.room.events.items()}}
 
 
 def room_find(repo: Repository, feed: TableFeed, query: str, limit: int = 20
@@ -80,7 +81,7 @@ def room_find(repo: Repository, feed: TableFeed, query: str, limit: int = 20
     first, each with the event's title and the section of the table."""
     out: list[dict[str, Any]] = []
     secs = repo.room.floor_sections
-    for name, desk in repo.desks.items():
+    for name, desk in repo.events.items():
         info = repo.room.events[name]
         if info.state == "archived":
             continue

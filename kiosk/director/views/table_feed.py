@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiosk.lang.catalogue import missing_counts
+
 
 @dataclass
 class TableFeed:
@@ -16,3 +18,12 @@ class TableFeed:
 
     live: dict[int, dict[str, Any]] = field(default_factory=dict)
     online: dict[int, bool] = field(default_factory=dict)
+
+    def untranslated(self) -> dict[str, Any]:
+        """Texts shown in English for want of a translation: this director's (by
+        language: the default words of older kiosks, the slips) and each table's (its
+        live snapshot's count), for the health line."""
+        return {"director": missing_counts(),
+                "tables": {str(n): int(live.get("untranslated") or 0)
+                           for n, live in sorted(self.live.items())
+                           if live.get("untranslated")}}

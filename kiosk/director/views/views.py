@@ -13,6 +13,7 @@ from kiosk.core.chips import races
 from kiosk.core.event.tournament import Tournament
 from kiosk.core.model.state import IN_PLAY, MOVING
 from kiosk.core.tables.seating import start_refusal
+from kiosk.director.views.stall_views import stalling_summary, table_pace
 
 
 class DirectorLike(Protocol):
@@ -46,12 +47,16 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "next_level": nxt.blinds_text() if nxt else None,
         "next_break_in": round(to_break, 1) if to_break is not None else None,
         "players_left": tour.alive, "entries": tour.entries,
+        "buy_in": tour.prize.buy_in, "seat_value": tour.prize.seat_value,
         "average_stack": round(tour.chips / tour.alive) if tour.alive else 0,
         "prize_pool": money.prize_pool,
         "payouts": money.payouts[:12], "places_paid": money.places_paid,
         "bubble": money.bubble,
         "ante_text": _ante_text(period), "next_ante": _ante_text(nxt) if nxt else "",
         "next_blinds": f"{nxt.sb:,}/{nxt.bb:,}" if nxt else None,
+        # the amounts themselves, for a page that writes them in its reader's language
+        "antes": _antes(period), "next_amounts": {"sb": nxt.sb, "bb": nxt.bb, **_antes(nxt)}
+        if nxt else None,
         "final_table": None if tour.final_pending else tour.final_table,
         "money": {"prize_pool": money.prize_pool, "payouts": money.payouts,
                   "places_paid": money.places_paid, "bubble": money.bubble,
@@ -66,6 +71,7 @@ def summary(d: DirectorLike, t: float) -> dict[str, Any]:
         "winner": tour.players[winner].name if winner else None,
         "tables": sum(1 for x in tour.tables.values() if not x.broken),
         "break_order": tour.break_order(),
+        **stalling_summary(tour),
     }
 
 
@@ -77,6 +83,11 @@ def _count_summary(tour: Tournament) -> dict[str, Any] | None:
     rec = tour.reconciliation()
     return {"round": r["round"], "label": r["label"], "purpose": r["purpose"],
             **rec.to_dict()}
+
+
+def _antes(p: Any) -> dict[str, int]:
+    """A level's ante from every player and big-blind ante (0: none)."""
+    return {"ante": p.ante or 0, "bb_ante": p.bb_ante or 0}
 
 
 def _ante_text(p: Any) -> str:
@@ -109,6 +120,7 @@ def table_view(d: DirectorLike, n: int, t: float) -> dict[str, Any]:
         "can_break": not tab.broken and not tab.breaking and len(tour.active_tables()) > 1
         and tour.final_table != n,
         "race_pending": races.pending(tour.chipcount, n) is not None,
+        **table_pace(tour, tab),
     }
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from kiosk.base.texts import M_, Msg
 from kiosk.config import floor_users
 
 log = logging.getLogger("kiosk.director.web")
@@ -25,7 +26,8 @@ DB_FILE = "floor.db"
 
 
 class FloorUsers:
-    """The user -> hash table and each user's role, re-read when its file changes."""
+    """The user -> hash table, each user's role and own language, re-read when its file
+    changes."""
 
     def __init__(self, users: dict[str, str], path: str | None, *,
                  allow_defaults: bool = False) -> None:
@@ -33,9 +35,11 @@ class FloorUsers:
         self.allow_defaults = allow_defaults
         self._mtime = self._stat()
         self.roles: dict[str, str] = {}
+        self.languages: dict[str, str] = {}
         if self.path is not None:
             try:
                 self.roles = floor_users.load_roles(self.path)
+                self.languages = floor_users.load_languages(self.path)
             except Exception as exc:   # every login stays a director's; say why
                 log.error("floor roles not read: %s", exc)
         self._set(users)
@@ -64,6 +68,7 @@ class FloorUsers:
             try:
                 users = floor_users.load(self.path)
                 self.roles = floor_users.load_roles(self.path)
+                self.languages = floor_users.load_languages(self.path)
                 self._set(users)
                 log.info("floor users re-read from %s", self.path)
             except Exception as exc:   # keep the last good table; say why
@@ -77,16 +82,20 @@ class FloorUsers:
         """director, floor or cashier; a login without a role is a director's."""
         return self.roles.get(user, floor_users.DEFAULT_ROLE)
 
-    def check(self, user: str, password: str) -> str | None:
+    def language(self, user: str) -> str | None:
+        """The login's own language for the floor's pages; None: the room's."""
+        return self.languages.get(user)
+
+    def check(self, user: str, password: str) -> Msg | None:
         """None when the login is good, else why not (for the person logging in)."""
         stored = self.users.get(user)
         # Verify even for unknown users so timing does not tell which names exist.
         good = floor_users.verify(stored or _DUMMY, password)
         if not (stored and good):
-            return "wrong user or password"
+            return M_("login.wrong", "wrong user or password")
         if user in self.weak:
-            return (f"the password of {user} is one anyone could guess: set a new one "
-                    f"with `pokerkiosk floor-user add {user}`")
+            return M_("login.weak", "the password of {user} is one anyone could guess: set a "
+                      "new one with `pokerkiosk floor-user add {user}`", user=user)
         return None
 
 

@@ -14,8 +14,22 @@ from typing import Any
 import msgspec
 
 from kiosk.base.errors import KioskError
+from kiosk.base.texts import as_msg
 from kiosk.core.model import commands
 from kiosk.core.model import room_commands as rc
+from kiosk.lang.catalogue import catalogue
+from kiosk.lang.codes import SOURCE
+
+
+def english_reason(reply: Any) -> str:
+    """A refusal as the command line prints it, in English: from its message key
+    (`error_msg`) when it has one, since `error` is in the login's language."""
+    if not isinstance(reply, dict):
+        return ""
+    found = as_msg(reply.get("error_msg"))
+    if found is not None:
+        return catalogue(SOURCE).render(found, str(reply.get("error") or ""))
+    return str(reply.get("error") or "")
 
 
 class RoomClient:
@@ -37,7 +51,7 @@ class RoomClient:
                 return json.loads(r.read())
         except urllib.error.HTTPError as exc:
             try:
-                why = json.loads(exc.read()).get("error") or exc.reason
+                why = english_reason(json.loads(exc.read())) or exc.reason
             except ValueError:
                 why = exc.reason
             raise KioskError(f"refused ({exc.code}): {why}") from None

@@ -6,20 +6,25 @@ keep reading the room's first event; a name the room does not know is a 404 with
 
 from __future__ import annotations
 
-import json
-
 from aiohttp import web
 
 from kiosk.base.errors import RuleError
-from kiosk.director.centre.desk import Desk
+from kiosk.base.texts import M_, Msg
+from kiosk.director.centre.event_aggregate import EventAggregate
 from kiosk.director.centre.repository import Repository
+from kiosk.director.web.door import Refused, refusal_of
 
 
-def desk_for(repo: Repository, request: web.Request) -> Desk:
-    """The Desk the request names; HTTPNotFound (JSON body) for an unknown event."""
+def event_for(repo: Repository, request: web.Request) -> EventAggregate:
+    """The EventAggregate the request names; Refused (404, the one error reply) for an
+    unknown event."""
     name = request.query.get("event") or request.match_info.get("event") or None
     try:
-        return repo.desk(name)
+        return repo.event(name)
     except RuleError as exc:
-        raise web.HTTPNotFound(text=json.dumps({"ok": False, "error": str(exc)}),
-                               content_type="application/json") from None
+        raise Refused(404, refusal_of(exc)) from None
+
+
+def no_event_here(name: str) -> Msg:
+    """What a page's read says of an event the room does not know."""
+    return M_("web.no_event_here", "no event '{event}' here", event=name)

@@ -12,21 +12,24 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kiosk.lang.active import N_, _, ngettext
 from kiosk.table.context import TableContext
 from kiosk.table.result import Result
 from kiosk.table.view import BustPanel
 
 MAX_STACK_DIGITS = 9
-BUST_PROMPT = "BUST: tap each busted seat, then OK"
-STACK_PROMPT = "Two or more out: type each starting stack, then OK"
-ONE_STACK_PROMPT = "Stack optional with one bust - OK sends"
-WINNER_PROMPT = "Who won the pot? Tap the seat, or SKIP"
-WINNERS_PROMPT = "Who won? One seat won all: tap it"
-SPLIT_PROMPT = "Split pot: tap each winner, then OK"
-SIDE_PROMPT = "Seat {seat}'s pot: who won it? Tap the seat"
-SIDE_SPLIT_PROMPT = "Seat {seat}'s pot split: tap each winner, then OK"
+BUST_PROMPT = N_("BUST: tap each busted seat, then OK")
+STACK_PROMPT = N_("Two or more out: type each starting stack, then OK")
+ONE_STACK_PROMPT = N_("Stack optional with one bust - OK sends")
+WINNER_PROMPT = N_("Who won the pot? Tap the seat, or SKIP")
+WINNERS_PROMPT = N_("Who won? One seat won all: tap it")
+SPLIT_PROMPT = N_("Split pot: tap each winner, then OK")
+SIDE_PROMPT = N_("Seat {seat}'s pot: who won it? Tap the seat")
+SIDE_SPLIT_PROMPT = N_("Seat {seat}'s pot split: tap each winner, then OK")
 STEPS = ("bust", "bust_winner")
-WINNER_REFUSAL = "The pot's winner must be another player in the hand"
+WINNER_REFUSAL = N_("The pot's winner must be another player in the hand")
+NO_PLAYER = N_("Seat {seat} has no player to bust")
+TAP_FIRST = N_("Tap the busted seat first")
 
 
 class BustFlow:
@@ -49,11 +52,11 @@ class BustFlow:
         ctx = self.ctx
         player = ctx.players().get(seat)
         if player is None or seat not in ctx.occupied():
-            return ctx.refuse(t, f"Seat {seat} has no player to bust")
+            return ctx.refuse(t, _(NO_PLAYER).format(seat=seat))
         winners = eliminator if isinstance(eliminator, list) else \
             [] if eliminator is None else [eliminator]
         if any(w == seat or w not in ctx.occupied() for w in winners):
-            return ctx.refuse(t, WINNER_REFUSAL)
+            return ctx.refuse(t, _(WINNER_REFUSAL))
         before = copy.deepcopy(ctx.local)
         ctx.local.busted[seat] = player
         data: dict[str, Any] = {"seat": seat, "player": player}
@@ -61,7 +64,8 @@ class BustFlow:
             data["stack"] = int(stack)
         if winners:
             data["eliminator"] = winners[0] if len(winners) == 1 else winners
-        return ctx.emit(t, "bust", data, f"Seat {seat} busted", before, f"bust {seat}")
+        return ctx.emit(t, "bust", data, _("Seat {seat} busted").format(seat=seat), before,
+                        _("bust {seat}").format(seat=seat))
 
     # ---------------------------------------------------------------- the panel
     def reset(self) -> None:
@@ -73,21 +77,21 @@ class BustFlow:
         goes to the seat picked last."""
         ctx = self.ctx
         if seat not in ctx.occupied():
-            return ctx.refuse(t, f"Seat {seat} has no player to bust")
+            return ctx.refuse(t, _(NO_PLAYER).format(seat=seat))
         ctx.pending_at = t
         if seat in self.stacks and self.focus == seat:
             del self.stacks[seat]
             self.focus = max(self.stacks) if self.stacks else None
-            return Result(message=f"Seat {seat} not out")
+            return Result(message=_("Seat {seat} not out").format(seat=seat))
         self.stacks.setdefault(seat, "")
         self.focus = seat
-        return Result(message=f"Seat {seat} out")
+        return Result(message=_("Seat {seat} out").format(seat=seat))
 
     def key(self, t: float, key: str) -> Result:
         """The on-screen keypad: digits, "000" and "<" (delete) into the focused stack."""
         seat = self.focus
         if self.ctx.pending != "bust" or seat is None:
-            return self.ctx.refuse(t, "Tap the busted seat first")
+            return self.ctx.refuse(t, _(TAP_FIRST))
         self.ctx.pending_at = t
         text = self.stacks.get(seat, "")
         if key == "<":
@@ -107,10 +111,11 @@ class BustFlow:
         """OK on the bust panel: on to the one optional step, who won the pot(s)."""
         ctx = self.ctx
         if ctx.pending != "bust" or not self.stacks:
-            return ctx.refuse(t, "Tap the busted seat first")
+            return ctx.refuse(t, _(TAP_FIRST))
         if self.stacks_needed() and not all(self.stacks.values()):
             missing = [s for s, v in sorted(self.stacks.items()) if not v]
-            return ctx.refuse(t, f"Type the starting stack of seat {missing[0]}")
+            return ctx.refuse(t, _("Type the starting stack of seat {seat}").format(
+                seat=missing[0]))
         ctx.pending, self.focus = "bust_winner", None
         self.winners, self.picked, self.split, self.side = {}, [], False, False
         return Result(message=self._winner_prompt())
@@ -128,9 +133,9 @@ class BustFlow:
         several winners."""
         ctx = self.ctx
         if ctx.pending != "bust_winner":
-            return ctx.refuse(t, "Tap the busted seat first")
+            return ctx.refuse(t, _(TAP_FIRST))
         if seat in self.stacks or seat not in ctx.occupied():
-            return ctx.refuse(t, WINNER_REFUSAL)
+            return ctx.refuse(t, _(WINNER_REFUSAL))
         if self.split:
             p = self.picked
             self.picked = [s for s in p if s != seat] if seat in p else sorted([*p, seat])
@@ -141,14 +146,14 @@ class BustFlow:
     def split_pot(self, t: float) -> Result:
         """SPLIT POT on the winner step: seat taps now pick several winners, then OK."""
         if self.ctx.pending != "bust_winner":
-            return self.ctx.refuse(t, "Tap the busted seat first")
+            return self.ctx.refuse(t, _(TAP_FIRST))
         self.split, self.picked = not self.split, []
         return Result()
 
     def side_pots(self, t: float) -> Result:
         """SIDE POTS: the busts were won by different players; ask bust by bust."""
         if self.ctx.pending != "bust_winner" or len(self.stacks) < 2:
-            return self.ctx.refuse(t, "Side pots need two or more busts")
+            return self.ctx.refuse(t, _("Side pots need two or more busts"))
         self.side, self.split, self.picked, self.winners = not self.side, False, [], {}
         return Result(message=self._winner_prompt())
 
@@ -158,7 +163,7 @@ class BustFlow:
         bust report per seat with its stack and its own pot's winner(s)."""
         ctx = self.ctx
         if ctx.pending != "bust_winner" or not self.stacks:
-            return ctx.refuse(t, "Tap the busted seat first")
+            return ctx.refuse(t, _(TAP_FIRST))
         now = self.current()
         if now is not None:
             self.winners[now], self.picked, self.split = self.picked, [], False
@@ -177,8 +182,9 @@ class BustFlow:
         reports = [r.report for r in results if r.report]
         if not reports:
             return results[0]
-        seats = ", ".join(str(s) for s, _ in picked)
-        msg = f"Seat {seats} busted" if len(picked) == 1 else f"Seats {seats} busted"
+        seats = ", ".join(str(s) for s, _v in picked)
+        msg = ngettext("Seat {seats} busted", "Seats {seats} busted", len(picked)).format(
+            seats=seats)
         self.ctx.message = (msg, t, False)
         return Result(reports[0], msg, more=tuple(reports[1:]))
 
@@ -186,15 +192,15 @@ class BustFlow:
     def _winner_prompt(self) -> str:
         now = self.current()
         if now is not None:
-            return (SIDE_SPLIT_PROMPT if self.split else SIDE_PROMPT).format(seat=now)
+            return _(SIDE_SPLIT_PROMPT if self.split else SIDE_PROMPT).format(seat=now)
         if self.split:
-            return SPLIT_PROMPT
-        return WINNERS_PROMPT if len(self.stacks) > 1 else WINNER_PROMPT
+            return _(SPLIT_PROMPT)
+        return _(WINNERS_PROMPT if len(self.stacks) > 1 else WINNER_PROMPT)
 
     def prompt(self) -> str:
         if self.ctx.pending == "bust_winner":
             return self._winner_prompt()
-        return BUST_PROMPT
+        return _(BUST_PROMPT)
 
     def panel(self) -> BustPanel | None:
         """The bust panel while a bust step is armed."""
@@ -205,7 +211,7 @@ class BustFlow:
                            for n in sorted(ctx.occupied() - set(self.stacks)))
             return BustPanel(others, tuple((n, "") for n in self.picked), None, False,
                              True, self._winner_prompt(), mode="winner",
-                             ok_text="OK" if self.picked else "SKIP", split=self.split,
+                             ok_text=N_("OK") if self.picked else N_("SKIP"), split=self.split,
                              side=self.side, sides=len(self.stacks) > 1,
                              done=tuple(sorted((s, tuple(w)) for s, w in self.winners.items())))
         if ctx.pending != "bust":
@@ -215,7 +221,7 @@ class BustFlow:
         need = self.stacks_needed()
         ok = bool(picked) and (not need or all(v for _, v in picked))
         prompt = STACK_PROMPT if need else BUST_PROMPT if not picked else ONE_STACK_PROMPT
-        return BustPanel(dealt, picked, self.focus, need, ok, prompt)
+        return BustPanel(dealt, picked, self.focus, need, ok, _(prompt))
 
     def to_dict(self) -> dict[str, Any]:
         """The entries not sent yet, for the store; empty when no bust step is armed."""

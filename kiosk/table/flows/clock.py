@@ -6,10 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.core.calc.clock import format_clock
+from kiosk.lang.active import N_, _
 from kiosk.table.calls import ClockCall
 from kiosk.table.context import TableContext
 from kiosk.table.result import Result
 from kiosk.table.view import ClockCallView
+
+OUTCOMES = {"acted": N_("acted"), "dead": N_("hand dead"), "checked": N_("checked"),
+            "cancelled": N_("cancelled")}
+PHASES = {"approval": N_("Waiting for the floor"), "buzzer": N_("TIME"), "over": N_("TIME")}
+
+
+def _dealer_only(ctx: TableContext) -> str:
+    rule = ctx.rule()
+    return (_("Only the dealer calls the clock here (rule {rule})").format(rule=rule) if rule
+            else _("Only the dealer calls the clock here"))
 
 
 class ClockFlow:
@@ -23,13 +34,15 @@ class ClockFlow:
         """Raise a clock call on `seat`; it runs per the profile's clock_call rules."""
         ctx, rules = self.ctx, self.ctx.profile.clock_call
         if rules.called_by == "dealer" and by != "dealer":
-            return ctx.refuse(t, f"Only the dealer calls the clock here{ctx.rule()}")
+            return ctx.refuse(t, _dealer_only(ctx))
         if self.call is not None:
-            return ctx.refuse(t, f"The clock is already on seat {self.call.seat}")
+            return ctx.refuse(t, _("The clock is already on seat {seat}").format(
+                seat=self.call.seat))
         if seat not in ctx.occupied():
-            return ctx.refuse(t, f"Seat {seat} has no player")
-        res = ctx.emit(t, "clock_call", {"seat": seat}, f"Clock called on seat {seat}",
-                       None, f"clock {seat}")
+            return ctx.refuse(t, _("Seat {seat} has no player").format(seat=seat))
+        res = ctx.emit(t, "clock_call", {"seat": seat},
+                       _("Clock called on seat {seat}").format(seat=seat), None,
+                       _("clock {seat}").format(seat=seat))
         assert res.report is not None
         self.call = ClockCall(res.report["id"], seat, t, rules.seconds, rules.countdown,
                               rules.min_wait, rules.needs_approval)
@@ -41,20 +54,22 @@ class ClockFlow:
         if r := ctx.debounced("clock_button", t):
             return r
         if ctx.profile.clock_call.called_by == "dealer":
-            return ctx.refuse(t, f"Only the dealer calls the clock here{ctx.rule()}")
+            return ctx.refuse(t, _dealer_only(ctx))
         if self.call is not None:
-            return ctx.refuse(t, f"The clock is already on seat {self.call.seat}")
+            return ctx.refuse(t, _("The clock is already on seat {seat}").format(
+                seat=self.call.seat))
         return None
 
     def clock_done(self, t: float, outcome: str) -> Result:
         """Close the clock call: the player acted, the hand is dead, checked, or cancelled."""
         call = self.call
         if call is None:
-            return self.ctx.refuse(t, "No clock call running")
+            return self.ctx.refuse(t, _("No clock call running"))
         self.call = None
         self.ctx.closed_calls |= call.ids
         return self.ctx.emit(t, "clock_done", {"call": call.id, "outcome": outcome},
-                             f"Clock call: {outcome}")
+                             _("Clock call: {outcome}").format(
+                                 outcome=_(OUTCOMES.get(outcome, outcome))))
 
     def undone(self, rid: str) -> None:
         """UNDO took back report `rid`: if it raised this call, the call is gone."""
@@ -70,12 +85,15 @@ class ClockFlow:
         if call is None:
             return None
         phase = call.phase(t)
-        rule = self.ctx.rule().strip(" ()")
-        detail = (f"Clock on seat {call.seat} - {call.seconds:g} + {call.countdown:g} s"
-                  f"{' (' + self.ctx.profile.name + ' ' + rule + ')' if rule else ''}")
-        texts = {"approval": "Waiting for the floor", "buzzer": "TIME", "over": "TIME",
-                 "waiting": f"Clock can start in {format_clock(call.wait_left(t))}"}
-        text = texts.get(phase) or str(int(call.remaining(t) + 0.999))
+        rule = self.ctx.rule()
+        times = {"seat": call.seat, "seconds": f"{call.seconds:g}",
+                 "countdown": f"{call.countdown:g}"}
+        detail = (_("Clock on seat {seat} - {seconds} + {countdown} s ({profile} rule {rule})")
+                  .format(profile=self.ctx.profile.name, rule=rule, **times) if rule else
+                  _("Clock on seat {seat} - {seconds} + {countdown} s").format(**times))
+        text = (_(PHASES[phase]) if phase in PHASES else
+                _("Clock can start in {clock}").format(clock=format_clock(call.wait_left(t)))
+                if phase == "waiting" else str(int(call.remaining(t) + 0.999)))
         return ClockCallView(call.seat, phase, call.remaining(t), text, detail,
                              buzzer=phase == "buzzer")
 

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.lang.active import N_, _, fmt, ngettext
 from kiosk.table.context import TableContext
 from kiosk.table.money_entry import colour_up_rows
 from kiosk.table.result import Result
 from kiosk.table.view import BustPanel
 
-CARD_ORDER = "A high, 2 low\nequal ranks: spades,\nhearts, diamonds, clubs"
-RACE_PROMPT = "CHIP RACE: {left} x {chip}: tap the highest card's seat"
-RACE_NEXT = "CHIP RACE: {left} more x {chip}: tap the next card's seat"
-RACE_FULL = "CHIP RACE: all {n} given - SEND"
-RACE_WAIT = "Chip race sent: waiting for the director"
+CARD_ORDER = N_("A high, 2 low\nequal ranks: spades,\nhearts, diamonds, clubs")
+RACE_PROMPT = N_("CHIP RACE: {left} x {chip}: tap the highest card's seat")
+RACE_NEXT = N_("CHIP RACE: {left} more x {chip}: tap the next card's seat")
+RACE_FULL = N_("CHIP RACE: all {n} given - SEND")
+RACE_WAIT = N_("Chip race sent: waiting for the director")
+NO_RACE = N_("No chip race to enter")
 
 
 class ColourUpFlow:
@@ -62,36 +64,39 @@ class ColourUpFlow:
         """The seat holding the next-highest card wins the next chip."""
         cu = self.racing()
         if cu is None:
-            return self.ctx.refuse(t, "No chip race to enter")
+            return self.ctx.refuse(t, _(NO_RACE))
         cards = _seat_map(cu.get("deal_cards"))
         if not cards.get(seat):
-            return self.ctx.refuse(t, f"Seat {seat} has no race cards")
+            return self.ctx.refuse(t, _("Seat {seat} has no race cards").format(seat=seat))
         if len(self.taps) >= int(cu.get("to_give") or 0):
-            return self.ctx.refuse(t, RACE_FULL.format(n=len(self.taps)))
+            return self.ctx.refuse(t, _(RACE_FULL).format(n=len(self.taps)))
         limit = cu.get("max_each")
         if limit is not None and self.taps.count(seat) >= int(limit):
-            return self.ctx.refuse(t, f"Seat {seat} already has {int(limit)} chip"
-                                      f"{'s' if int(limit) > 1 else ''}")
+            return self.ctx.refuse(t, ngettext("Seat {seat} already has {n} chip",
+                                               "Seat {seat} already has {n} chips",
+                                               int(limit)).format(seat=seat, n=int(limit)))
         self.taps = [*self.taps, seat]
-        return Result(message=f"Seat {seat}: chip {len(self.taps)}")
+        return Result(message=_("Seat {seat}: chip {n}").format(seat=seat, n=len(self.taps)))
 
     def race_undo(self, t: float) -> Result:
         """UNDO on the race: the last tap comes off."""
         if self.racing() is None or not self.taps:
-            return self.ctx.refuse(t, "No race tap to undo")
+            return self.ctx.refuse(t, _("No race tap to undo"))
         seat, self.taps = self.taps[-1], self.taps[:-1]
-        return Result(message=f"Seat {seat}: chip taken back")
+        return Result(message=_("Seat {seat}: chip taken back").format(seat=seat))
 
     def race_send(self, t: float) -> Result:
         """SEND once exactly the race's chips are given."""
         cu, rnd = self.racing(), self._round()
         if cu is None or rnd is None:
-            return self.ctx.refuse(t, "No chip race to send")
+            return self.ctx.refuse(t, _("No chip race to send"))
         need = int(cu.get("to_give") or 0)
         if len(self.taps) != need:
-            return self.ctx.refuse(t, f"Tap {need - len(self.taps)} more seat(s) first")
+            left = need - len(self.taps)
+            return self.ctx.refuse(t, ngettext("Tap {n} more seat first",
+                                               "Tap {n} more seats first", left).format(n=left))
         res = self.ctx.emit(t, "chip_race", {"round": rnd, "winners": list(self.taps)},
-                            "Chip race sent")
+                            _("Chip race sent"))
         self.races_sent.add(rnd)
         self.taps = []
         return res
@@ -108,13 +113,13 @@ class ColourUpFlow:
         order = tuple((s, " ".join(str(i + 1) for i, x in enumerate(self.taps) if x == s))
                       for s in dict.fromkeys(self.taps))
         need, chip = int(cu.get("to_give") or 0), int(cu.get("new_chip") or 0)
-        prompt = (RACE_FULL.format(n=need) if len(self.taps) >= need else
-                  (RACE_NEXT if self.taps else RACE_PROMPT).format(left=need - len(self.taps),
-                                                                   chip=f"{chip:,}"))
+        prompt = (_(RACE_FULL).format(n=need) if len(self.taps) >= need else
+                  _(RACE_NEXT if self.taps else RACE_PROMPT).format(
+                      left=need - len(self.taps), chip=fmt().chips(chip)))
         limit = cu.get("max_each")
         full = {s for s in cards if limit is not None and self.taps.count(s) >= int(limit)}
         return BustPanel(dealt, order, None, False, len(self.taps) == need, prompt,
-                         mode="race", ok_text="SEND", note=CARD_ORDER,
+                         mode="race", ok_text=N_("SEND"), note=_(CARD_ORDER),
                          cards=tuple(sorted(cards.items())), blocked=tuple(sorted(full)),
                          can_undo=bool(self.taps))
 
@@ -124,19 +129,21 @@ class ColourUpFlow:
         cu, req = self._plan(), self.ctx.plan.get("chip_count") or {}
         if cu is None or cu.get("pending"):
             return "", ()
-        gone = ", ".join(f"{int(c):,}" for c in req.get("removed") or ())
-        chip = int(cu.get("new_chip") or 0)
-        title = "COLOUR-UP" + (f": {gone} off" if gone else "") + \
-            (f", race for {chip:,}" if chip else "")
+        gone = ", ".join(fmt().chips(int(c)) for c in req.get("removed") or ())
+        chip = fmt().chips(int(cu.get("new_chip") or 0))
+        title = ((_("COLOUR-UP: {chips} off, race for {chip}") if cu.get("new_chip") else
+                  _("COLOUR-UP: {chips} off")) if gone else
+                 _("COLOUR-UP: race for {chip}") if cu.get("new_chip") else
+                 _("COLOUR-UP")).format(chips=gone, chip=chip)
         return title, tuple(colour_up_rows(cu))
 
     def done(self, t: float) -> Result:
         """DONE on the walk-through: back to the table."""
         rnd = self._round()
         if not self.ctx.plan.get("colour_up") or rnd is None:
-            return self.ctx.refuse(t, "No colour-up to finish")
+            return self.ctx.refuse(t, _("No colour-up to finish"))
         self.seen.add(rnd)
-        return Result(message="Colour-up done")
+        return Result(message=_("Colour-up done"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"colour_ups_seen": sorted(self.seen), "races_sent": sorted(self.races_sent),

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.lang.active import N_, _, fmt, ngettext, render
 from kiosk.table.context import TableContext
 from kiosk.table.money_entry import ChipCountEntry
 from kiosk.table.result import Result
 from kiosk.table.view import BustPanel
 
-COUNT_PROMPT = "CHIP COUNT{label}: tap a seat, type its stack, then SEND"
-RECOUNT_PROMPT = "RECOUNT: {why}"
+COUNT_PROMPT = N_("CHIP COUNT{label}: tap a seat, type its stack, then SEND")
+RECOUNT_PROMPT = N_("RECOUNT: {why}")
+NOT_OPEN = N_("No chip count is open")
 
 
 def asked(req: dict[str, Any]) -> tuple[int, int]:
@@ -53,7 +55,7 @@ class CountFlow:
         """A keypad key into the focused seat's stack."""
         entry = self.counting()
         if entry is None:
-            return self.ctx.refuse(t, "No chip count is open")
+            return self.ctx.refuse(t, _(NOT_OPEN))
         entry.press(key)
         self.error = ""
         return Result()
@@ -62,7 +64,7 @@ class CountFlow:
         """A seat tap on the count: typing goes to that seat now."""
         entry = self.counting()
         if entry is None or seat not in entry.seats:
-            return self.ctx.refuse(t, f"Seat {seat} is not in the count")
+            return self.ctx.refuse(t, _("Seat {seat} is not in the count").format(seat=seat))
         entry.at = entry.seats.index(seat)
         return Result()
 
@@ -70,10 +72,11 @@ class CountFlow:
         """SEND: the count goes to the director only when every stack is plausible."""
         entry = self.counting()
         if entry is None:
-            return self.ctx.refuse(t, "No chip count is open")
+            return self.ctx.refuse(t, _(NOT_OPEN))
         problems = entry.problems() + self._beyond_the_room(entry.stacks())
         if problems:
-            more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+            more = " " + _("(+{n} more)").format(n=len(problems) - 1) if len(problems) > 1 \
+                else ""
             self.error = problems[0] + more
             return self.ctx.refuse(t, self.error)
         res = self.chip_count(t, entry.stacks(), entry.round_no)
@@ -87,7 +90,9 @@ class CountFlow:
         data: dict[str, Any] = {"stacks": {str(s): int(v) for s, v in sorted(stacks.items())}}
         if round_no is not None:
             data["round"] = round_no
-        return self.ctx.emit(t, "chip_count", data, f"Chip count sent ({len(stacks)} seats)")
+        return self.ctx.emit(t, "chip_count", data, ngettext(
+            "Chip count sent ({n} seat)", "Chip count sent ({n} seats)", len(stacks)).format(
+                n=len(stacks)))
 
     def _beyond_the_room(self, stacks: dict[int, int]) -> list[str]:
         """Stacks no table can hold: more than all the chips in play (from the schedule's
@@ -97,10 +102,13 @@ class CountFlow:
         room = left * avg + left
         if not room:
             return []
-        out = [f"Seat {s}: {v:,} is more than all chips in play ({left * avg:,})"
-               for s, v in sorted(stacks.items()) if v > room]
+        f = fmt()
+        out = [_("Seat {seat}: {stack} is more than all chips in play ({total})").format(
+            seat=s, stack=f.chips(v), total=f.chips(left * avg))
+            for s, v in sorted(stacks.items()) if v > room]
         if not out and sum(stacks.values()) > room:
-            out.append(f"Table total {sum(stacks.values()):,} is more than all chips in play")
+            out.append(_("Table total {stack} is more than all chips in play").format(
+                stack=f.chips(sum(stacks.values()))))
         return out
 
     def panel(self) -> BustPanel | None:
@@ -109,14 +117,16 @@ class CountFlow:
         if entry is None:
             return None
         req = self.ctx.plan.get("chip_count") or {}
-        label = f" ({req['label']})" if req.get("label") else ""
-        why = [w for w in str(req.get("recount") or "").split("; ") if w]
-        more = f" (+{len(why) - 1} more)" if len(why) > 1 else ""
-        prompt = self.error or (RECOUNT_PROMPT.format(why=why[0] + more) if why else
-                                COUNT_PROMPT.format(label=label))
+        label = render(req.get("label_msg"), str(req.get("label") or ""))
+        label = f" ({label})" if label else ""
+        recount = render(req.get("recount_msg"), str(req.get("recount") or ""))
+        why = [w for w in recount.split("; ") if w]
+        more = " " + _("(+{n} more)").format(n=len(why) - 1) if len(why) > 1 else ""
+        prompt = self.error or (_(RECOUNT_PROMPT).format(why=why[0] + more) if why else
+                                _(COUNT_PROMPT).format(label=label))
         return BustPanel(tuple((s, entry.names.get(s, "")) for s in entry.seats),
                          tuple((s, entry.values.get(s, "")) for s in entry.seats),
-                         entry.seat, False, True, prompt, mode="count", ok_text="SEND",
+                         entry.seat, False, True, prompt, mode="count", ok_text=N_("SEND"),
                          error=bool(self.error))
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.lang.active import N_, _
 from kiosk.table.calls import FloorCall
 from kiosk.table.context import TableContext
 from kiosk.table.result import Result
 
 RESOLVED_S = 8.0       # how long "floor: resolved" stays before the banner clears
-TEXTS = {"open": "Floor called", "acked": "Floor on the way", "resolved": "Floor: resolved"}
+TEXTS = {"open": N_("Floor called"), "acked": N_("Floor on the way"),
+         "resolved": N_("Floor: resolved")}
 
 
 class FloorFlow:
@@ -25,9 +27,9 @@ class FloorFlow:
         if r := ctx.debounced("floor_button", t):
             return r
         if self.call is not None and self.call.state != "resolved":
-            return ctx.refuse(t, "Floor already called")
+            return ctx.refuse(t, _("Floor already called"))
         data = {} if seat is None else {"seat": seat}
-        res = ctx.emit(t, "floor_call", data, "Floor called", None, "floor")
+        res = ctx.emit(t, "floor_call", data, _(TEXTS["open"]), None, _("floor"))
         assert res.report is not None
         self.call = FloorCall(res.report["id"], t, seat)
         return res
@@ -36,10 +38,10 @@ class FloorFlow:
         """A held FLOOR press cancels the open call instead of raising one."""
         call = self.call
         if call is None or call.state == "resolved":
-            return self.ctx.refuse(t, "No floor call to cancel")
+            return self.ctx.refuse(t, _("No floor call to cancel"))
         self.call = None
         self.ctx.closed_calls |= call.ids
-        return self.ctx.emit(t, "floor_cancel", {"call": call.id}, "Floor call cancelled")
+        return self.ctx.emit(t, "floor_cancel", {"call": call.id}, _("Floor call cancelled"))
 
     def undone(self, rid: str) -> None:
         """UNDO took back report `rid`: if it raised this call, the call is gone."""
@@ -58,8 +60,8 @@ class FloorFlow:
         if fc is None:
             return ""
         if fc.state == "acked" and fc.by:
-            return f"Floor on the way: {fc.by}"
-        return TEXTS.get(fc.state, "")
+            return _("Floor on the way: {name}").format(name=fc.by)
+        return _(TEXTS[fc.state]) if fc.state in TEXTS else ""
 
     def live(self) -> dict[str, Any] | None:
         fc = self.call

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.base.texts import Msg
+from kiosk.lang.active import N_, _, render
 from kiosk.table.context import TableContext
 from kiosk.table.result import Result
 from kiosk.table.view import MoverView
 
 MOVERS_PER_PAGE = 10   # a whole table (the most a plan lists) on one page at 800x480
 MESSAGE_S = 6.0        # how long a check-in result stays on screen
+ASKING_BADGE = N_("Badge: asking the director…")
+ASKING_PIN = N_("PIN: asking the director…")
 
 
 class MovesFlow:
@@ -30,10 +34,11 @@ class MovesFlow:
         ctx = self.ctx
         who = ctx.plan_seats().get(seat, {})
         if not self.arriving(seat):
-            return ctx.refuse(t, f"Seat {seat} is not waiting for a player")
+            return ctx.refuse(t, _("Seat {seat} is not waiting for a player").format(seat=seat))
         ctx.local.checked_in[seat] = str(who.get("player", ""))
-        name = str(who.get("name", "")) or "player"
-        return ctx.emit(t, "present", {"seat": seat}, f"Seat {seat}: {name} arrived")
+        name = str(who.get("name", "")) or _("player")
+        return ctx.emit(t, "present", {"seat": seat},
+                        _("Seat {seat}: {name} arrived").format(seat=seat, name=name))
 
     def arriving(self, seat: int) -> bool:
         return (self.ctx.plan_seats().get(seat, {}).get("status") == "arriving"
@@ -50,27 +55,35 @@ class MovesFlow:
                 return self._checkin(t, card, seat, str(who.get("name", "")))
         found = ctx.find_card(card)
         if not found:   # no player's card: the director says whether it is a dealer's badge
-            self.checkin_text, self.checkin_at = "Badge: asking the director…", t
+            self.checkin_text, self.checkin_at = _(ASKING_BADGE), t
             return Result(message=self.checkin_text, dealer={"badge": card})
         event, (table, seat, name) = found
+        where = {"event": ctx.event_title(event or ""), "table": table, "seat": seat,
+                 "name": name}
         if event != ctx.event:     # another event's player (or this table is free)
-            named = f"{name}: " if name else ""
-            return self._check_text(t, f"{'' if ctx.free else 'Other event — '}{named}"
-                                       f"{ctx.event_title(event or '')} table {table} "
-                                       f"seat {seat}", error=not ctx.free)
+            text = (_("{name}: {event} table {table} seat {seat}") if name else
+                    _("{event} table {table} seat {seat}")).format(**where)
+            return self._check_text(t, text if ctx.free else
+                                    _("Other event — {where}").format(where=text),
+                                    error=not ctx.free)
         if int(table) != ctx.table:
-            return self._check_text(t, f"Wrong seat — table {table} seat {seat}"
-                                       f"{' (' + name + ')' if name else ''}", error=True)
+            return self._check_text(t, (_("Wrong seat — table {table} seat {seat} ({name})")
+                                        if name else
+                                        _("Wrong seat — table {table} seat {seat}"))
+                                    .format(**where), error=True)
         # the directory says here, the plan (sent at once with every move, where the
         # directory may lag in a big room) seats nobody with that card: moved or out
-        return self._check_text(t, f"{name or 'This card'}: not seated here now — ask "
-                                   "the floor", error=True)
+        return self._check_text(t, (_("{name}: not seated here now — ask the floor") if name
+                                    else _("This card: not seated here now — ask the floor"))
+                                .format(name=name), error=True)
 
     def _checkin(self, t: float, card: str, seat: int, name: str) -> Result:
         who = self.ctx.plan_seats().get(seat, {})
         if who.get("status") == "arriving" and who.get("player"):
             self.ctx.local.checked_in[seat] = str(who["player"])
-        self.checkin_text, self.checkin_at = f"Seat {seat}: welcome {name}".rstrip(), t
+        self.checkin_text = (_("Seat {seat}: welcome {name}") if name else
+                             _("Seat {seat}: welcome")).format(seat=seat, name=name)
+        self.checkin_at = t
         return self.ctx.emit(t, "checkin", {"card": card, "seat": seat}, self.checkin_text)
 
     def _check_text(self, t: float, text: str, error: bool) -> Result:
@@ -80,13 +93,19 @@ class MovesFlow:
     def dealer_pin(self, t: float, dealer: str, pin: str) -> Result:
         """A dealer typed a name and PIN: for the director to check, never kept here."""
         if not (pin.isdigit() and 4 <= len(pin) <= 8) or not dealer.strip():
-            return self._check_text(t, "A PIN is 4 to 8 digits", error=True)
-        self.checkin_text, self.checkin_at = "PIN: asking the director…", t
+            return self._check_text(t, _("A PIN is 4 to 8 digits"), error=True)
+        self.checkin_text, self.checkin_at = _(ASKING_PIN), t
         return Result(message=self.checkin_text, dealer={"dealer": dealer.strip(), "pin": pin})
 
-    def dealer_answer(self, t: float, text: str, ok: bool) -> Result:
-        """The director's answer to a badge or a PIN: shown like a check-in."""
-        return self._check_text(t, text, error=not ok)
+    def dealer_answer(self, t: float, text: str, ok: bool,
+                      msg: Msg | dict[str, Any] | None = None,
+                      language: str | None = None) -> Result:
+        """The director's answer to a badge or a PIN, shown like a check-in: its message
+        key in the language of the dealer who badged (the roster's), else this kiosk's;
+        without a key, the director's words (an older director's, in the room's
+        language)."""
+        return self._check_text(t, render(msg, text, language) if msg else text,
+                                error=not ok)
 
     def checkin(self, t: float) -> str:
         """The last check-in result while it is fresh."""
@@ -118,24 +137,27 @@ class MovesFlow:
         if plan.get("final_table") and ins and not self.hidden:
             rows = self._arriving(ins)
             if not all(r.arrived for r in rows):
-                return "FINAL TABLE: tap arrivals", rows
+                return _("FINAL TABLE: tap arrivals"), rows
         return "", ()
 
     def _leaving(self, out: list[dict[str, Any]]) -> tuple[str, tuple[MoverView, ...]]:
         final_table = (self.ctx.schedule or {}).get("final_table")
         final = final_table and all(m.get("to_table") == final_table for m in out)
-        title = (f"FINAL TABLE: go to table {out[0].get('to_table')}" if final
-                 else "TABLE BREAKING: players move")
+        title = (_("FINAL TABLE: go to table {table}").format(table=out[0].get("to_table"))
+                 if final else _("TABLE BREAKING: players move"))
         return title, tuple(
-            MoverView(_name(m), f"seat {m.get('seat')}",
-                      f"TABLE {m.get('to_table')}  SEAT {m.get('to_seat')}")
+            MoverView(_name(m), _("seat {seat}").format(seat=m.get("seat")),
+                      _("TABLE {table}  SEAT {seat}").format(table=m.get("to_table"),
+                                                            seat=m.get("to_seat")))
             for m in sorted(out, key=_seat))
 
     def _arriving(self, ins: list[dict[str, Any]]) -> tuple[MoverView, ...]:
         occupied = self.ctx.occupied()
         return tuple(
-            MoverView(_name(m), f"T{m.get('from_table')} s{m.get('from_seat')}",
-                      f"SEAT {m.get('seat')}", _seat(m), m.get("seat") in occupied)
+            MoverView(_name(m), _("T{table} s{seat}").format(table=m.get("from_table"),
+                                                             seat=m.get("from_seat")),
+                      _("SEAT {seat}").format(seat=m.get("seat")), _seat(m),
+                      m.get("seat") in occupied)
             for m in sorted(ins, key=_seat))
 
     def page_of(self, movers: tuple[MoverView, ...]) -> tuple[tuple[MoverView, ...], int, int]:
@@ -146,13 +168,15 @@ class MovesFlow:
         return movers[page * per:(page + 1) * per], page, pages
 
     def moves(self) -> tuple[str, ...]:
-        return tuple(f"Seat {m.get('seat')}: go to table {m.get('to_table')} seat "
-                     f"{m.get('to_seat')}" for m in self.ctx.plan.get("moves_out", []))
+        return tuple(_("Seat {seat}: go to table {table} seat {to_seat}").format(
+            seat=m.get("seat"), table=m.get("to_table"), to_seat=m.get("to_seat"))
+            for m in self.ctx.plan.get("moves_out", []))
 
     def arrivals(self) -> tuple[str, ...]:
         occupied = self.ctx.occupied()
-        return tuple(f"Seat {m.get('seat')}: arriving from T{m.get('from_table')}"
-                     for m in self.ctx.plan.get("moves_in", []) if m.get("seat") not in occupied)
+        return tuple(_("Seat {seat}: arriving from T{table}").format(
+            seat=m.get("seat"), table=m.get("from_table"))
+            for m in self.ctx.plan.get("moves_in", []) if m.get("seat") not in occupied)
 
 
 def _name(m: dict[str, Any]) -> str:

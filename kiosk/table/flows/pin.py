@@ -6,6 +6,7 @@ The PIN is never shown (one star a digit), queued or written anywhere."""
 
 from __future__ import annotations
 
+from kiosk.lang.active import _
 from kiosk.table.context import TableContext
 from kiosk.table.flows.moves import MovesFlow
 from kiosk.table.result import Result
@@ -67,7 +68,7 @@ class PinFlow:
         """Send the name and the PIN once; the pad closes and forgets both."""
         name, pin = self.name.strip(), self._pin
         if not name or not (4 <= len(pin) <= PIN_MAX):
-            return self.ctx.refuse(t, "A dealer's name and a PIN of 4 to 8 digits")
+            return self.ctx.refuse(t, _("A dealer's name and a PIN of 4 to 8 digits"))
         self.pin_cancel(t)
         return self.moves.dealer_pin(t, name, pin)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kiosk.lang.active import _
 from kiosk.table.context import TableContext
 from kiosk.table.flows.clock import ClockFlow
 from kiosk.table.flows.floor import FloorFlow
@@ -23,13 +24,13 @@ class UndoFlow:
         if r := ctx.debounced("undo", t):
             return r
         if not ctx.undo_stack:
-            return ctx.refuse(t, "Nothing to undo")
+            return ctx.refuse(t, _("Nothing to undo"))
         rid, label, before = ctx.undo_stack.pop()
         if before is not None:
             ctx.local = before
         self.clock.undone(rid)
         self.floor.undone(rid)
-        return ctx.emit(t, "undo", {"report": rid}, f"Undone: {label}")
+        return ctx.emit(t, "undo", {"report": rid}, _("Undone: {action}").format(action=label))
 
     def label(self) -> str:
         """What UNDO would take back ("bust 4"), or "" when there is nothing."""

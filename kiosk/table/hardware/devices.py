@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance import gpiochip
+from kiosk.system import gpiochip
 from kiosk.table.service import TableService
 
 log = logging.getLogger(__name__)

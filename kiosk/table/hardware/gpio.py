@@ -17,6 +17,7 @@ from kiosk.table.service import TableService
 
 log = logging.getLogger(__name__)
 
+BEEP_S = 0.15   # each beep of a shot clock's last seconds
 # button -> (action on a short press, action on a hold)
 ACTIONS = {"allin": ("press_allin", "hold_allin"), "clock": ("press_clock", "hold_clock"),
            "floor": ("press_floor", "hold_floor")}
@@ -40,7 +41,7 @@ class TableGpio:
         self.floor_led = LED(cfg.floor_led)
         self.clock_led = LED(cfg.clock_led)
         self.buzzer = Buzzer(cfg.buzzer)
-        self._out: tuple[str, str, bool] | None = None
+        self._out: tuple[str, str, str] | None = None   # floor light, clock light, buzzer
         service.listeners.append(self.sync)
 
     def close(self) -> None:
@@ -71,10 +72,10 @@ class TableGpio:
         """Drive the LEDs and buzzer from the controller (called after every change)."""
         ctl, t = self.service.ctl, self.service.now()
         floor = ctl.floor.call.state if ctl.floor.call else ""
-        call = ctl.clock.call
-        phase = call.phase(t) if call else ""
+        call, shot = ctl.clock.call, ctl.shot.current(t)
+        phase = call.phase(t) if call else shot.phase(t) if shot else ""
         clock = "blink" if phase == "countdown" else "on" if phase else ""
-        state = (floor, clock, ctl.clock.buzzer_on(t))
+        state = (floor, clock, ctl.sound(t))
         with self._lock:
             if state == self._out:
                 return
@@ -91,7 +92,9 @@ class TableGpio:
                 self.clock_led.on()
             else:
                 self.clock_led.off()
-            if state[2]:
+            if state[2] == "on":
                 self.buzzer.on()
+            elif state[2] == "beep":   # a shot clock's last seconds: a short beep a second
+                self.buzzer.beep(on_time=BEEP_S, off_time=1 - BEEP_S)
             else:
                 self.buzzer.off()

@@ -20,10 +20,12 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
-from kiosk.appliance.sdnotify import Notifier
 from kiosk.config.files import TableConfig
+from kiosk.lang.active import _, language
+from kiosk.system.sdnotify import Notifier
 from kiosk.table.controller import Result
 from kiosk.table.flows.pin import LETTERS
+from kiosk.table.ui import panels
 from kiosk.table.ui.texts import (
     CENTRE_LINES,
     LINE_BG,
@@ -61,7 +63,7 @@ class TableScreen(FloatLayout):
         self.lines = [Factory.CentreLine(font_size=0) for _ in range(CENTRE_LINES)]
         for line in self.lines:
             self.ids.centre.add_widget(line)
-        self.keypad_mode = ""
+        self.keypad_mode: tuple[str, str] = ("", "")     # (mode, the language it speaks)
         self.keypad_ok: DealerButton | None = None
         self.keypad_split: DealerButton | None = None
         self.keypad_side: DealerButton | None = None
@@ -71,7 +73,7 @@ class TableScreen(FloatLayout):
         self.mover_cells: list[Any] = []
         self.colour_up_cells: list[Any] = []
         self.bust_buttons: dict[int, DealerButton] = {}
-        self.pin_mode: bool | None = None       # the pad up: letters (True) or digits
+        self.pin_mode: tuple[bool, str] | None = None   # letters (True) or digits, language
         self.pin_names: tuple[str, ...] | None = None
 
     # ---------------------------------------------------------------- taps
@@ -86,13 +88,22 @@ class TableScreen(FloatLayout):
     def seat_tapped(self, seat: int) -> Result:
         return self.act("choose_seat", seat)
 
+    def shot_key(self, key: int) -> Result:
+        """The shot clock's two keys: TIME BANK and ACTED, then HAND DEAD and CHECKED."""
+        shot = self.view.shot_clock if self.view is not None else None
+        if shot is None:
+            return Result()
+        if shot.ruling:
+            return self.act("shot_out", ("dead", "checked")[key])
+        return self.act(("time_bank", "shot_stop")[key])
+
     def _keypad_for(self, mode: str) -> None:
         """The panel's right half: the digit keypad (busts and counts), the winner step's
         SPLIT POT (and SIDE POTS) and SKIP / OK, or the race's card order, UNDO and SEND.
         Rebuilt only when the mode changes."""
-        if self.keypad_mode == mode:
+        if self.keypad_mode == (mode, language()):
             return
-        pad, self.keypad_mode = self.ids.keypad, mode
+        pad, self.keypad_mode = self.ids.keypad, (mode, language())
         pad.clear_widgets()
         self.keypad_split = self.keypad_side = self.keypad_undo = self.keypad_note = None
         if mode in ("winner", "winner_sides", "race"):
@@ -102,17 +113,17 @@ class TableScreen(FloatLayout):
         key_action, ok_action = KEYPAD_ACTIONS[mode]
         pad.cols = 3
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "000", "0", "<"):
-            btn = DealerButton(text="DEL" if key == "<" else key)
+            btn = DealerButton(text=_("DEL") if key == "<" else key)
             btn.bind(on_release=lambda b, k=key: self.tap(key_action, k))
             pad.add_widget(btn)
         if mode == "bust":
-            cancel = DealerButton(text="CANCEL", tint=(0.45, 0.15, 0.15, 1))
+            cancel = DealerButton(text=_("CANCEL"), tint=(0.45, 0.15, 0.15, 1))
             cancel.bind(on_release=lambda b: self.tap("cancel_pending"))
             pad.add_widget(cancel)
         else:
             pad.add_widget(Widget())
         pad.add_widget(Widget())
-        self.keypad_ok = self._key(pad, "OK", ok_action, OK_TINT)
+        self.keypad_ok = self._key(pad, _("OK"), ok_action, OK_TINT)
 
     def _column_keys(self, mode: str) -> None:
         """One column of tall keys: the winner step's, or the race's under its card order."""
@@ -120,13 +131,13 @@ class TableScreen(FloatLayout):
         if mode == "race":
             self.keypad_note = Factory.Big(shorten=False, color=(1, 0.85, 0.3, 1))
             pad.add_widget(self.keypad_note)
-            self.keypad_undo = self._key(pad, "UNDO", "race_undo")
-            self.keypad_ok = self._key(pad, "SEND", "race_send", OK_TINT)
+            self.keypad_undo = self._key(pad, _("UNDO"), "race_undo")
+            self.keypad_ok = self._key(pad, _("SEND"), "race_send", OK_TINT)
             return
-        self.keypad_split = self._key(pad, "SPLIT POT", "split_pot")
+        self.keypad_split = self._key(pad, _("SPLIT POT"), "split_pot")
         if mode == "winner_sides":
-            self.keypad_side = self._key(pad, "SIDE POTS", "side_pots")
-        self.keypad_ok = self._key(pad, "SKIP", "bust_send", OK_TINT)
+            self.keypad_side = self._key(pad, _("SIDE POTS"), "side_pots")
+        self.keypad_ok = self._key(pad, _("SKIP"), "bust_send", OK_TINT)
 
     def _key(self, pad: Any, text: str, action: str,
              tint: tuple[float, ...] | None = None) -> DealerButton:
@@ -149,9 +160,15 @@ class TableScreen(FloatLayout):
         self._render_header(v)
         oval = self.ids.oval
         oval.set_count(len(v.seats))
+        clocked = v.shot_clock.seat if v.shot_clock else None
         for s in v.seats:
-            oval.seats[s.seat].show(s, bool(v.pending) and v.pending != "bust" and s.occupied)
+            box = oval.seats[s.seat]
+            box.show(s, (bool(v.pending) and v.pending != "bust" and s.occupied)
+                     or s.seat == clocked)
+            if s.seat == clocked:
+                box.fill = panels.CLOCKED_FILL
         self._render_centre(v)
+        panels.render(self.ids, v, self.height)
         self._render_buttons(v)
         self._render_break(v)
         self._render_movers(v)
@@ -172,16 +189,17 @@ class TableScreen(FloatLayout):
         ids.pin_pad.shown = pad is not None
         if pad is None:
             return
-        ids.pin_title.text = f"PIN for {pad.name or '...'}: {pad.stars or '-'}"
+        ids.pin_title.text = _("PIN for {name}: {pin}").format(name=pad.name or "...",
+                                                              pin=pad.stars or "-")
         self._pin_keys(pad.typing)
         self._pin_names(pad)
         ids.pin_ok.disabled = not pad.ok
 
     def _pin_keys(self, typing: bool) -> None:
         """The digit pad beside the names, or the letter pad across the screen."""
-        if self.pin_mode == typing:
+        if self.pin_mode == (typing, language()):
             return
-        self.pin_mode, keys, names = typing, self.ids.pin_keys, self.ids.pin_names
+        self.pin_mode, keys, names = (typing, language()), self.ids.pin_keys, self.ids.pin_names
         keys.clear_widgets()
         keys.cols = 8 if typing else 3
         keys.size_hint_x = 0.98 if typing else 0.52
@@ -190,22 +208,23 @@ class TableScreen(FloatLayout):
             if not key:
                 keys.add_widget(Widget())
                 continue
-            btn = DealerButton(text={"<": "DEL", " ": "SPACE"}.get(key, key))
+            btn = DealerButton(text={"<": _("DEL"), " ": _("SPACE"), "NEXT": _("NEXT")}
+                               .get(key, key))
             btn.bind(on_release=lambda b, k=key: self.tap("pin_key", k))
             keys.add_widget(btn)
 
     def _pin_names(self, pad: PinPanel) -> None:
         """A button a name the plan holds (the one picked lit), and TYPE A NAME."""
         box = self.ids.pin_names
-        if self.pin_names != pad.names:
-            self.pin_names = pad.names
+        if self.pin_names != (*pad.names, language()):
+            self.pin_names = (*pad.names, language())
             box.clear_widgets()
             for name in pad.names:
                 btn = DealerButton(text=name, shorten=True)
                 btn.kid = "name"              # a long name is shortened, never spills
                 btn.bind(on_release=lambda b, n=name: self.tap("pin_pick", n))
                 box.add_widget(btn)
-            self._key(box, "TYPE A NAME", "pin_type")
+            self._key(box, _("TYPE A NAME"), "pin_type")
         for btn in box.children:
             btn.armed = btn.text == pad.name and not pad.typing
             btn.font_size = self.height * 0.07       # a name reads, never fills the key
@@ -218,19 +237,19 @@ class TableScreen(FloatLayout):
             return
         ids.idle_room.text = v.room_title
         ids.idle_message.text = v.checkin or v.message
-        status = offline_text(v) if v.offline else ("Director offline" if v.director_offline
-                                                     else "")
+        status = offline_text(v) if v.offline else (_("Director offline")
+                                                     if v.director_offline else "")
         ids.idle_status.text = v.storage or status
 
     def _render_header(self, v: TableView) -> None:
         ids = self.ids
-        ids.level.text = " · ".join(x for x in (v.level + (" (paused)" if v.paused else ""),
-                                              v.ante) if x)
+        ids.level.text = " · ".join(x for x in (v.level + (" " + _("(paused)") if v.paused
+                                                           else ""), v.ante) if x)
         ids.blinds.text = v.blinds or v.level
         ids.clock.text = v.clock
         ids.clock.color = (1, 0.5, 0.3, 1) if v.paused else (1, 1, 1, 1)
         ids.next_level.text = v.next_hand_note or v.next_level
-        hand = f"Hand {v.hand}" if v.hand else ""
+        hand = _("Hand {n}").format(n=v.hand) if v.hand else ""
         ids.field.text = " · ".join(x for x in (v.section, hand, v.field_text) if x)
         ids.to_break.text = " · ".join(x for x in (v.dealer_line, v.to_break) if x)
 
@@ -242,7 +261,7 @@ class TableScreen(FloatLayout):
         ids.btn_end.disabled = not v.in_hand
         ids.btn_all_in.disabled = not v.in_hand
         ids.btn_undo.disabled = not v.undo
-        ids.btn_undo.text = f"UNDO\n{v.undo}" if v.undo else "UNDO"
+        ids.btn_undo.text = _("UNDO") + (f"\n{v.undo}" if v.undo else "")
 
     def _render_break(self, v: TableView) -> None:
         ids = self.ids
@@ -258,10 +277,10 @@ class TableScreen(FloatLayout):
         ids.clock_call.shown = cc is not None
         if cc is None:
             return
-        ids.cc_title.text = f"CLOCK ON SEAT {cc.seat}"
+        ids.cc_title.text = _("CLOCK ON SEAT {seat}").format(seat=cc.seat)
         ids.cc_count.text = cc.text
         ids.cc_count.font_size = self.height * (0.3 if cc.text.isdigit() else 0.1)
-        ids.cc_count.color = ((1, 0.2, 0.2, 1) if cc.phase in ("countdown", "buzzer", "over")
+        ids.cc_count.color = (panels.RED if cc.phase in ("countdown", "buzzer", "over")
                               else (1, 1, 1, 1))
         ids.cc_detail.text = cc.detail
 
@@ -316,7 +335,7 @@ class TableScreen(FloatLayout):
                          else panel.mode)
         self._panel_seats(panel)
         assert self.keypad_ok is not None
-        self.keypad_ok.text = panel.ok_text
+        self.keypad_ok.text = _(panel.ok_text)
         self.keypad_ok.disabled = not panel.ok
         self._render_column(panel)
 

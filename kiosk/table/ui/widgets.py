@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk.lang.active import _
 from kiosk.table.view import SeatView
 
 SEAT_FILL = {"empty": (0.13, 0.15, 0.17, 1), "seated": (0.16, 0.2, 0.26, 1),
@@ -37,7 +38,7 @@ class SeatBox(ButtonBehavior, BoxLayout):
     def show(self, s: SeatView, highlight: bool) -> None:
         ids = self.ids
         self.seat = s.seat
-        ids.name.text = s.name or ("open" if not s.arriving else "")
+        ids.name.text = s.name or (_("open") if not s.arriving else "")
         ids.name.color = (0.55, 0.58, 0.6, 1) if not s.name else (1, 1, 1, 1)
         for badge, on in ((ids.b_d, s.button), (ids.b_sb, s.sb), (ids.b_bb, s.bb)):
             badge.opacity = 1 if on else 0
@@ -68,6 +69,42 @@ class Overlay(FloatLayout):
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.shown:
+            return False
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return super().on_touch_up(touch) if self.shown else False
+
+
+class Panel(FloatLayout):
+    """A layer over part of the screen (the shot clock's band, the handover): it takes the
+    touches that land on it only while shown, and the screen hides what it covers. Hidden,
+    it shrinks to nothing, as an overlay does; `open_hint` is its size when shown."""
+
+    shown = BooleanProperty(False)
+    partial = True                    # tests/table/ui/ui_checks.py: a layer, not the screen
+    open_hint = ListProperty([1, 1])
+    bg = ListProperty([0.1, 0.12, 0.16, 1])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        with self.canvas.before:
+            self._colour = Color(*self.bg)
+            self._rect = RoundedRectangle(pos=self.pos, size=self.size)
+        self.bind(pos=self._redraw, size=self._redraw, shown=self._redraw,
+                  open_hint=self._redraw, bg=self._redraw)
+        self.opacity = 0
+
+    def _redraw(self, *_: Any) -> None:
+        self.size_hint = tuple(self.open_hint) if self.shown else (0, 0)
+        self._colour.rgba = self.bg
+        self._rect.pos, self._rect.size = self.pos, self.size
+        self._rect.radius = [min(self.size) * 0.06]
+        self.opacity = 1 if self.shown else 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.shown or not self.collide_point(*touch.pos):
             return False
         super().on_touch_down(touch)
         return True

@@ -9,14 +9,19 @@
     box.id = "qr";
     Object.assign(box.style, {position: "fixed", right: "1vw", bottom: "1vh", display: "flex",
       flexDirection: "column", alignItems: "center", gap: ".4vh", color: "var(--muted)",
-      fontSize: "calc(1.2 * var(--u))", whiteSpace: "nowrap", maxWidth: "none"});
+      fontSize: "2vh", whiteSpace: "nowrap", maxWidth: "none"});   // past 1/60 of the height
     const img = document.createElement("img");
     img.src = "/p/" + encodeURIComponent(s.event) + "/qr.svg";
-    img.alt = "QR code: this event on your phone";
-    Object.assign(img.style, {width: "calc(8 * var(--u))", height: "calc(8 * var(--u))",
+    const alt = () => { img.alt = PK_TV.langs.length > 1 && PK_TV.mode === "side"
+      ? [...new Set(PK_TV.langs.map(c => _t("QR code: this event on your phone", null, c)))].join(" / ")
+      : _t("QR code: this event on your phone", null, PK_TV.code); };
+    alt();
+    Object.assign(img.style, {width: "14vh", height: "14vh",
       display: "block", borderRadius: "4px"});
     const caption = document.createElement("span");
-    caption.textContent = "Live on your phone";
+    const words = () => PK_TV.text(caption, c => _t("Live on your phone", null, c));
+    words();
+    PK_TV.onTurn(() => { alt(); words(); });
     box.append(img, caption);
     document.body.appendChild(box);
     const portrait = matchMedia("(orientation: portrait)");
@@ -24,5 +29,5 @@
     portrait.addEventListener("change", place);
     place();
   }
-  add();
+  PK_TV.ready.then(add);
 })();

@@ -9,7 +9,7 @@
   let sections = [], opened = null;
   const tablesBox = document.getElementById("tables");
   const map = document.createElement("section");
-  map.id = "dash-map"; map.setAttribute("aria-label", "tables by section"); map.hidden = true;
+  map.id = "dash-map"; map.setAttribute("aria-label", _t("tables by section")); map.hidden = true;
   tablesBox.insertBefore(map, tablesBox.firstChild);   // a full row of the tiles' grid
 
   const runs = nums => {
@@ -32,12 +32,12 @@
       .filter(g => g.tables.length);
     rows.forEach(g => g.tables.forEach(n => inSection.add(n)));
     const rest = nums.filter(n => !inSection.has(n));
-    if (rest.length) rows.push({name: rows.length ? "No section" : "Tables", tables: rest});
+    if (rest.length) rows.push({name: rows.length ? _t("No section") : _t("Tables"), tables: rest});
     const need = nums.filter(n => state(tiles.get(n)) === "call").length;
-    map.innerHTML = `<p class="muted">${nums.length} tables · ${need} calling · type a table number in the find box to open it</p>` +
-      rows.map(g => `<div class="map-section"><h3>${esc(g.name)} <span class="muted">tables ${esc(runs(g.tables))}</span></h3>
+    map.innerHTML = `<p class="muted">${esc(_t("{n} tables · {calling} calling · type a table number in the find box to open it", {n: nums.length, calling: need}))}</p>` +
+      rows.map(g => `<div class="map-section"><h3>${esc(g.name)} <span class="muted">${esc(_t("tables {ranges}", {ranges: runs(g.tables)}))}</span></h3>
         <div class="chips">${g.tables.sort((a, b) => a - b).map(n => { const v = tiles.get(n);
-          return `<button class="chip st-${state(v)}${opened === n ? " open" : ""}" data-dash-chip="${n}" title="Table ${n} · ${v.players}/${v.max_seats}">${n}</button>`; }).join("")}</div></div>`).join("");
+          return `<button class="chip st-${state(v)}${opened === n ? " open" : ""}" data-dash-chip="${n}" title="${esc(_t("Table {table}", {table: n}))} · ${v.players}/${v.max_seats}">${n}</button>`; }).join("")}</div></div>`).join("");
     document.querySelectorAll("#tables > .tile").forEach(el => el.classList.toggle("shown", el.id === `t${opened}`));
   }
 

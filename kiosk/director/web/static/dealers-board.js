@@ -1,127 +1,156 @@
-// The dealers' board on the room page: each table's dealer, minutes into the down, the next
-// push, each string's relief, the break queue, the EO list and the alerts (floor login), with
-// the floor's controls: clock a dealer in or out, sign the EO list, release the dealer
-// offered, clear a PIN lockout.
+// The dealers' board on the room page (floor login): a line that counts the room's
+// dealers, the alerts, each table's dealer with how long they have dealt there, the push
+// time and who comes next, the reliefs of the strings, who waits, who is on break and until
+// when, the early-out list; then the floor's controls, each with its label: clock a dealer
+// in or out, sign the EO list, release the dealer offered, clear a PIN lockout, and (a
+// director's) add or remove a dealer of the roster. Loaded after room.js (`user`, `role`).
 "use strict";
 (function () {
   const box = document.getElementById("dealers-board");
   if (!box) return;
+  const el = PK.el;
   let tz = "UTC";       // the room's time zone, as /api/dealers says it
-  const hhmm = (t) => {
-    if (t === null || t === undefined) return "held";
-    return new Date(t * 1000).toLocaleTimeString("en-GB", {hour: "2-digit", minute: "2-digit", timeZone: tz});
-  };
-  const el = (tag, text, cls) => {
-    const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
-    if (cls) e.className = cls;
-    return e;
-  };
-  async function act(body) {
-    const snap = await (await fetch("/api/room")).json();
-    const r = await fetch("/api/dealers/act", {method: "POST", headers: {
-      "Content-Type": "application/json", "X-CSRF-Token": snap.csrf || ""}, body: JSON.stringify(body)});
-    const out = await r.json();
-    const toast = document.getElementById("toast");
-    if (toast) toast.textContent = out.ok ? "Dealers: done" : "Dealers: " + out.error;
-    refresh();
+  const locale = () => ["en", "en_XA"].includes(PK_I18N.code) ? "en-GB" : PK_I18N.tag(PK_I18N.code);
+  // a time of day in the room's zone and the reader's clock
+  const at = t => t === null || t === undefined ? _t("held") : new Date(t * 1000).toLocaleTimeString(locale(),
+    {hour: "2-digit", minute: "2-digit", timeZone: tz || "UTC"});
+
+  async function send(url, body, said) {
+    const out = await PK.post(url, body);
+    PK.toast(out.ok ? said(out) : _t("Dealers: {error}", {error: out.error}), out.ok);
+    refresh(true);
   }
-  async function roster(body) {
-    const snap = await (await fetch("/api/room")).json();
-    const r = await fetch("/api/dealers/roster", {method: "POST", headers: {
-      "Content-Type": "application/json", "X-CSRF-Token": snap.csrf || ""}, body: JSON.stringify(body)});
-    const out = await r.json();
-    const toast = document.getElementById("toast");
-    if (toast) toast.textContent = out.ok ? "Dealers: " + out.done : "Dealers: " + out.error;
-    refresh();
+  const DONE = {dealer_clock_in: () => _t("clock in"), dealer_clock_out: () => _t("clock out"),
+                dealer_sign_early_out: () => _t("sign early out"), dealer_release: () => _t("release"),
+                dealer_pin_clear: () => _t("PIN clear")};
+  const act = body => send("/api/dealers/act", body, () =>
+    _t("Dealers: {what} {name}: done", {what: (DONE[body.kind] || (() => body.kind))(), name: body.dealer}));
+  const roster = body => send("/api/dealers/roster", body, out => _t("Dealers: {error}", {error: out.done}));
+
+  // one control: a visible label on a list of names and its button; none to pick: says so
+  function control(label, options, kind, none) {
+    const form = el("form", undefined, "inline dealer-control");
+    const id = "dc-" + kind;
+    const name = el("label", _t("{label}:", {label}), "muted");
+    name.htmlFor = id;
+    const pick = el("select");
+    pick.id = id;
+    for (const n of options) pick.append(el("option", n));
+    if (!options.length) pick.append(el("option", none));
+    const go = el("button", label, "small");
+    pick.disabled = go.disabled = !options.length;
+    form.append(name, pick, go);
+    form.addEventListener("submit", e => {
+      e.preventDefault();
+      if (kind === "remove") roster({action: "remove", name: pick.value});
+      else act({kind, dealer: pick.value});
+    });
+    return form;
   }
   function rosterForm() {
     const form = el("form", undefined, "inline dealer-control");
-    const name = el("input");
-    name.placeholder = "new dealer";
-    name.setAttribute("aria-label", "new dealer's name");
-    const badge = el("input");
-    badge.placeholder = "badge (optional)";
-    badge.setAttribute("aria-label", "new dealer's badge");
-    form.append(name, badge, el("button", "Add dealer", "small"));
-    form.addEventListener("submit", (e) => {
+    const name = el("input"), badge = el("input");
+    name.placeholder = _t("name"); name.setAttribute("aria-label", _t("new dealer's name"));
+    badge.placeholder = _t("badge (optional)"); badge.setAttribute("aria-label", _t("new dealer's badge"));
+    form.append(el("span", _t("Add to the roster:"), "muted"), name, badge, el("button", _t("Add dealer"), "small"));
+    form.addEventListener("submit", e => {
       e.preventDefault();
       roster({action: "add", name: name.value, badge: badge.value || null});
     });
     return form;
   }
-  function control(label, options, kind) {
-    const form = el("form", undefined, "inline dealer-control");
-    const pick = el("select");
-    pick.setAttribute("aria-label", label);
-    for (const name of options) pick.append(el("option", name));
-    const go = el("button", label, "small");
-    form.append(pick, go);
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      if (kind === "remove") roster({action: "remove", name: pick.value});
-      else act({kind: kind, dealer: pick.value});
-    });
-    if (!options.length) { pick.disabled = true; go.disabled = true; }
-    return form;
-  }
   function controls(d) {
     const row = el("div", undefined, "dealer-controls");
-    Object.assign(row.style, {display: "flex", flexWrap: "wrap", gap: "12px"});
     const status = d.dealers || {};
-    const out = d.roster.filter((n) => !status[n] || status[n] === "out");
-    const inn = Object.keys(status).filter((n) => status[n] !== "out");
-    const off = inn.filter((n) => status[n] !== "dealing");
-    row.append(control("Clock in", out, "dealer_clock_in"),
-               control("Clock out", off, "dealer_clock_out"),
-               control("Sign EO", inn.filter((n) => !d.eo.includes(n)), "dealer_sign_early_out"));
-    if (d.offer) row.append(control("Release", [d.offer], "dealer_release"));
-    row.append(rosterForm(), control("Remove", d.roster, "remove"));
-    if (d.locked.length) row.append(control("Clear PIN", d.locked, "dealer_pin_clear"));
+    const out = d.roster.filter(n => !status[n] || status[n] === "out");
+    const inn = Object.keys(status).filter(n => status[n] !== "out");
+    row.append(control(_t("Clock in"), out, "dealer_clock_in", _t("everyone is in")),
+               control(_t("Clock out"), inn.filter(n => status[n] !== "dealing"), "dealer_clock_out", _t("nobody free")),
+               control(_t("Sign EO"), inn.filter(n => !d.eo.includes(n)), "dealer_sign_early_out", _t("nobody")));
+    if (d.offer) row.append(control(_t("Release"), [d.offer], "dealer_release", ""));
+    if (d.locked.length) row.append(control(_t("Clear PIN"), d.locked, "dealer_pin_clear", ""));
+    if (typeof role !== "undefined" && role === "director") {
+      row.append(rosterForm(), control(_t("Remove"), d.roster, "remove", _t("nobody")));
+    }
     return row;
+  }
+  function table(d) {
+    const t = el("table", undefined, "dealer-table");
+    const head = el("tr");
+    for (const h of [_t("Table"), _t("Dealer"), _t("Dealing for"), _t("Push at"), _t("Comes next")]) {
+      const th = el("th", h); th.scope = "col"; head.append(th);
+    }
+    t.append(head);
+    for (const r of d.tables) {
+      const tr = el("tr", undefined, r.late > 150 ? "late" : "");
+      const push = el("td", at(r.push_at));
+      if (r.late > 150) push.append(" ", el("span", _t("{n} min late", {n: Math.floor(r.late / 60)}), "late-note"));
+      tr.append(el("td", String(r.table)), el("td", r.dealer || _t("no dealer")),
+                el("td", r.dealer ? _t("{n} min", {n: r.minutes}) : "—"), push,
+                el("td", r.incoming || (r.dealer ? _t("the relief, in turn") : "—")));
+      t.append(tr);
+    }
+    return t;
+  }
+  function lists(d) {
+    const dl = el("dl", undefined, "dealer-lists");
+    const row = (term, text) => { const div = el("div"); div.append(el("dt", term), el("dd", text)); dl.append(div); };
+    row(_t("Reliefs"), d.strings.map(s => _t("string {string} (tables {tables}): {name}",
+      {string: s.string, tables: s.tables.join(", "), name: s.relief || _t("none")})).join(" · ") || _t("none"));
+    row(_t("Waiting"), d.waiting.join(", ") || _t("none"));
+    row(_t("On break"), d.breaks.map(b => _t("{name} back at {time}", {name: b.dealer, time: at(b.until)})).join(" · ") || _t("none"));
+    row(_t("Early-out list"), (d.eo.join(", ") || _t("empty")) + (d.offer ? " · " + _t("offered to go home: {name}", {name: d.offer}) : ""));
+    return dl;
+  }
+  // an alert in the reader's words, from its kind and numbers (else its English text)
+  function alert(a) {
+    const args = {table: a.table, string: a.string, name: a.dealer, n: a.minutes};
+    if (a.kind === "no_dealer") return _t("Table {table} has no dealer", args);
+    if (a.kind === "no_relief") return _t("String {string} has no relief", args);
+    if (a.kind === "push_late" && a.minutes !== undefined) return a.held
+      ? _t("Table {table}: push {n} min late on a held clock ({name} still deals)", args)
+      : _t("Table {table}: push {n} min late ({name} still deals)", args);
+    if (a.kind === "late_back" && a.minutes !== undefined) return _t("{name} is {n} min late back from break", args);
+    return a.text;
   }
   function render(d) {
     const parts = [];
-    if (d.alerts.length) {
-      const ul = el("ul", undefined, "list dealer-alerts");
-      ul.setAttribute("role", "alert");
-      for (const a of d.alerts) ul.append(el("li", a.text, "alert"));
-      parts.push(ul);
-    }
-    const link = el("a", "The break room's roadmap (/dealers)");
+    const dealing = d.tables.filter(t => t.dealer).length;
+    const line = el("p", [_tn("{n} of {total} table dealt", "{n} of {total} tables dealt", d.tables.length, {n: dealing, total: d.tables.length}),
+                          _tn("{n} relief", "{n} reliefs", d.strings.filter(s => s.relief).length),
+                          _tn("{n} waiting", "{n} waiting", d.waiting.length),
+                          _tn("{n} on break", "{n} on break", d.breaks.length), ""].join(" · "), "dealer-summary");
+    const link = el("a", _t("the break room's roadmap"));
     link.href = "/dealers";
-    parts.push(el("p")), parts[parts.length - 1].append(link);
-    const table = el("table", undefined, "dealer-table");
-    const head = el("tr");
-    for (const h of ["Table", "Dealer", "Min", "Push", "Next in"]) head.append(el("th", h));
-    table.style.borderSpacing = "16px 2px";
-    table.append(head);
-    for (const t of d.tables) {
-      const tr = el("tr");
-      tr.append(el("td", String(t.table)), el("td", t.dealer || "—"),
-                el("td", t.minutes === null ? "" : String(t.minutes)),
-                el("td", hhmm(t.push_at)), el("td", t.incoming || ""));
-      table.append(tr);
+    line.append(link);
+    parts.push(line);
+    if (d.alerts.length) {
+      const said = el("div");
+      said.setAttribute("role", "alert");
+      const ul = el("ul", undefined, "list dealer-alerts");
+      for (const a of d.alerts) ul.append(el("li", alert(a), "alert"));
+      said.append(ul);
+      parts.push(said);
     }
-    parts.push(table);
-    parts.push(el("p", "Reliefs: " + (d.strings.map((s) => "S" + s.string + " " + (s.relief || "none")).join(" · ") || "none")));
-    parts.push(el("p", "Breaks: " + (d.breaks.map((b) => b.dealer + " back " + hhmm(b.until)).join(" · ") || "none")));
-    parts.push(el("p", "EO list: " + (d.eo.join(", ") || "empty") + (d.offer ? " — offer: " + d.offer : "")));
-    parts.push(controls(d));
+    parts.push(table(d), lists(d), controls(d));
     box.replaceChildren(...parts);
   }
-  async function refresh() {
+  // every few seconds, but never under a list the floor is choosing from
+  async function refresh(force) {
+    if (typeof user !== "undefined" && !user) {        // a visitor: no floor's board to ask for
+      box.replaceChildren(el("p", _t("Log in to see the dealers."), "muted"));
+      return;
+    }
     try {
       const r = await fetch("/api/dealers");
-      if (r.status === 401) { box.replaceChildren(el("p", "Log in to see the dealers.", "muted")); return; }
+      if (r.status === 401) { box.replaceChildren(el("p", _t("Log in to see the dealers."), "muted")); return; }
       const d = await r.json();
       tz = d.tz || "UTC";
-      render(d);
+      const f = document.activeElement;
+      if (force === true || !box.contains(f) || !["SELECT", "INPUT"].includes(f.tagName)) render(d);
     } catch (e) { /* the room page shows the connection already */ }
   }
-  document.addEventListener("submit", (e) => {
-    if (e.target && e.target.id === "login") setTimeout(refresh, 500);
-  });
+  document.addEventListener("pk-login", () => refresh(true));
   refresh();
   setInterval(refresh, 5000);
 })();

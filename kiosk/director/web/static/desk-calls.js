@@ -22,7 +22,7 @@
     for (const c of calls) {
       const line = document.createElement("div");
       line.className = "desk-call";
-      line.textContent = "Alternate " + c.position + ": " + c.name + ", to the desk";
+      line.textContent = _t("Alternate {position}: {name}, to the desk", {position: c.position, name: c.name});
       box.appendChild(line);
     }
     box.style.display = calls.length ? "block" : "none";

@@ -1,9 +1,13 @@
 // A league's standings on a phone: rank, name, points, events; a tap on a line shows
-// that player's places and points per event. Every name is set as text, never as HTML.
+// that player's places and points per event. Every name is set as text, never as HTML;
+// every word in the reader's language, numbers as the language writes them.
 "use strict";
 (function () {
   const name = document.body.dataset.league;
   const body = document.querySelector("#standings tbody");
+  const num = n => new Intl.NumberFormat(PK_I18N.tag(PK_I18N.code === "en_XA" ? "en" : PK_I18N.code),
+    {minimumFractionDigits: 2, maximumFractionDigits: 2}).format(n);
+  const ord = n => PK_I18N.place(n);
 
   function cell(tr, text, cls) {
     const td = document.createElement("td");
@@ -14,9 +18,13 @@
   }
 
   function show(data) {
-    document.getElementById("formula").textContent =
-      "Points: " + data.points + (data.best ? " - best " + data.best + " results count" : "");
-    document.getElementById("ties").textContent = "Ties: " + data.tie_rule + ".";
+    document.getElementById("formula").textContent = data.best
+      ? _tn("Points: {formula} - the best result counts", "Points: {formula} - the best {n} results count",
+            data.best, {formula: data.points})
+      : _t("Points: {formula}", {formula: data.points});
+    // the league's one tie rule (kiosk.core.season.leagues.TIE_RULE), in the reader's words
+    document.getElementById("ties").textContent = _t(
+      "Ties: more points; then the better finishes (best place first, then the next best, ...); then more events counted; then the name.");
     body.textContent = "";
     for (const line of data.standings) {
       const tr = document.createElement("tr");
@@ -24,12 +32,12 @@
       const who = cell(tr, line.name);
       const detail = document.createElement("div");
       detail.className = "pp-note";
-      detail.textContent = line.results.map(r =>
-        r.event + ": " + r.place + (r.place === 1 ? "st" : r.place === 2 ? "nd" :
-        r.place === 3 ? "rd" : "th") + ", " + r.points + (r.counted ? "" : " (not counted)")
+      detail.textContent = line.results.map(r => r.counted
+        ? _t("{event}: {place}, {points}", {event: r.event, place: ord(r.place), points: num(r.points)})
+        : _t("{event}: {place}, {points} (not counted)", {event: r.event, place: ord(r.place), points: num(r.points)})
       ).join(" - ");
       who.appendChild(detail);
-      cell(tr, line.points.toFixed(2), "num");
+      cell(tr, num(line.points), "num");
       cell(tr, line.counted + "/" + line.events, "num");
       body.appendChild(tr);
     }

@@ -19,7 +19,7 @@ async function post(what, body) {
   if (csrf) headers["X-CSRF-Token"] = csrf;
   const r = await fetch(`/api/printer/${what}`, { method: "POST", headers, body: JSON.stringify(body || {}) });
   const res = await r.json();
-  $("#msg").textContent = res.ok ? (res.job ? `job ${res.job} queued` : "trying") : res.error;
+  $("#msg").textContent = res.ok ? (res.job ? _t("job {job} queued", {job: res.job}) : _t("trying")) : res.error;
   $("#msg").className = res.ok ? "" : "error";
   refresh();
 }
@@ -38,20 +38,20 @@ async function refresh() {
   $("#controls").hidden = !(s.configured && canPrint());
   $("#login-hint").hidden = !s.configured || canPrint();
   if (!s.configured) {
-    state.textContent = "No printer: set [printer] port in the director's config.";
+    state.textContent = _t("No printer: start the demo with --printer PORT, or set [printer] port in room.toml.");
     return;
   }
   const away = s.online === false;
   state.className = away ? "away" : "";
-  state.textContent = `${s.port}: ${away ? `not printing (${s.error})` : "ready"}; ` +
-    `${s.waiting} slip${s.waiting === 1 ? "" : "s"} waiting`;
+  state.textContent = `${s.port}: ${away ? _t("not printing ({error})", {error: s.error}) : _t("ready")}; ` +
+    _tn("{n} slip waiting", "{n} slips waiting", s.waiting);
   const ev = $("#event");
   if (ev.options.length !== s.events.length)
     ev.innerHTML = s.events.map((e) => `<option>${esc(e)}</option>`).join("");
   $("#jobs tbody").innerHTML = s.jobs.map((j) =>
     `<tr class="${j.state}"><td>${j.id}</td><td><a href="#" data-show="${j.id}">${esc(j.title)}</a></td>` +
-    `<td>${j.state === "queued" ? `waiting${j.error ? ": " + esc(j.error) : ""}` : "printed"}</td>` +
-    `<td>${j.tries}</td><td>${canPrint() ? `<button type="button" data-reprint="${j.id}">Reprint</button>` : ""}</td></tr>`).join("");
+    `<td>${j.state === "queued" ? esc(_t("waiting")) + (j.error ? ": " + esc(j.error) : "") : esc(_t("printed"))}</td>` +
+    `<td>${j.tries}</td><td>${canPrint() ? `<button type="button" data-reprint="${j.id}">${esc(_t("Reprint"))}</button>` : ""}</td></tr>`).join("");
 }
 
 document.addEventListener("click", (e) => {

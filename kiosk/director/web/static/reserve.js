@@ -13,7 +13,8 @@
     list.textContent = "";
     for (const a of data.alternates) {
       const li = document.createElement("li");
-      li.textContent = a.position + ". " + a.name + (a.called ? " - to the desk" : "");
+      li.textContent = a.called ? _t("{n}. {name} - to the desk", {n: a.position, name: a.name})
+        : _t("{n}. {name}", {n: a.position, name: a.name});
       list.appendChild(li);
     }
     $("alternates-card").hidden = !data.alternates.length;
@@ -39,10 +40,10 @@
       body: JSON.stringify({name: $("reserve-name").value, contact: $("reserve-contact").value})})
       .then(r => r.json().then(body => ({ok: r.ok, body})))
       .then(({ok, body}) => {
-        if (!ok) { out.className = "pp-result bad"; out.textContent = body.error; return; }
+        if (!ok) { out.className = "pp-result bad"; out.textContent = PK_I18N.say(body.error_msg, body.error); return; }
         const p = document.createElement("p");
-        p.textContent = (body.state === "alternate" ? "You are alternate " + body.position
-          : "Reserved") + ". Your code: ";
+        p.textContent = body.state === "alternate"
+          ? _t("You are alternate {n}. Your code: ", {n: body.position}) : _t("Reserved. Your code: ");
         const b = document.createElement("strong");
         b.className = "pp-code";
         b.id = "reserve-code";
@@ -51,10 +52,10 @@
         const a = document.createElement("a");
         a.href = body.url;
         a.id = "reserve-link";
-        a.textContent = "Open my reservation";
+        a.textContent = _t("Open my reservation");
         out.append(p, a);
         load();
-      }).catch(() => { out.className = "pp-result bad"; out.textContent = "no answer: try again"; });
+      }).catch(() => { out.className = "pp-result bad"; out.textContent = _t("No answer: try again."); });
   });
   load();
   setInterval(load, 10000);

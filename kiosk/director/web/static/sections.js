@@ -31,11 +31,11 @@ function showSections() {
   const box = $("#sections-box"); if (!box) return;
   const mine = mySection();
   $("#sections").innerHTML = sections.map(s => `<li data-section="${esc(s.name)}"${s.name === mine ? ' class="mine"' : ""}>
-    <span class="grow"><b>${esc(s.name)}</b> <span class="muted">tables ${esc(s.ranges)} · ${s.count}</span></span>
-    <button class="small" data-work="${esc(s.name)}" aria-pressed="${s.name === mine}">${s.name === mine ? "Mine" : "Work here"}</button></li>`).join("")
-    || '<li class="muted">One room: no sections</li>';
+    <span class="grow"><b>${esc(s.name)}</b> <span class="muted">${esc(_t("tables {ranges}", {ranges: s.ranges}))} · ${s.count}</span></span>
+    <button class="small" data-work="${esc(s.name)}" aria-pressed="${s.name === mine}">${esc(s.name === mine ? _t("Mine") : _t("Work here"))}</button></li>`).join("")
+    || `<li class="muted">${esc(_t("One room: no sections"))}</li>`;
   $("#whole-room").hidden = !mine;
-  $("#my-section").textContent = mine ? `Section: ${mine}` : "";
+  $("#my-section").textContent = mine ? _t("Section: {name}", {name: mine}) : "";
   const form = $("#sections-form");
   form.hidden = !can("set_sections");
   if (!form.hidden && document.activeElement !== form.lines) form.lines.value = sectionLines();
@@ -64,22 +64,13 @@ function filterToSection() {
     const key = `${el.dataset.call}:${el.dataset.to}`;
     if (!el.hidden && !heardCalls.has(key)) { heardCalls.add(key); fresh.push(el); }
   });
-  if (fresh.length && heardOnce) ding();
+  if (fresh.length && heardOnce) PK.ding();
   heardOnce = true;
 }
 
 // a new call for this login (its section's, or one gone to the room): a short tone
 const heardCalls = new Set();
-let heardOnce = false, audio = null;
-function ding() {
-  try {
-    audio = audio || new AudioContext();
-    const o = audio.createOscillator(), g = audio.createGain();
-    o.frequency.value = 880; g.gain.value = 0.2; o.connect(g); g.connect(audio.destination);
-    o.start(); o.stop(audio.currentTime + 0.25);
-    document.body.dataset.dings = String(Number(document.body.dataset.dings || 0) + 1);
-  } catch (e) { /* no sound on this device: the list still shows the call */ }
-}
+let heardOnce = false;
 
 async function loadSections() {
   try {
@@ -96,7 +87,7 @@ async function loadSections() {
 async function workIn(name) {
   if (user) {
     const res = await post("/api/room/my-section", {section: name});
-    if (!res.ok) { toast(res.error || "refused", false); return; }
+    if (!res.ok) { toast(res.error || _t("refused"), false); return; }
     chosen = {user, section: name};
   } else if (name) localStorage.setItem(SEC_KEY(), name);
   else localStorage.removeItem(SEC_KEY());
@@ -121,7 +112,7 @@ document.addEventListener("click", ev => {
 $("#sections-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const res = await post("/api/room/sections", {sections: parseSectionLines(ev.target.lines.value)});
-  toast(res.ok ? "Sections saved" : (res.error || "refused"), res.ok);
+  toast(res.ok ? _t("Sections saved") : (res.error || _t("refused")), res.ok);
   if (res.ok) { ev.target.lines.blur(); loadSections(); }
 });
 
@@ -129,7 +120,7 @@ $("#break-order-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const f = ev.target;
   const res = await post("/api/room/break-order", {event: f.event.value, sections: f.sections.value});
-  toast(res.ok ? `Breaks ${res.sections.join(", then ")} first` : (res.error || "refused"), res.ok);
+  toast(res.ok ? _t("Breaks {sections} first", {sections: res.sections.join(_t(", then "))}) : (res.error || _t("refused")), res.ok);
 });
 
 loadSections();

@@ -8,13 +8,13 @@ const QUIET = ["current", "unknown"];     // a table that has nothing to tell th
 function updatesSkeleton(el) {
   el.innerHTML = `<p id="upd-line"><span id="upd-versions"></span> <span id="upd-rollout"></span></p>
     <form id="upd-form" class="row" hidden>
-      <label class="check">Release <select name="version" aria-label="release"></select></label>
-      <input name="tables" placeholder="tables (blank: all)" aria-label="tables">
-      <button data-a="rollout">Roll out</button><button data-a="hold">Hold</button>
-      <button data-a="resume">Resume</button><button data-a="now">Switch now</button></form>
-    <details id="upd-detail"><summary>Each table</summary>
-      <table class="list"><thead><tr><th>Table</th><th>Version</th><th>Wanted</th><th>State</th>
-      <th>Why</th></tr></thead><tbody id="upd-tables"></tbody></table></details>`;
+      <label class="check">${esc(_t("Release"))} <select name="version" aria-label="${esc(_t("release"))}"></select></label>
+      <input name="tables" placeholder="${esc(_t("tables (blank: all)"))}" aria-label="${esc(_t("tables"))}">
+      <button data-a="rollout">${esc(_t("Roll out"))}</button><button data-a="hold">${esc(_t("Hold"))}</button>
+      <button data-a="resume">${esc(_t("Resume"))}</button><button data-a="now">${esc(_t("Switch now"))}</button></form>
+    <details id="upd-detail"><summary>${esc(_t("Each table"))}</summary>
+      <table class="list"><thead><tr><th>${esc(_t("Table"))}</th><th>${esc(_t("Version"))}</th><th>${esc(_t("Wanted"))}</th><th>${esc(_t("State"))}</th>
+      <th>${esc(_t("Why"))}</th></tr></thead><tbody id="upd-tables"></tbody></table></details>`;
   el.querySelectorAll("#upd-form button").forEach(b => b.addEventListener("click", async ev => {
     ev.preventDefault();
     const f = document.querySelector("#upd-form"), a = b.dataset.a;
@@ -23,31 +23,39 @@ function updatesSkeleton(el) {
     const body = {action: a, version: f.version.value || null,
                   tables: tables.length ? tables : (a === "now" ? all : null)};
     const res = await post("/api/releases", body);
-    toast(res.ok ? `updates: ${a}` : (res.error || "refused"), res.ok);
+    toast(res.ok ? _t("Updates: {action}", {action: b.textContent}) : (res.error || _t("refused")), res.ok);
     loadUpdates();
   }));
 }
 
 // "Tables: 8 run 0.1.0." or "Tables: 6 run 0.1.0 · 2 run 0.2.0 · 1 not reporting."
 function versionsText(tables) {
-  if (!tables.length) return "No table yet.";
+  if (!tables.length) return _t("No table yet.");
   const count = new Map();
   for (const t of tables) count.set(t.version || "", (count.get(t.version || "") || 0) + 1);
   const parts = [...count.entries()].sort((a, b) => b[1] - a[1])
-    .map(([v, n]) => v ? `${n} run ${v}` : `${n} not reporting`);
-  return `Tables: ${parts.join(" · ")}.`;
+    .map(([v, n]) => v ? _tn("{n} runs {version}", "{n} run {version}", n, {version: v}) : _tn("{n} not reporting", "{n} not reporting", n));
+  return _t("Tables: {list}.", {list: parts.join(" · ")});
 }
 
 function rolloutHtml(u) {
   const r = u.rollout, problem = u.problem ? ` <b class="bad">${esc(u.problem)}</b>` : "";
   if (!u.releases.length)
-    return `No release to roll out: add one with <code>pokerkiosk release add</code>.${problem}`;
+    return esc(_t("No release to roll out: add one with {command}.", {command: "\u0001"})).replace("\u0001", "<code>pokerkiosk release add</code>") + problem;
   if (!r.version) {
-    const names = u.releases.map(x => esc(x.version)).join(", ");
-    return `No rollout; release${u.releases.length === 1 ? "" : "s"} ${names} ready.${problem}`;
+    const names = u.releases.map(x => x.version).join(", ");
+    return esc(_tn("No rollout; release {names} ready.", "No rollout; releases {names} ready.", u.releases.length, {names})) + problem;
   }
-  const where = r.tables ? `tables ${r.tables.join(", ")}` : "every table";
-  return `Rolling out <b>${esc(r.version)}</b> to ${where}${r.hold ? " <b>(held)</b>" : ""}.${problem}`;
+  const where = r.tables ? _t("tables {tables}", {tables: r.tables.join(", ")}) : _t("every table");
+  return esc(_t("Rolling out {version} to {where}.", {version: r.version, where})) + (r.hold ? ` <b>${esc(_t("(held)"))}</b>` : "") + problem;
+}
+
+// a table's update state as the director names it
+function updState(s) {
+  const words = {current: _t("current"), unknown: _t("unknown"), waiting: _t("waiting"), downloading: _t("downloading"),
+                 ready: _t("ready"), held: _t("held"), switching: _t("switching"), switched: _t("switched"),
+                 "rolled back": _t("rolled back"), refused: _t("refused")};
+  return words[s] || s;
 }
 
 function showUpdates() {
@@ -74,7 +82,7 @@ function showUpdates() {
   updatesBusy = busy;
   el.querySelector("#upd-tables").innerHTML = u.tables.map(t => `<tr>
     <td>${t.table}</td><td>${esc(t.version || "?")}</td><td>${esc(t.wanted || "-")}</td>
-    <td>${esc(t.state)}${t.online ? "" : " (offline)"}</td><td>${esc(t.reason)}</td></tr>`).join("");
+    <td>${esc(updState(t.state))}${t.online ? "" : " " + esc(_t("(offline)"))}</td><td>${esc(t.reason_msg ? PK_I18N.say(t.reason_msg, t.reason) : t.reason)}</td></tr>`).join("");
 }
 
 async function loadUpdates() {
