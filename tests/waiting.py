@@ -13,6 +13,10 @@ from typing import Any
 # minute was seen in a cold run)
 STARTUP_S = 180.0
 
+# a takeover or a move to another broker: about 2 s on a quiet machine (the lease, the
+# reconnect back-off; bench/failover_bench.py times it), bounded here for the same load
+PROMPT_S = 15.0
+
 
 def wait_for(cond: Callable[[], Any], timeout: float = 30.0, step: float = 0.05) -> Any:
     """Poll until `cond()` is truthy and return that value; fail the test on timeout."""
