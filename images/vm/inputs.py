@@ -3,6 +3,7 @@ uinput, a hand played by touch, the card reader as a USB device, GPIO said absen
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -118,6 +119,11 @@ def tap(t: Machine, panel: int, x: int, y: int) -> None:
         raise RuntimeError(f"pk-touch: {out[-300:]}")
 
 
+# a screen's deadline after its tap: the niced, emulated kiosk beside four test workers
+# once took over 240 s a frame; the suite ends well inside this and the kiosk catches up
+SCREEN_WAIT_S = 1500
+
+
 def panels_up(t: Machine) -> dict[str, str]:
     """pk-touch's panels created, and the kiosk restarted so Kivy probes them."""
     spec = json.dumps(PANELS).replace("'", "")
@@ -129,9 +135,14 @@ def panels_up(t: Machine) -> dict[str, str]:
                    if t.sh(f"test -s {FIFO}.devices")[0] == 0 else None, 60)
     nodes: dict[str, str] = json.loads(devices)
     log(f"touch: panels {sorted(nodes.values())}; restarting the kiosk")
+    restarted = guest_now(t)
+    time.sleep(1)       # the journal's --since counts whole seconds
     t.sh("systemctl restart pokerkiosk-table")
     wait("table 1's kiosk again after the panels", lambda: active(t, "pokerkiosk-table"), 660)
-    time.sleep(20)     # READY=1 comes with the first frame queued: let it draw
+    # READY=1 comes with the first frame queued: its input probed, the kiosk logs the
+    # screen once drawn (under load an emulated kiosk took minutes to draw one)
+    wait("the kiosk's first screen after the panels", lambda: screens(t, restarted) or None,
+         SCREEN_WAIT_S, every=2)
     _, probed = t.sh("journalctl -u pokerkiosk-table -b --no-pager -o cat | "
                      "grep 'ProbeSysfs: device match' || true")
     return nodes | {"_probed": probed.strip()}
@@ -198,6 +209,11 @@ def touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
     for i, (x, y) in enumerate(INERT):
         tap(t, i, x, y)
         time.sleep(2)
+    # a loaded kiosk logs its taps late: waited for (the lines that came are checked panel
+    # by panel below), then a while for any tap that comes twice
+    with contextlib.suppress(TimeoutError):
+        wait("a line for each panel's tap", lambda: len(touch_lines(t, since)) >= len(PANELS),
+             SCREEN_WAIT_S, every=2)
     time.sleep(5)
     lines = touch_lines(t, since)
     log(f"touch: {len(lines)} tap line(s) for {len(PANELS)} panels")
@@ -216,11 +232,6 @@ def touch(t: Machine, d: Machine, room: Room, res: dict[str, Any]) -> None:
     res["touch_panels"] = panels
     res["touch_strays"] = strays             # a tap that came twice (SDL's mouse, say)
     hand_by_touch(t, d, room, res)
-
-
-# a screen's deadline after its tap: the niced, emulated kiosk beside four test workers
-# once took over 240 s a frame; the suite ends well inside this and the kiosk catches up
-SCREEN_WAIT_S = 1500
 
 
 def screens(t: Machine, since: str) -> list[str]:
