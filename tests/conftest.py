@@ -114,7 +114,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     in this order, a module to a worker (pyproject.toml: its fixtures are built once,
     and a module that fills a cache of the machine's never races itself): the long ones
     start at once on every worker and the short ones fill in behind them, and the VMs'
-    check (`.ci/run` starts the VMs beside the suite, the test waits for their figures)
+    check (`.ci/run` boots the VMs after the suite, the test waits for their figures)
     goes last.
 
     Tests marked `slow` by hand come first, then those slow by rule (SLOW_FIXTURES,

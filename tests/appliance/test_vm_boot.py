@@ -1,9 +1,9 @@
 """The appliance booted under an emulator: a director and two tables as arm64 VMs
 (images/vm.sh, images/README.md "VMs"), every check a figure in one JSON object.
 
-`.ci/run` starts `images/vm.sh --check --json` beside the test suite (it is minutes of
-emulation, mostly waiting on a niced QEMU) and names its output in PK_VM_CHECK_JSON;
-this test, run last, waits for it. Run alone, it boots the VMs itself (root, and the
+`.ci/run` starts `images/vm.sh --check --json` once the rest of the suite is done (it
+is minutes of emulation) and names its output in PK_VM_CHECK_JSON; this test waits for
+it. Run alone, it boots the VMs itself (root, and the
 packages images/README.md lists)."""
 
 from __future__ import annotations
